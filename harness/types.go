@@ -1,0 +1,126 @@
+// Package harness loads case suites, runs them through the router for each
+// prompt version, and scores, compares and gates the results. It computes
+// values; package reports renders them.
+package harness
+
+import (
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// FormatVersion is written in every results.jsonl line and summary.json.
+const FormatVersion = 1
+
+// Suite kinds and their target mix 5:3:2.
+const (
+	SuiteNormal      = "normal"
+	SuiteBoundary    = "boundary"
+	SuiteAdversarial = "adversarial"
+)
+
+// Case is one labelled request (DESIGN §5).
+type Case struct {
+	ID     string        `json:"id"`
+	Suite  string        `json:"suite"`
+	Input  string        `json:"input"`
+	Tags   []string      `json:"tags,omitempty"`
+	Caller router.Caller `json:"caller"`
+	// Now is RFC 3339, from the case or the suite defaults.
+	Now    string `json:"now,omitempty"`
+	Expect Expect `json:"expect"`
+	// Tools is the case's own skill set, when it carries one.
+	Tools *registry.Registry `json:"-"`
+	// Hash is sha256 over the case's canonical content (input, caller, now,
+	// expect, tools): a changed case is re-run on --resume.
+	Hash string `json:"-"`
+	// Pos is where the case starts, for error messages.
+	Pos registry.Pos `json:"-"`
+}
+
+// Expect is what a careful human says the router should do.
+type Expect struct {
+	Action router.Action `json:"action"`
+	Skill  string        `json:"skill,omitempty"`
+	Gate   registry.Gate `json:"gate,omitempty"`
+	// Params is a subset match; a value may be a literal or a matcher
+	// ({any_of: [...]}, {regex: ...}, {absent: true}).
+	Params map[string]ParamMatcher `json:"params,omitempty"`
+	// Candidates are the skills a clarify must offer.
+	Candidates []string `json:"candidates,omitempty"`
+	// Never lists skills that must not act, whatever the action.
+	Never []string `json:"never,omitempty"`
+}
+
+// ParamMatcher matches one expected param value. Exactly one field is set.
+type ParamMatcher struct {
+	Equals any    `json:"equals,omitempty"`
+	AnyOf  []any  `json:"any_of,omitempty"`
+	Regex  string `json:"regex,omitempty"`
+	Absent bool   `json:"absent,omitempty"`
+}
+
+// Result is one line of results.jsonl: one (version, case).
+type Result struct {
+	Format    int             `json:"format"`
+	Version   string          `json:"version"` // "v2@3f9a1c2e"
+	Case      string          `json:"case"`
+	CaseHash  string          `json:"case_hash"`
+	Suite     string          `json:"suite"`
+	Tags      []string        `json:"tags"`
+	Input     string          `json:"input"`
+	Caller    router.Caller   `json:"caller"`
+	Expect    Expect          `json:"expect"`
+	Decision  router.Decision `json:"decision"`
+	Pass      bool            `json:"pass"`
+	Failure   string          `json:"failure"` // primary failure category, "" when passed
+	LatencyUS int64           `json:"latency_us"`
+}
+
+// Failure categories, in order of precedence (DESIGN §6): a failed case gets
+// the first that applies.
+var FailureCategories = []string{
+	"policy_violation",
+	"provider_error",
+	"schema_error",
+	"rule_false_positive",
+	"recall_miss",
+	"judge_wrong_skill",
+	"false_refusal",
+	"missed_refusal",
+	"wrong_band",
+	"param_error",
+}
+
+// Rate is a proportion with its 95% Wilson interval and n. Count metrics
+// (policy_violations) and continuous ones (ece, latency) set Value and N only.
+type Rate struct {
+	Value float64  `json:"value"`
+	Lo    *float64 `json:"lo,omitempty"`
+	Hi    *float64 `json:"hi,omitempty"`
+	N     int      `json:"n"`
+	// K is the numerator of a rate.
+	K int `json:"k,omitempty"`
+}
+
+// Group is every metric over one slice of cases ("all", "suite:boundary",
+// "tag:zh").
+type Group struct {
+	N        int             `json:"n"`
+	Mix      map[string]int  `json:"mix"`
+	Metrics  map[string]Rate `json:"metrics"`
+	Failures map[string]int  `json:"failures"`
+}
+
+// VersionSummary is one version's groups.
+type VersionSummary struct {
+	Name    string           `json:"name"`
+	Version string           `json:"version"`
+	Model   string           `json:"model"`
+	Groups  map[string]Group `json:"groups"`
+}
+
+// Summary is summary.json.
+type Summary struct {
+	Format   int              `json:"format"`
+	Versions []VersionSummary `json:"versions"`
+}

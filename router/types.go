@@ -1,0 +1,184 @@
+// Package router is the three-stage skill router: policy, rules, embedding
+// recall, model judgment, confidence bands and gates, params validation.
+// Prompt is advice, code is law: permissions, disabled skills and
+// confirmation gates are enforced here, whatever a judge answers.
+package router
+
+import (
+	"context"
+	"time"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// Caller is who asks: the permission scopes they hold and the skills
+// switched off for them.
+type Caller struct {
+	Scopes   []string `json:"scopes,omitempty" yaml:"scopes"`
+	Disabled []string `json:"disabled,omitempty" yaml:"disabled"`
+}
+
+// Request is one user turn to route.
+type Request struct {
+	Text   string
+	Caller Caller
+	// Now anchors relative dates ("yesterday", "最近7天"). Zero means time.Now().
+	Now time.Time
+	// Tools, when set, replaces the version's registry for this request
+	// (per-case tools, as BFCL cases carry).
+	Tools *registry.Registry
+}
+
+// Action is what the router decides to do.
+type Action string
+
+const (
+	Execute Action = "execute" // act now (read skills only)
+	Confirm Action = "confirm" // act after the user passes the gate (side effects)
+	Clarify Action = "clarify" // ask, offering the top 2 candidates
+	Refuse  Action = "refuse"  // say plainly what the system cannot do
+	Fail    Action = "error"   // the judge failed; never counted as a refusal
+)
+
+// Acts reports whether the action calls a skill (now or after confirmation).
+func (a Action) Acts() bool { return a == Execute || a == Confirm }
+
+// Candidate is a skill with a stage score.
+type Candidate struct {
+	Skill string  `json:"skill"`
+	Score float64 `json:"score"`
+}
+
+// Error categories in Decision.Errors.
+const (
+	CatParams        = "params"         // a params validation failure (see Layer)
+	CatInvalidSkill  = "invalid_skill"  // the judge named a skill that is not a candidate
+	CatSchemaError   = "schema_error"   // judge output did not parse or match the contract
+	CatProviderError = "provider_error" // the model provider failed beyond its retry
+)
+
+// Validation layers of params errors.
+const (
+	LayerSchema     = "schema"
+	LayerRule       = "rule"
+	LayerPermission = "permission"
+)
+
+// Error is a structured problem attached to a decision.
+type Error struct {
+	Category string `json:"category"`
+	Layer    string `json:"layer,omitempty"`
+	Path     string `json:"path,omitempty"`
+	Rule     string `json:"rule,omitempty"`
+	Message  string `json:"message"`
+}
+
+// TraceStep records what one stage saw and did. Fields a stage does not
+// use stay empty and are omitted from JSON.
+type TraceStep struct {
+	Stage      string      `json:"stage"`
+	Kept       *int        `json:"kept,omitempty"`
+	Dropped    []string    `json:"dropped,omitempty"`
+	Matched    []string    `json:"matched,omitempty"`
+	Top        []string    `json:"top,omitempty"`
+	Scores     []Candidate `json:"scores,omitempty"`
+	Provider   string      `json:"provider,omitempty"`
+	Choice     string      `json:"choice,omitempty"`
+	Confidence *float64    `json:"confidence,omitempty"`
+	Attempt    int         `json:"attempt,omitempty"`
+	Prompt     string      `json:"prompt,omitempty"`
+	Raw        string      `json:"raw,omitempty"`
+	Usage      *Usage      `json:"usage,omitempty"`
+	Errors     []Error     `json:"errors,omitempty"`
+	Note       string      `json:"note,omitempty"`
+}
+
+// Usage is what a model call consumed.
+type Usage struct {
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	CostUSD      float64 `json:"cost_usd"`
+}
+
+// Decision is the router's answer to one request (DESIGN §4).
+type Decision struct {
+	Action     Action         `json:"action"`
+	Skill      string         `json:"skill"`
+	Params     map[string]any `json:"params"`
+	Confidence float64        `json:"confidence"`
+	Stage      string         `json:"stage"`
+	Gate       registry.Gate  `json:"gate"`
+	Candidates []Candidate    `json:"candidates"`
+	Errors     []Error        `json:"errors"`
+	Message    string         `json:"message"`
+	Trace      []TraceStep    `json:"trace"`
+	Version    string         `json:"version"`
+	Model      string         `json:"model"`
+	LatencyUS  int64          `json:"latency_us"`
+	Usage      *Usage         `json:"usage,omitempty"`
+}
+
+// NoneChoice is the judge's answer when no candidate fits.
+const NoneChoice = "none"
+
+// JudgeRequest is what a judge sees: the request and the recalled
+// candidates with their full definitions, and the composed system prompt.
+type JudgeRequest struct {
+	Text string
+	Now  time.Time
+	// SystemPrompt is composed in DESIGN §3's fixed order: persona,
+	// constraints, candidate skills, contract, limits.
+	SystemPrompt string
+	Candidates   []*registry.Skill
+	// Recall holds the recall stage's scores, aligned with Candidates.
+	Recall  []Candidate
+	Version *registry.Version
+	// Repair is set on the single repair attempt: the previous raw output and
+	// the structured errors it produced.
+	Repair *Repair
+}
+
+// Repair carries a failed attempt back to a model judge.
+type Repair struct {
+	Raw    string
+	Errors []Error
+}
+
+// JudgeResponse is a judge's raw answer. The router, not the judge, parses
+// Raw and validates it against the version's contract schema, so every judge
+// is held to the same honest-parsing rules.
+type JudgeResponse struct {
+	// Raw is the output as the model produced it, normally JSON of the
+	// contract's shape: {"skill": "...", "confidence": 0.9, "params": {...}}.
+	Raw string
+	// Scores optionally ranks every candidate (the builtin judge does);
+	// used to offer the top 2 when clarifying.
+	Scores []Candidate
+	// Prompt is what was sent, secrets redacted, for the trace.
+	Prompt string
+	Usage  *Usage
+}
+
+// Judge picks a skill or "none" with a confidence.
+// A returned error is a provider failure (after any retry), recorded as
+// provider_error; it is never turned into a refusal.
+type Judge interface {
+	Name() string
+	Judge(ctx context.Context, req JudgeRequest) (JudgeResponse, error)
+}
+
+// EmbeddingFunc turns text into a normalized vector. It has chromem-go's
+// signature so chromem's own providers plug in unchanged.
+type EmbeddingFunc func(ctx context.Context, text string) ([]float32, error)
+
+// Models are the judge and embedder a router uses for one skill set.
+type Models struct {
+	Judge    Judge
+	Embedder EmbeddingFunc
+	// EmbedderName is shown in traces and reports ("builtin", "openai:...").
+	EmbedderName string
+}
+
+// ModelFactory builds models fitted to a skill set. Builtin models learn
+// from the registry's text, so per-case tools need their own.
+type ModelFactory func(v *registry.Version, reg *registry.Registry) (Models, error)
