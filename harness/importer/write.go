@@ -1,0 +1,169 @@
+// Package importer converts public benchmark data (CLINC150, BFCL) and OpenAI
+// tools arrays into routebench's own formats: a prompt version in DIR/version/
+// and case suites in DIR/suites/. It writes files only; routing and scoring
+// them is the harness's job, so imported data is measured exactly like the
+// demo.
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// SkillDoc is one skills.yaml entry as written by an importer. Field order
+// is the order a reader expects in the file.
+type SkillDoc struct {
+	Name            string         `yaml:"name"`
+	Description     string         `yaml:"description"`
+	WhenToUse       []string       `yaml:"when_to_use,omitempty"`
+	SideEffect      string         `yaml:"side_effect"`
+	PermissionScope []string       `yaml:"permission_scope,omitempty"`
+	ParamsSchema    map[string]any `yaml:"params_schema,omitempty"`
+	Examples        []ExampleDoc   `yaml:"examples,omitempty"`
+	CounterExamples []string       `yaml:"counter_examples,omitempty"`
+	Confirm         string         `yaml:"confirm,omitempty"`
+}
+
+// ExampleDoc is one positive example.
+type ExampleDoc struct {
+	Input  string         `yaml:"input"`
+	Params map[string]any `yaml:"params,omitempty"`
+}
+
+// BandsDoc is the bands block of version.yaml.
+type BandsDoc struct {
+	Execute float64 `yaml:"execute"`
+	Clarify float64 `yaml:"clarify"`
+}
+
+// VersionDoc is what an importer needs to write a prompt version.
+type VersionDoc struct {
+	Description string
+	TopK        int
+	Bands       BandsDoc
+	Persona     string
+	Constraints string
+	Skills      []SkillDoc
+}
+
+// CaseDoc is one case of a suite file.
+type CaseDoc struct {
+	ID     string     `yaml:"id"`
+	Input  string     `yaml:"input"`
+	Tags   []string   `yaml:"tags,omitempty"`
+	Tools  []SkillDoc `yaml:"tools,omitempty"`
+	Expect ExpectDoc  `yaml:"expect"`
+}
+
+// ExpectDoc is a case's expectation.
+type ExpectDoc struct {
+	Action string         `yaml:"action"`
+	Skill  string         `yaml:"skill,omitempty"`
+	Params map[string]any `yaml:"params,omitempty"`
+}
+
+// SuiteDoc is one suite file.
+type SuiteDoc struct {
+	Suite    string         `yaml:"suite"`
+	Defaults map[string]any `yaml:"defaults,omitempty"`
+	Cases    []CaseDoc      `yaml:"cases"`
+}
+
+// contractSchema is the judge output contract every imported version uses:
+// the same shape as the demo versions.
+const contractSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "required": ["skill", "confidence", "params"],
+  "additionalProperties": false,
+  "properties": {
+    "skill": {"type": "string", "minLength": 1},
+    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+    "params": {"type": "object"},
+    "reason": {"type": "string"}
+  }
+}
+`
+
+// WriteVersion writes a complete prompt version directory.
+func WriteVersion(dir string, v VersionDoc) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create version dir: %w", err)
+	}
+	settings := map[string]any{
+		"description": v.Description,
+		"router": map[string]any{
+			"top_k":    v.TopK,
+			"embedder": "builtin",
+			"judge":    "builtin",
+			"bands":    map[string]any{"execute": v.Bands.Execute, "clarify": v.Bands.Clarify},
+		},
+	}
+	files := map[string]any{
+		"version.yaml": settings,
+		"skills.yaml":  map[string]any{"skills": v.Skills},
+	}
+	for name, doc := range files {
+		if err := writeYAML(filepath.Join(dir, name), doc); err != nil {
+			return err
+		}
+	}
+	texts := map[string]string{
+		"persona.md":           v.Persona,
+		"constraints.md":       v.Constraints,
+		"contract.schema.json": contractSchema,
+	}
+	for name, text := range texts {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// WriteSuite writes one suite file.
+func WriteSuite(path string, s SuiteDoc) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create suites dir: %w", err)
+	}
+	return writeYAML(path, s)
+}
+
+func writeYAML(path string, doc any) error {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("encode %s: %w", filepath.Base(path), err)
+	}
+	if err := enc.Close(); err != nil {
+		return fmt.Errorf("encode %s: %w", filepath.Base(path), err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// decodeJSONLines decodes a JSON Lines file (BFCL's .json files are JSON
+// Lines despite the name), naming the line of any bad record.
+func decodeJSONLines[T any](path string, data []byte) ([]T, error) {
+	var out []T
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(line, &v); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a JSON object: %w", path, i+1, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
