@@ -158,3 +158,8 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// CLINCBands is the default operating point for imported CLINC150 versions.
+// It is a placeholder until it is chosen on the val split with
+// `routebench calibrate`; the README records the figures behind it.
+var CLINCBands = BandsDoc{Execute: 0.5, Clarify: 0.5}
