@@ -1,0 +1,17 @@
+package stats_test
+
+import (
+	"testing"
+
+	"github.com/routebench/routebench/harness/stats"
+)
+
+// BenchmarkBootstrap300 is one metric of a 300-case group at the defaults:
+// a comparison runs this once per metric per group.
+func BenchmarkBootstrap300(b *testing.B) {
+	pairs := build([3]int{200, 2, 2}, [3]int{50, 1, 1}, [3]int{20, 2, 1}, [3]int{30, 1, 2})
+	bs := stats.NewBootstrap(stats.DefaultThresholds)
+	for b.Loop() {
+		bs.Interval(pairs)
+	}
+}
