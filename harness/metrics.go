@@ -1,0 +1,220 @@
+package harness
+
+import (
+	"slices"
+
+	"github.com/routebench/routebench/router"
+)
+
+// Metric names, exactly as DESIGN §6 spells them.
+const (
+	DecisionAccuracy   = "decision_accuracy"
+	SkillAccuracy      = "skill_accuracy"
+	RefusalPrecision   = "refusal_precision"
+	RefusalRecall      = "refusal_recall"
+	RefusalAccuracy    = "refusal_accuracy"
+	ClarificationRate  = "clarification_rate"
+	ClarifyRecall      = "clarify_recall"
+	WrongExecutionRate = "wrong_execution_rate"
+	ParamErrorRate     = "param_error_rate"
+	SchemaPassRate     = "schema_pass_rate"
+	RulePrecision      = "rule_precision"
+	RecallAtK          = "recall_at_k"
+	JudgeAccuracy      = "judge_accuracy"
+
+	// param_error_rate broken down by BFCL's taxonomy (same denominator).
+	ParamErrorMissing    = "param_error_missing"
+	ParamErrorUnexpected = "param_error_unexpected"
+	ParamErrorType       = "param_error_type"
+	ParamErrorValue      = "param_error_value"
+	// ...and by the router's validation layer (see layerDenominator).
+	ParamErrorSchema     = "param_error_schema"
+	ParamErrorRule       = "param_error_rule"
+	ParamErrorPermission = "param_error_permission"
+
+	PolicyViolations = "policy_violations"
+	ECE              = "ece"
+	Brier            = "brier"
+	LatencyP50       = "latency_p50"
+	LatencyP95       = "latency_p95"
+	LatencyP99       = "latency_p99"
+	Tokens           = "tokens"
+	Cost             = "cost"
+)
+
+// MetricKind says how a metric is aggregated and shown.
+type MetricKind string
+
+const (
+	// KindRate is k of n with a Wilson interval; Indicators gives its per-case terms.
+	KindRate MetricKind = "rate"
+	// KindCount is a number of cases (Value is the count, N the cases seen).
+	KindCount MetricKind = "count"
+	// KindValue is a continuous statistic (calibration error, milliseconds, dollars).
+	KindValue MetricKind = "value"
+)
+
+// MetricInfo describes one metric for gates, comparisons and reports.
+type MetricInfo struct {
+	Name string
+	Kind MetricKind
+	// HigherIsBetter is false for error rates, counts of bad things, latency
+	// and cost, so a comparison knows which direction is a regression.
+	HigherIsBetter bool
+	// Unit is "" for rates and counts.
+	Unit string
+}
+
+// Metrics lists every metric Score computes, in report order.
+var Metrics = []MetricInfo{
+	{DecisionAccuracy, KindRate, true, ""},
+	{SkillAccuracy, KindRate, true, ""},
+	{RefusalPrecision, KindRate, true, ""},
+	{RefusalRecall, KindRate, true, ""},
+	{RefusalAccuracy, KindRate, true, ""},
+	// Neither direction of the clarification rate is good in itself; more
+	// clarifying is treated as worse, since clarify_recall covers the need.
+	{ClarificationRate, KindRate, false, ""},
+	{ClarifyRecall, KindRate, true, ""},
+	{WrongExecutionRate, KindRate, false, ""},
+	{ParamErrorRate, KindRate, false, ""},
+	{ParamErrorMissing, KindRate, false, ""},
+	{ParamErrorUnexpected, KindRate, false, ""},
+	{ParamErrorType, KindRate, false, ""},
+	{ParamErrorValue, KindRate, false, ""},
+	{ParamErrorSchema, KindRate, false, ""},
+	{ParamErrorRule, KindRate, false, ""},
+	{ParamErrorPermission, KindRate, false, ""},
+	{SchemaPassRate, KindRate, true, ""},
+	{RulePrecision, KindRate, true, ""},
+	{RecallAtK, KindRate, true, ""},
+	{JudgeAccuracy, KindRate, true, ""},
+	{PolicyViolations, KindCount, false, ""},
+	{ECE, KindValue, false, ""},
+	{Brier, KindValue, false, ""},
+	{LatencyP50, KindValue, false, "ms"},
+	{LatencyP95, KindValue, false, "ms"},
+	{LatencyP99, KindValue, false, "ms"},
+	{Tokens, KindValue, false, "tokens/decision"},
+	{Cost, KindValue, false, "USD/decision"},
+}
+
+// LookupMetric returns the metric's description, for validating names in
+// gate thresholds.
+func LookupMetric(name string) (MetricInfo, bool) {
+	for _, m := range Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return MetricInfo{}, false
+}
+
+// Indicators returns, for each rate metric whose denominator includes this
+// case, whether the case is in the numerator. For error rates
+// (wrong_execution_rate, param_error_*) and clarification_rate the numerator
+// is the bad or counted event, so true means "this case erred"; read
+// MetricInfo.HigherIsBetter for the direction. Score aggregates exactly these
+// terms (schema_pass_rate excepted: Score counts judge calls, while the
+// indicator here says whether every judge call of the case passed), and
+// paired comparisons pair them case by case.
+//
+// Definitions (e = expectation, d = decision):
+//   - decision_accuracy, over all cases: d matches e's action, its skill when
+//     acting (and gate when e names one), and offers e's skill/candidates when
+//     clarifying; no `never` skill acts; no policy violation.
+//   - skill_accuracy, over e acting: d.Skill == e.Skill, whatever d's action.
+//   - refusal_precision, over d refusing: e refuses. refusal_recall, over e
+//     refusing: d refuses. refusal_accuracy, over all: both or neither refuse.
+//     An error decision is never a refusal.
+//   - clarification_rate, over all: d clarifies. clarify_recall, over e
+//     clarifying: d clarifies.
+//   - wrong_execution_rate, over all: d acts, and e expects another action or
+//     another skill.
+//   - param_error_rate (and _missing/_unexpected/_type/_value), over d and e
+//     both acting on the same skill with e listing params: some param (of that
+//     kind) mismatches.
+//   - param_error_schema/_rule/_permission, over e acting and d naming e's
+//     skill (any action, since a failed validation turns an act into clarify
+//     or refuse): d carries a params error of that validation layer.
+//   - schema_pass_rate, over cases with at least one judge output: every
+//     judge output parsed and matched the contract.
+//   - rule_precision, over d decided at stage "rules": the rule's skill is
+//     right (see ruleCorrect).
+//   - recall_at_k, over e naming a skill: the skill was in the recall stage's
+//     top-k, or a rule matched it.
+//   - judge_accuracy, over e naming a skill the judge saw as a candidate and
+//     the judge answering: the judge chose it.
+func Indicators(r Result) map[string]bool {
+	e, d := r.Expect, r.Decision
+	m := make(map[string]bool, 16)
+
+	m[DecisionAccuracy] = DecisionCorrect(e, d) && r.Failure != FailPolicyViolation
+
+	if e.Action.Acts() {
+		m[SkillAccuracy] = d.Skill == e.Skill
+	}
+
+	decidedRefuse, expectedRefuse := d.Action == router.Refuse, e.Action == router.Refuse
+	if decidedRefuse {
+		m[RefusalPrecision] = expectedRefuse
+	}
+	if expectedRefuse {
+		m[RefusalRecall] = decidedRefuse
+	}
+	m[RefusalAccuracy] = decidedRefuse == expectedRefuse
+
+	m[ClarificationRate] = d.Action == router.Clarify
+	if e.Action == router.Clarify {
+		m[ClarifyRecall] = d.Action == router.Clarify
+	}
+
+	m[WrongExecutionRate] = d.Action.Acts() && (d.Action != e.Action || d.Skill != e.Skill)
+
+	if e.Action.Acts() && d.Action.Acts() && d.Skill == e.Skill && len(e.Params) > 0 {
+		kinds := mismatchKinds(MatchParams(e.Params, d.Params))
+		m[ParamErrorRate] = len(kinds) > 0
+		m[ParamErrorMissing] = kinds[MismatchMissing]
+		m[ParamErrorUnexpected] = kinds[MismatchUnexpected]
+		m[ParamErrorType] = kinds[MismatchType]
+		m[ParamErrorValue] = kinds[MismatchValue]
+	}
+	if e.Action.Acts() && d.Skill == e.Skill {
+		m[ParamErrorSchema] = hasParamsError(d, router.LayerSchema)
+		m[ParamErrorRule] = hasParamsError(d, router.LayerRule)
+		m[ParamErrorPermission] = hasParamsError(d, router.LayerPermission)
+	}
+
+	if calls, passed := JudgeCalls(d); calls > 0 {
+		m[SchemaPassRate] = passed == calls
+	}
+
+	if d.Stage == StageRules {
+		m[RulePrecision] = ruleCorrect(e, d)
+	}
+
+	if e.Skill != "" {
+		m[RecallAtK] = Recalled(d, e.Skill)
+		if choice, ok := judgeChoice(d); ok && slices.Contains(judgeCandidates(d), e.Skill) {
+			m[JudgeAccuracy] = choice == e.Skill
+		}
+	}
+	return m
+}
+
+func hasParamsError(d router.Decision, layer string) bool {
+	for _, err := range d.Errors {
+		if err.Category == router.CatParams && err.Layer == layer {
+			return true
+		}
+	}
+	return false
+}
+
+func mismatchKinds(ms []ParamMismatch) map[string]bool {
+	kinds := make(map[string]bool, len(ms))
+	for _, mm := range ms {
+		kinds[mm.Kind] = true
+	}
+	return kinds
+}

@@ -1,0 +1,235 @@
+package harness
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/router"
+)
+
+// GroupAll is the group of every case of a version.
+const GroupAll = "all"
+
+// calibrationBins is the number of equal-width confidence bins of ece.
+const calibrationBins = 10
+
+// Score computes every metric of DESIGN §6 per version (in order of first
+// appearance in results), per suite ("suite:boundary"), per tag ("tag:zh")
+// and over all cases ("all"). It is a pure function of the results, so
+// summary.json can be recomputed from results.jsonl alone.
+func Score(results []Result) Summary {
+	var order []string
+	byVersion := map[string][]int{}
+	for i, r := range results {
+		if _, ok := byVersion[r.Version]; !ok {
+			order = append(order, r.Version)
+		}
+		byVersion[r.Version] = append(byVersion[r.Version], i)
+	}
+	sum := Summary{Format: FormatVersion, Versions: make([]VersionSummary, 0, len(order))}
+	for _, id := range order {
+		sum.Versions = append(sum.Versions, scoreVersion(id, results, byVersion[id]))
+	}
+	return sum
+}
+
+// VersionName is the name part of a version ID ("v2" of "v2@3f9a1c2e").
+func VersionName(id string) string {
+	if i := strings.LastIndex(id, "@"); i > 0 {
+		return id[:i]
+	}
+	return id
+}
+
+func scoreVersion(id string, results []Result, idx []int) VersionSummary {
+	vs := VersionSummary{Name: VersionName(id), Version: id}
+	accs := map[string]*accumulator{}
+	get := func(name string) *accumulator {
+		a, ok := accs[name]
+		if !ok {
+			a = newAccumulator()
+			accs[name] = a
+		}
+		return a
+	}
+	for _, i := range idx {
+		r := &results[i]
+		if vs.Model == "" {
+			vs.Model = r.Decision.Model
+		}
+		t := termsOf(r)
+		get(GroupAll).add(r, t)
+		get("suite:"+r.Suite).add(r, t)
+		for _, tag := range uniqueSorted(r.Tags) {
+			get("tag:"+tag).add(r, t)
+		}
+	}
+	vs.Groups = make(map[string]Group, len(accs))
+	for name, a := range accs {
+		vs.Groups[name] = a.group()
+	}
+	return vs
+}
+
+// terms is what one result contributes to every group it belongs to.
+type terms struct {
+	indicators  map[string]bool
+	judgeCalls  int
+	judgePassed int
+	tokens      int
+	cost        float64
+}
+
+func termsOf(r *Result) terms {
+	t := terms{indicators: Indicators(*r)}
+	t.judgeCalls, t.judgePassed = JudgeCalls(r.Decision)
+	u := decisionUsage(r.Decision)
+	t.tokens = u.InputTokens + u.OutputTokens
+	t.cost = u.CostUSD
+	return t
+}
+
+// decisionUsage is the decision's own usage, or the sum over its trace.
+func decisionUsage(d router.Decision) router.Usage {
+	if d.Usage != nil {
+		return *d.Usage
+	}
+	var u router.Usage
+	for _, st := range d.Trace {
+		if st.Usage != nil {
+			u.InputTokens += st.Usage.InputTokens
+			u.OutputTokens += st.Usage.OutputTokens
+			u.CostUSD += st.Usage.CostUSD
+		}
+	}
+	return u
+}
+
+type accumulator struct {
+	n                   int
+	mix                 map[string]int
+	failures            map[string]int
+	k, den              map[string]int
+	judgeCalls, judgeOK int
+	violations          int
+	// calibration over decisions that are not errors
+	calN                int
+	binN                [calibrationBins]int
+	binConf, binCorrect [calibrationBins]float64
+	brier               float64
+	latencies           []int64
+	tokens              int
+	cost                float64
+}
+
+func newAccumulator() *accumulator {
+	a := &accumulator{mix: map[string]int{}, failures: map[string]int{}, k: map[string]int{}, den: map[string]int{}}
+	for _, c := range FailureCategories {
+		a.failures[c] = 0
+	}
+	return a
+}
+
+func (a *accumulator) add(r *Result, t terms) {
+	a.n++
+	a.mix[r.Suite]++
+	if r.Failure != "" {
+		a.failures[r.Failure]++
+	}
+	if r.Failure == FailPolicyViolation {
+		a.violations++
+	}
+	for name, ok := range t.indicators {
+		if name == SchemaPassRate {
+			continue // counted per judge call below
+		}
+		a.den[name]++
+		if ok {
+			a.k[name]++
+		}
+	}
+	a.judgeCalls += t.judgeCalls
+	a.judgeOK += t.judgePassed
+	if r.Decision.Action != router.Fail {
+		conf := math.Min(1, math.Max(0, r.Decision.Confidence))
+		correct := 0.0
+		if t.indicators[DecisionAccuracy] {
+			correct = 1
+		}
+		b := min(int(conf*calibrationBins), calibrationBins-1)
+		a.calN++
+		a.binN[b]++
+		a.binConf[b] += conf
+		a.binCorrect[b] += correct
+		a.brier += (conf - correct) * (conf - correct)
+	}
+	a.latencies = append(a.latencies, r.LatencyUS)
+	a.tokens += t.tokens
+	a.cost += t.cost
+}
+
+func (a *accumulator) group() Group {
+	g := Group{N: a.n, Mix: a.mix, Failures: a.failures, Metrics: map[string]Rate{}}
+	for name, den := range a.den {
+		g.Metrics[name] = rate(a.k[name], den)
+	}
+	if a.judgeCalls > 0 {
+		g.Metrics[SchemaPassRate] = rate(a.judgeOK, a.judgeCalls)
+	}
+	g.Metrics[PolicyViolations] = Rate{Value: float64(a.violations), N: a.n, K: a.violations}
+	if a.calN > 0 {
+		ece := 0.0
+		for b := range calibrationBins {
+			if a.binN[b] == 0 {
+				continue
+			}
+			nb := float64(a.binN[b])
+			ece += nb / float64(a.calN) * math.Abs(a.binCorrect[b]/nb-a.binConf[b]/nb)
+		}
+		g.Metrics[ECE] = Rate{Value: ece, N: a.calN}
+		g.Metrics[Brier] = Rate{Value: a.brier / float64(a.calN), N: a.calN}
+	}
+	if a.n > 0 {
+		lat := slices.Clone(a.latencies)
+		slices.Sort(lat)
+		g.Metrics[LatencyP50] = Rate{Value: percentileMS(lat, 0.50), N: a.n}
+		g.Metrics[LatencyP95] = Rate{Value: percentileMS(lat, 0.95), N: a.n}
+		g.Metrics[LatencyP99] = Rate{Value: percentileMS(lat, 0.99), N: a.n}
+		g.Metrics[Tokens] = Rate{Value: float64(a.tokens) / float64(a.n), N: a.n}
+		g.Metrics[Cost] = Rate{Value: a.cost / float64(a.n), N: a.n}
+	}
+	return g
+}
+
+// rate is k of n with its 95% Wilson interval.
+func rate(k, n int) Rate {
+	lo, hi := stats.Wilson(k, n, stats.Confidence)
+	r := Rate{Lo: &lo, Hi: &hi, N: n, K: k}
+	if n > 0 {
+		r.Value = float64(k) / float64(n)
+	}
+	return r
+}
+
+// percentileMS is the nearest-rank percentile of sorted microseconds, in
+// milliseconds.
+func percentileMS(sorted []int64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(p*float64(len(sorted)))) - 1
+	i = max(0, min(i, len(sorted)-1))
+	return float64(sorted[i]) / 1000
+}
+
+func uniqueSorted(xs []string) []string {
+	if len(xs) < 2 {
+		return xs
+	}
+	out := slices.Clone(xs)
+	sort.Strings(out)
+	return slices.Compact(out)
+}
