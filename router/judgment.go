@@ -1,0 +1,168 @@
+package router
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// judgeWithRepair is stage 3: compose the prompt, call the judge, parse and
+// validate its output against the contract. A model judge whose output does
+// not parse or match gets exactly one repair attempt with the structured
+// errors; the builtin judge is deterministic and would only repeat itself.
+// ok is false when the decision is already settled as an error; err is only
+// a cancelled context. ranking is the judge's scores over the candidates,
+// best first, or recall's when the judge gives none.
+func (rt *routing) judgeWithRepair(ctx context.Context, cands []*registry.Skill, recall []Candidate) (v verdict, ranking []Candidate, ok bool, err error) {
+	jreq := JudgeRequest{
+		Text:         rt.text,
+		Now:          rt.now,
+		SystemPrompt: rt.prompt(cands),
+		Candidates:   cands,
+		Recall:       recall,
+		Version:      rt.r.v,
+	}
+	resp, v, errs, perr := rt.ask(ctx, jreq, 1)
+	if perr != nil {
+		return verdict{}, nil, false, rt.providerFailed(ctx, perr)
+	}
+	if len(errs) > 0 && !isBuiltinJudge(rt.set.models.Judge) {
+		rt.repaired = true
+		jreq.Repair = &Repair{Raw: resp.Raw, Errors: errs}
+		resp, v, errs, perr = rt.ask(ctx, jreq, 2)
+		if perr != nil {
+			return verdict{}, nil, false, rt.providerFailed(ctx, perr)
+		}
+	}
+	if len(errs) > 0 {
+		rt.fail(errs...)
+		return verdict{}, nil, false, nil
+	}
+	return v, judgeRanking(resp.Scores, cands, recall), true, nil
+}
+
+// lastRaw is the raw output of the latest judge attempt, for a params repair.
+func (rt *routing) lastRaw() string {
+	for i := len(rt.d.Trace) - 1; i >= 0; i-- {
+		if t := rt.d.Trace[i]; t.Stage == "judge" && t.Attempt > 0 {
+			return t.Raw
+		}
+	}
+	return ""
+}
+
+// ask makes one judge call and records it in the trace.
+func (rt *routing) ask(ctx context.Context, jreq JudgeRequest, attempt int) (JudgeResponse, verdict, []Error, error) {
+	judge := rt.set.models.Judge
+	resp, err := judge.Judge(ctx, jreq)
+	step := TraceStep{Stage: "judge", Provider: judge.Name(), Attempt: attempt}
+	if err != nil {
+		step.Errors = []Error{{Category: CatProviderError, Message: err.Error()}}
+		rt.trace(step)
+		return resp, verdict{}, nil, err
+	}
+	rt.addUsage(resp.Usage)
+	v, errs := parseVerdict(resp.Raw, rt.r.v.Contract)
+	step.Prompt, step.Raw, step.Usage, step.Errors = resp.Prompt, resp.Raw, resp.Usage, errs
+	if errs == nil {
+		step.Choice, step.Confidence = v.Skill, floatp(v.Confidence)
+	}
+	rt.trace(step)
+	return resp, v, errs, nil
+}
+
+func (rt *routing) providerFailed(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	rt.fail(Error{Category: CatProviderError, Message: err.Error()})
+	return nil
+}
+
+func (rt *routing) addUsage(u *Usage) {
+	if u == nil {
+		return
+	}
+	if rt.d.Usage == nil {
+		rt.d.Usage = &Usage{}
+	}
+	rt.d.Usage.InputTokens += u.InputTokens
+	rt.d.Usage.OutputTokens += u.OutputTokens
+	rt.d.Usage.CostUSD += u.CostUSD
+}
+
+// prompt composes the system prompt from the skill set's cached sections.
+func (rt *routing) prompt(cands []*registry.Skill) string {
+	sections := make([]string, len(cands))
+	for i, s := range cands {
+		sections[i] = rt.set.sections[s]
+	}
+	return composePrompt(rt.r.v, sections)
+}
+
+// judgeRanking orders the judge's scores for the candidates, best first,
+// ties by candidate order; names that are not candidates are ignored.
+func judgeRanking(scores []Candidate, cands []*registry.Skill, recall []Candidate) []Candidate {
+	pos := make(map[string]int, len(cands))
+	for i, s := range cands {
+		pos[s.Name] = i
+	}
+	var out []Candidate
+	seen := map[string]bool{}
+	for _, c := range scores {
+		if _, ok := pos[c.Skill]; ok && !seen[c.Skill] {
+			seen[c.Skill] = true
+			out = append(out, Candidate{Skill: c.Skill, Score: round4(c.Score)})
+		}
+	}
+	if len(out) == 0 {
+		return recall
+	}
+	slices.SortStableFunc(out, func(a, b Candidate) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
+		}
+		return pos[a.Skill] - pos[b.Skill]
+	})
+	return out
+}
+
+type choiceOutcome int
+
+const (
+	choiceSkill choiceOutcome = iota
+	choiceNone
+	choiceInvalid
+)
+
+// resolveSkill maps the judge's choice to a candidate. A name that is not a
+// candidate is repaired only on an unambiguous case-insensitive exact match;
+// anything else is invalid and never mapped to some other skill.
+func resolveSkill(choice string, cands []*registry.Skill) (*registry.Skill, choiceOutcome, string) {
+	if choice == NoneChoice {
+		return nil, choiceNone, ""
+	}
+	var folded []*registry.Skill
+	for _, s := range cands {
+		if s.Name == choice {
+			return s, choiceSkill, ""
+		}
+		if strings.EqualFold(s.Name, choice) {
+			folded = append(folded, s)
+		}
+	}
+	if len(folded) == 1 {
+		return folded[0], choiceSkill, fmt.Sprintf("repaired %q -> %q", choice, folded[0].Name)
+	}
+	if strings.EqualFold(choice, NoneChoice) {
+		return nil, choiceNone, fmt.Sprintf("read %q as %q", choice, NoneChoice)
+	}
+	if len(folded) > 1 {
+		return nil, choiceInvalid, fmt.Sprintf("%q matches several candidates ignoring case; not repaired", choice)
+	}
+	return nil, choiceInvalid, ""
+}

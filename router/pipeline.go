@@ -1,0 +1,192 @@
+package router
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// routing is the state of one Route call as it moves through the stages.
+type routing struct {
+	r    *Router
+	set  *skillSet
+	req  Request
+	text string
+	now  time.Time
+	held map[string]bool
+	d    Decision
+	// repaired is set once the single judge repair attempt is spent,
+	// whether on the contract or on params.
+	repaired bool
+}
+
+func (rt *routing) trace(step TraceStep) { rt.d.Trace = append(rt.d.Trace, step) }
+
+func (rt *routing) run(ctx context.Context) error {
+	if rt.text == "" {
+		rt.trace(TraceStep{Stage: "input", Note: "empty input"})
+		rt.d.Stage = "policy"
+		rt.refuse("The request is empty; say what you need.")
+		return nil
+	}
+	set, err := rt.r.setFor(ctx, rt.req.Tools)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rt.d.Stage = "policy"
+		rt.fail(Error{Category: CatProviderError, Message: "build models for the request's tools: " + err.Error()})
+		return nil
+	}
+	rt.set = set
+	rt.d.Model = set.models.Judge.Name()
+
+	// Stage 0: policy.
+	candidates, dropped := policy(set.reg.Skills, rt.req.Caller)
+	rt.trace(TraceStep{Stage: "policy", Kept: intp(len(candidates)), Dropped: dropped})
+	if len(candidates) == 0 {
+		rt.d.Stage = "policy"
+		rt.refuse(fmt.Sprintf("No skill is available to you for this request: your permissions and disabled skills leave none of the %d skills.", len(set.reg.Skills)))
+		return nil
+	}
+
+	// Stage 1: rules.
+	matched := matchTriggers(candidates, rt.text)
+	rules := TraceStep{Stage: "rules", Matched: skillNames(matched)}
+	if len(matched) == 1 {
+		rt.trace(rules)
+		return rt.byRule(ctx, matched[0])
+	}
+	if len(matched) > 1 {
+		rules.Note = "several skills matched; they are the candidates, recall skipped"
+		rt.trace(rules)
+		ranked, err := set.index.rank(ctx, rt.text, matched, len(matched))
+		if err != nil {
+			return rt.recallFailed(ctx, err)
+		}
+		return rt.judged(ctx, rt.skillsOf(ranked), ranked)
+	}
+	rt.trace(rules)
+
+	// Stage 2: recall.
+	ranked, err := set.index.rank(ctx, rt.text, candidates, rt.r.topK())
+	if err != nil {
+		return rt.recallFailed(ctx, err)
+	}
+	rt.trace(TraceStep{Stage: "recall", Top: candidateNames(ranked), Scores: ranked})
+	return rt.judged(ctx, rt.skillsOf(ranked), ranked)
+}
+
+func (rt *routing) recallFailed(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	rt.d.Stage = "recall"
+	rt.fail(Error{Category: CatProviderError, Message: err.Error()})
+	return nil
+}
+
+func (rt *routing) skillsOf(ranked []Candidate) []*registry.Skill {
+	out := make([]*registry.Skill, len(ranked))
+	for i, c := range ranked {
+		out[i] = rt.set.byName[c.Skill]
+	}
+	return out
+}
+
+func candidateNames(cs []Candidate) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Skill
+	}
+	return out
+}
+
+// byRule handles a request one trigger decided: the skill is fixed with
+// confidence 1.0; the judge, shown only that skill, supplies the params.
+func (rt *routing) byRule(ctx context.Context, s *registry.Skill) error {
+	rt.d.Stage = "rules"
+	ranking := []Candidate{{Skill: s.Name, Score: 1}}
+	rt.d.Candidates = ranking
+	cands := []*registry.Skill{s}
+	v, _, ok, err := rt.judgeWithRepair(ctx, cands, ranking)
+	if err != nil || !ok {
+		return err
+	}
+	if v.Skill != s.Name {
+		rt.trace(TraceStep{Stage: "rules", Choice: s.Name, Note: fmt.Sprintf("rule decided %s; the judge answered %q, only its params are used", s.Name, v.Skill)})
+	}
+	return rt.act(ctx, s, v, 1.0, cands, ranking)
+}
+
+// judged handles stage 3 over the recalled (or rule-matched) candidates.
+func (rt *routing) judged(ctx context.Context, cands []*registry.Skill, recall []Candidate) error {
+	rt.d.Stage = "judge"
+	rt.d.Candidates = recall
+	v, ranking, ok, err := rt.judgeWithRepair(ctx, cands, recall)
+	if err != nil || !ok {
+		return err
+	}
+	rt.d.Candidates = ranking
+	rt.d.Confidence = v.Confidence
+	s, outcome, note := resolveSkill(v.Skill, cands)
+	if note != "" {
+		rt.trace(TraceStep{Stage: "judge", Choice: v.Skill, Note: note})
+	}
+	switch outcome {
+	case choiceNone:
+		rt.refuse("None of the available skills fits this request, so nothing was run. " + capabilities(cands))
+		return nil
+	case choiceInvalid:
+		rt.d.Errors = append(rt.d.Errors, Error{Category: CatInvalidSkill, Message: fmt.Sprintf("the judge chose %q, which is not a candidate skill (%s)", v.Skill, joinNames(skillNames(cands)))})
+		rt.refuse(fmt.Sprintf("The judge named %q, which is not one of the available skills, so nothing was run. %s", v.Skill, capabilities(cands)))
+		return nil
+	}
+	return rt.act(ctx, s, v, v.Confidence, cands, ranking)
+}
+
+// act is stages 4 and 5: bands and gates pick the action, then the params
+// of an acting decision are validated.
+func (rt *routing) act(ctx context.Context, s *registry.Skill, v verdict, conf float64, cands []*registry.Skill, ranking []Candidate) error {
+	rt.d.Confidence = conf
+	execute, clarify := rt.r.v.Router.Bands.For(s.SideEffect)
+	action := band(s, conf, execute, clarify)
+	rt.trace(TraceStep{Stage: "bands", Choice: s.Name, Confidence: floatp(conf),
+		Note: fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g -> %s", s.SideEffect, execute, clarify, action)})
+	switch action {
+	case Clarify:
+		rt.d.Skill = s.Name
+		rt.d.Params = dropNulls(v.Params)
+		rt.clarifyBetween(topTwo(ranking))
+		return nil
+	case Refuse:
+		rt.refuse(fmt.Sprintf("I'm not confident enough that any available skill fits this request (best guess %s at %.2f, below %.2f), so nothing was run. %s", s.Name, conf, clarify, capabilities(cands)))
+		return nil
+	}
+	return rt.checkParams(ctx, s, v, action, cands, ranking)
+}
+
+// band maps a confidence to an action. A side-effect skill never gets
+// execute: acting means confirm, with the skill's gate.
+func band(s *registry.Skill, conf, execute, clarify float64) Action {
+	switch {
+	case conf >= execute && s.SideEffect.Acts():
+		return Confirm
+	case conf >= execute:
+		return Execute
+	case conf >= clarify:
+		return Clarify
+	default:
+		return Refuse
+	}
+}
+
+// topTwo is what a clarifying question offers.
+func topTwo(ranking []Candidate) []Candidate {
+	if len(ranking) > 2 {
+		return ranking[:2]
+	}
+	return ranking
+}

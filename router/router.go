@@ -1,0 +1,191 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// defaultTopK is used when a version's router settings leave top_k unset.
+const defaultTopK = 5
+
+// toolsCacheSize bounds the skill sets kept for per-request tools. Suites
+// that carry tools reuse one registry pointer across versions' runs only
+// within a router, so a small FIFO is enough and memory stays flat.
+const toolsCacheSize = 128
+
+// Router routes requests for one prompt version. It is safe for concurrent
+// use.
+type Router struct {
+	v       *registry.Version
+	factory ModelFactory
+	base    *skillSet
+
+	mu    sync.Mutex
+	tools map[*registry.Registry]*toolsEntry
+	fifo  []*registry.Registry
+}
+
+// skillSet is everything precomputed for one registry: its models, its
+// recall index and each skill's prompt section.
+type skillSet struct {
+	reg      *registry.Registry
+	models   Models
+	index    *recallIndex
+	byName   map[string]*registry.Skill
+	sections map[*registry.Skill]string
+}
+
+type toolsEntry struct {
+	ready chan struct{}
+	set   *skillSet
+	err   error
+}
+
+// New builds a router for v: models fitted to v's registry by factory, the
+// recall index over every skill's description, when_to_use and examples,
+// and the prompt sections judges see.
+func New(v *registry.Version, factory ModelFactory) (*Router, error) {
+	if v == nil || v.Registry == nil {
+		return nil, errors.New("new router: version has no registry")
+	}
+	if factory == nil {
+		return nil, errors.New("new router: no model factory")
+	}
+	r := &Router{v: v, factory: factory, tools: map[*registry.Registry]*toolsEntry{}}
+	set, err := r.buildSet(context.Background(), v.Registry)
+	if err != nil {
+		return nil, fmt.Errorf("new router for %s: %w", v.ID(), err)
+	}
+	r.base = set
+	return r, nil
+}
+
+// Version is the prompt version the router serves.
+func (r *Router) Version() *registry.Version { return r.v }
+
+// Models are the models fitted to the version's own registry.
+func (r *Router) Models() Models { return r.base.models }
+
+func (r *Router) buildSet(ctx context.Context, reg *registry.Registry) (*skillSet, error) {
+	models, err := r.factory(r.v, reg)
+	if err != nil {
+		return nil, fmt.Errorf("build models: %w", err)
+	}
+	if models.Judge == nil || models.Embedder == nil {
+		return nil, errors.New("build models: factory returned no judge or no embedder")
+	}
+	index, err := buildIndex(ctx, reg.Skills, models.Embedder)
+	if err != nil {
+		return nil, fmt.Errorf("build recall index: %w", err)
+	}
+	set := &skillSet{
+		reg:      reg,
+		models:   models,
+		index:    index,
+		byName:   make(map[string]*registry.Skill, len(reg.Skills)),
+		sections: make(map[*registry.Skill]string, len(reg.Skills)),
+	}
+	for _, s := range reg.Skills {
+		set.byName[s.Name] = s
+		set.sections[s] = skillSection(s)
+	}
+	return set, nil
+}
+
+// setFor returns the skill set for a request: the version's own, or one
+// built (once, then cached by pointer) for the request's tools.
+func (r *Router) setFor(ctx context.Context, tools *registry.Registry) (*skillSet, error) {
+	if tools == nil || tools == r.v.Registry {
+		return r.base, nil
+	}
+	r.mu.Lock()
+	e, ok := r.tools[tools]
+	if !ok {
+		e = &toolsEntry{ready: make(chan struct{})}
+		r.tools[tools] = e
+		r.fifo = append(r.fifo, tools)
+		if len(r.fifo) > toolsCacheSize {
+			delete(r.tools, r.fifo[0])
+			r.fifo = r.fifo[1:]
+		}
+	}
+	r.mu.Unlock()
+	if !ok {
+		// Built without the request's context: a cancelled request must not
+		// leave a broken entry behind for the next one.
+		e.set, e.err = r.buildSet(context.Background(), tools)
+		close(e.ready)
+		if e.err != nil {
+			r.forget(tools, e)
+		}
+	}
+	select {
+	case <-e.ready:
+		return e.set, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (r *Router) forget(tools *registry.Registry, e *toolsEntry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tools[tools] == e {
+		delete(r.tools, tools)
+	}
+}
+
+// Route decides what to do with one request (DESIGN §4). The error is only
+// for a cancelled context; every other failure is a Decision, with action
+// "error" when the judge itself failed.
+func (r *Router) Route(ctx context.Context, req Request) (Decision, error) {
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		return Decision{}, err
+	}
+	rt := &routing{
+		r:    r,
+		req:  req,
+		text: strings.TrimSpace(req.Text),
+		now:  req.Now,
+		held: scopeSet(req.Caller),
+		d: Decision{
+			Params:     map[string]any{},
+			Candidates: []Candidate{},
+			Errors:     []Error{},
+			Trace:      []TraceStep{},
+			Version:    r.v.ID(),
+			Model:      r.base.models.Judge.Name(),
+		},
+	}
+	if rt.now.IsZero() {
+		rt.now = time.Now()
+	}
+	err := rt.run(ctx)
+	if err != nil {
+		return Decision{}, err
+	}
+	rt.d.LatencyUS = time.Since(start).Microseconds()
+	return rt.d, nil
+}
+
+// topK is the version's recall width.
+func (r *Router) topK() int {
+	if r.v.Router.TopK > 0 {
+		return r.v.Router.TopK
+	}
+	return defaultTopK
+}
+
+// isBuiltinJudge tells deterministic builtin judges (which would answer a
+// repair request exactly as before) from model judges worth one repair.
+func isBuiltinJudge(j Judge) bool { return j.Name() == "builtin" }
+
+func intp(n int) *int           { return &n }
+func floatp(f float64) *float64 { return &f }
