@@ -107,11 +107,18 @@ type Rule struct {
 	Reads []string
 	Pos   Pos
 	eval  func(params map[string]any, now time.Time) (bool, error)
+	// readsNow is set when the expression uses `now`; such rules are not
+	// checked on examples at load time, since an example has no fixed now.
+	readsNow bool
 }
 
 // Eval runs the rule. It returns an error when the expression fails at run
 // time (a param of the wrong type, a date that does not parse).
+// It is safe for concurrent use.
 func (r *Rule) Eval(params map[string]any, now time.Time) (bool, error) {
+	if r.eval == nil {
+		return false, fmt.Errorf("rule %q was not compiled; build rules with NewRule or the loader", r.Expr)
+	}
 	return r.eval(params, now)
 }
 

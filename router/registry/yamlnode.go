@@ -1,0 +1,272 @@
+package registry
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// yfile reads one YAML file at the node level so every problem has a line.
+type yfile struct {
+	name string
+	ps   *problems
+}
+
+func (f *yfile) pos(n *yaml.Node) Pos { return Pos{File: f.name, Line: n.Line} }
+
+func (f *yfile) problem(n *yaml.Node, field, format string, args ...any) {
+	f.ps.add(f.pos(n), field, format, args...)
+}
+
+var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parse returns the document's root node, or nil after reporting why there is none.
+func (f *yfile) parse(data []byte) *yaml.Node {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := err.Error()
+		line := 0
+		if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		} else {
+			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		f.ps.add(Pos{File: f.name, Line: line}, "", "is not valid YAML: %s; fix the syntax (indentation, quoting, a missing colon)", msg)
+		return nil
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		f.ps.add(Pos{File: f.name}, "", "is empty; write the document described in DESIGN §2-3")
+		return nil
+	}
+	return resolve(doc.Content[0])
+}
+
+// resolve follows aliases so anchors work anywhere.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func join(parent, child string) string {
+	if parent == "" {
+		return child
+	}
+	return parent + "." + child
+}
+
+func index(parent string, i int) string { return fmt.Sprintf("%s[%d]", parent, i) }
+
+// kindName describes what a node holds, for "must be X, got Y" messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.ShortTag() {
+	case "!!null":
+		return "nothing (null)"
+	case "!!int", "!!float":
+		return "a number (" + n.Value + ")"
+	case "!!bool":
+		return "a boolean (" + n.Value + ")"
+	}
+	return fmt.Sprintf("the string %q", n.Value)
+}
+
+// fields walks a mapping's pairs in order, calling fn for each known key and
+// reporting unknown and duplicate keys. It reports and returns false when n is
+// not a mapping.
+func (f *yfile) fields(n *yaml.Node, field string, known []string, fn func(key string, v *yaml.Node)) bool {
+	if n.Kind != yaml.MappingNode {
+		f.problem(n, field, "must be a mapping (key: value), got %s; write it as fields %s", kindName(n), strings.Join(known, ", "))
+		return false
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		key := k.Value
+		if first, dup := seen[key]; dup {
+			f.problem(k, join(field, key), "duplicate key (first at line %d); keep one", first)
+			continue
+		}
+		seen[key] = k.Line
+		if !contains(known, key) {
+			hint := "remove it"
+			if s := suggest(key, known); s != "" {
+				hint = "did you mean " + s + "?"
+			}
+			f.problem(k, join(field, key), "unknown field; %s (known fields: %s)", hint, strings.Join(known, ", "))
+			continue
+		}
+		fn(key, v)
+	}
+	return true
+}
+
+// pairs walks a free-form mapping (glossary, side_effects), reporting duplicates.
+func (f *yfile) pairs(n *yaml.Node, field string, fn func(k, v *yaml.Node)) bool {
+	if n.Kind != yaml.MappingNode {
+		f.problem(n, field, "must be a mapping (key: value), got %s", kindName(n))
+		return false
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		if first, dup := seen[k.Value]; dup {
+			f.problem(k, join(field, k.Value), "duplicate key (first at line %d); keep one", first)
+			continue
+		}
+		seen[k.Value] = k.Line
+		fn(k, v)
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// str reads a non-empty scalar as text. Numbers and booleans are taken as
+// written, since a description of "2026" is still a description.
+func (f *yfile) str(n *yaml.Node, field string) (string, bool) {
+	if n.Kind != yaml.ScalarNode {
+		f.problem(n, field, "must be a string, got %s", kindName(n))
+		return "", false
+	}
+	if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
+		f.problem(n, field, "is empty; write a value or remove the field")
+		return "", false
+	}
+	return n.Value, true
+}
+
+// strList reads a list of non-empty strings.
+func (f *yfile) strList(n *yaml.Node, field string) ([]string, bool) {
+	if n.Kind != yaml.SequenceNode {
+		f.problem(n, field, "must be a list of strings, got %s; write [\"...\"] or one \"- ...\" line per item", kindName(n))
+		return nil, false
+	}
+	out := make([]string, 0, len(n.Content))
+	ok := true
+	for i, item := range n.Content {
+		s, good := f.str(resolve(item), index(field, i))
+		if good {
+			out = append(out, s)
+		}
+		ok = ok && good
+	}
+	return out, ok
+}
+
+func (f *yfile) integer(n *yaml.Node, field string) (int, bool) {
+	var v int
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&v) != nil {
+		f.problem(n, field, "must be a whole number, got %s", kindName(n))
+		return 0, false
+	}
+	return v, true
+}
+
+func (f *yfile) number(n *yaml.Node, field string) (float64, bool) {
+	var v float64
+	tag := n.ShortTag()
+	if n.Kind != yaml.ScalarNode || (tag != "!!int" && tag != "!!float") || n.Decode(&v) != nil ||
+		math.IsNaN(v) || math.IsInf(v, 0) {
+		f.problem(n, field, "must be a number, got %s", kindName(n))
+		return 0, false
+	}
+	return v, true
+}
+
+// jsonValue converts a node to the values encoding/json would decode
+// (map[string]any, []any, string, float64, bool, nil), so schemas and
+// params behave the same whether they came from YAML or from a model.
+func (f *yfile) jsonValue(n *yaml.Node, field string) (any, bool) {
+	n = resolve(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		ok := f.pairs(n, field, func(k, v *yaml.Node) {
+			if k.Kind != yaml.ScalarNode {
+				f.problem(k, field, "has a key that is %s; keys must be strings", kindName(k))
+				return
+			}
+			if val, good := f.jsonValue(v, join(field, k.Value)); good {
+				out[k.Value] = val
+			}
+		})
+		return out, ok
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for i, item := range n.Content {
+			if val, good := f.jsonValue(item, index(field, i)); good {
+				out = append(out, val)
+			}
+		}
+		return out, true
+	}
+	switch n.ShortTag() {
+	case "!!str":
+		return n.Value, true
+	case "!!timestamp":
+		// An unquoted 2026-11-03 is a date string to the author, not a time.
+		return n.Value, true
+	case "!!null":
+		return nil, true
+	case "!!bool":
+		var b bool
+		if n.Decode(&b) == nil {
+			return b, true
+		}
+	case "!!int", "!!float":
+		var v float64
+		if n.Decode(&v) == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			return v, true
+		}
+		f.problem(n, field, "%s is not a number JSON can hold; write a finite number", n.Value)
+		return nil, false
+	}
+	f.problem(n, field, "has YAML tag %s, which JSON cannot hold; write a plain string, number, boolean, list or mapping", n.Tag)
+	return nil, false
+}
+
+// nodeAt follows a JSON pointer's tokens into a node, stopping at the deepest
+// node that exists, so errors from JSON tools can be given a line.
+func nodeAt(n *yaml.Node, tokens []string) *yaml.Node {
+	for _, tok := range tokens {
+		n = resolve(n)
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == tok {
+					next = n.Content[i+1]
+					break
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+			}
+		}
+		if next == nil {
+			return n
+		}
+		n = next
+	}
+	return resolve(n)
+}
