@@ -1,0 +1,344 @@
+// Package compare pairs two versions' results case by case and says, per
+// rate metric and per suite, what changed and whether the change is more
+// than noise (DESIGN §7). It computes a Comparison; text.go and package
+// reports render it.
+package compare
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/router"
+)
+
+// GroupAll is every paired case; suite groups are "suite:<name>".
+const GroupAll = "all"
+
+// Comparison kinds of warnings, besides the statistical ones in stats.
+const (
+	WarnUnpaired    = "unpaired"     // a case ran under one version only
+	WarnHashChanged = "hash_changed" // the same id names a different case
+	WarnDuplicate   = "duplicate"    // a case id appears twice in one version
+	WarnMixed       = "mixed"        // one side holds several versions
+	WarnSignFlip    = "sign_flip"    // delta and paired change disagree
+)
+
+// Comparison is a head version against a base version over the cases both
+// ran.
+type Comparison struct {
+	Base       string           `json:"base"` // version id, "v1@0a1b2c3d"
+	Head       string           `json:"head"`
+	Thresholds stats.Thresholds `json:"thresholds"`
+	// Paired is how many cases entered the comparison.
+	Paired int `json:"paired"`
+	// Groups: "all" first, then suites by severity (normal, boundary,
+	// adversarial) and name.
+	Groups []Group `json:"groups"`
+	// Fixed failed under base and pass under head; Broken the reverse.
+	// Both are sorted adversarial first, then boundary, normal, by id.
+	Fixed  []Flip `json:"fixed"`
+	Broken []Flip `json:"broken"`
+	// Warnings about pairing itself (unpaired or changed cases).
+	Warnings []stats.Warning `json:"warnings,omitempty"`
+}
+
+// Group is every rate metric over one slice of the paired cases.
+type Group struct {
+	Name    string   `json:"name"`
+	N       int      `json:"n"`
+	Metrics []Metric `json:"metrics"`
+}
+
+// Metric is one rate under both versions.
+type Metric struct {
+	Name      string    `json:"name"`
+	Direction Direction `json:"direction"`
+	stats.PairedDelta
+	// Symbol: "~" not significant, "+" better, "-" worse, "*" a
+	// significant change of a neutral metric.
+	Symbol string `json:"symbol"`
+}
+
+// Flip is a case whose pass/fail changed between the versions.
+type Flip struct {
+	Case  string   `json:"case"`
+	Suite string   `json:"suite"`
+	Tags  []string `json:"tags,omitempty"`
+	// Input is the case text, cut to InputLimit runes.
+	Input  string        `json:"input"`
+	Expect router.Action `json:"expect_action"`
+	// ExpectSkill is the skill the case expects, if any.
+	ExpectSkill string `json:"expect_skill,omitempty"`
+	Base        Side   `json:"base"`
+	Head        Side   `json:"head"`
+}
+
+// Side is what one version decided for a flipped case.
+type Side struct {
+	Action router.Action `json:"action"`
+	Skill  string        `json:"skill,omitempty"`
+	// Failure is the primary failure category, "" when the case passed.
+	Failure string `json:"failure,omitempty"`
+}
+
+// InputLimit is how many runes of a case's input a Flip keeps.
+const InputLimit = 80
+
+// Group returns the named group, or false.
+func (c Comparison) Group(name string) (Group, bool) {
+	i := slices.IndexFunc(c.Groups, func(g Group) bool { return g.Name == name })
+	if i < 0 {
+		return Group{}, false
+	}
+	return c.Groups[i], true
+}
+
+// Metric returns the named metric of the group, or false.
+func (g Group) Metric(name string) (Metric, bool) {
+	i := slices.IndexFunc(g.Metrics, func(m Metric) bool { return m.Name == name })
+	if i < 0 {
+		return Metric{}, false
+	}
+	return g.Metrics[i], true
+}
+
+// IndicatorFunc gives a result's per-metric terms, as harness.Indicators.
+type IndicatorFunc func(harness.Result) map[string]bool
+
+// Paired compares head against base case by case, with harness.Indicators
+// deciding each case's terms. base and head should each hold one version's
+// results; a case is paired when both hold its id with the same case hash.
+// Everything else becomes a warning, never an error: a comparison is always
+// produced, and it says what it left out. Same inputs, same Comparison.
+func Paired(base, head []harness.Result, th stats.Thresholds) Comparison {
+	return PairedWith(base, head, th, harness.Indicators)
+}
+
+// PairedWith is Paired with another indicator function (tests, or metrics
+// a caller defines).
+func PairedWith(base, head []harness.Result, th stats.Thresholds, indicators IndicatorFunc) Comparison {
+	c := Comparison{Thresholds: th}
+	var baseByID map[string]harness.Result
+	c.Base, baseByID = index("base", base, &c.Warnings)
+	var headByID map[string]harness.Result
+	c.Head, headByID = index("head", head, &c.Warnings)
+
+	pairs := pairCases(baseByID, headByID, &c.Warnings)
+	c.Paired = len(pairs)
+
+	metrics := RateMetrics()
+	terms := make([][2]map[string]bool, len(pairs))
+	for i, p := range pairs {
+		terms[i] = [2]map[string]bool{indicators(p.base), indicators(p.head)}
+	}
+	for _, g := range groupNames(pairs) {
+		var members []int
+		for i, p := range pairs {
+			if g == GroupAll || g == "suite:"+p.head.Suite {
+				members = append(members, i)
+			}
+		}
+		c.Groups = append(c.Groups, compareGroup(g, members, terms, metrics, th))
+	}
+
+	for _, p := range pairs {
+		switch {
+		case !p.base.Pass && p.head.Pass:
+			c.Fixed = append(c.Fixed, flipOf(p))
+		case p.base.Pass && !p.head.Pass:
+			c.Broken = append(c.Broken, flipOf(p))
+		}
+	}
+	slices.SortFunc(c.Fixed, compareFlips)
+	slices.SortFunc(c.Broken, compareFlips)
+	return c
+}
+
+type pair struct{ base, head harness.Result }
+
+// index maps results by case id, keeping the first of duplicates, and
+// names the side's version.
+func index(side string, rs []harness.Result, warns *[]stats.Warning) (string, map[string]harness.Result) {
+	byID := make(map[string]harness.Result, len(rs))
+	var versions, dups []string
+	for _, r := range rs {
+		if !slices.Contains(versions, r.Version) {
+			versions = append(versions, r.Version)
+		}
+		if _, seen := byID[r.Case]; seen {
+			dups = append(dups, r.Case)
+			continue
+		}
+		byID[r.Case] = r
+	}
+	if len(versions) > 1 {
+		*warns = append(*warns, stats.Warning{Kind: WarnMixed, Message: fmt.Sprintf(
+			"%s holds %d versions (%s): compare one version against one; pick one with --base-version/--head-version",
+			side, len(versions), strings.Join(versions, ", "))})
+	}
+	if len(dups) > 0 {
+		*warns = append(*warns, stats.Warning{Kind: WarnDuplicate, Message: fmt.Sprintf(
+			"%s has %d duplicate case %s (%s): the first result of each was used; merge shards with `routebench merge` instead of concatenating",
+			side, len(dups), plural(len(dups), "id", "ids"), examples(dups))})
+	}
+	name := strings.Join(versions, ",")
+	return name, byID
+}
+
+// pairCases pairs by id in sorted id order; a case whose hash differs
+// between runs was edited in between, so its results are not comparable.
+func pairCases(base, head map[string]harness.Result, warns *[]stats.Warning) []pair {
+	var pairs []pair
+	var changed, onlyBase, onlyHead []string
+	for _, id := range sortedKeys(base) {
+		h, ok := head[id]
+		switch {
+		case !ok:
+			onlyBase = append(onlyBase, id)
+		case base[id].CaseHash != h.CaseHash:
+			changed = append(changed, id)
+		default:
+			pairs = append(pairs, pair{base[id], h})
+		}
+	}
+	for _, id := range sortedKeys(head) {
+		if _, ok := base[id]; !ok {
+			onlyHead = append(onlyHead, id)
+		}
+	}
+	if len(changed) > 0 {
+		*warns = append(*warns, stats.Warning{Kind: WarnHashChanged, Message: fmt.Sprintf(
+			"%d %s changed between the runs (case_hash differs: %s): left out; run both versions on the same suites",
+			len(changed), plural(len(changed), "case", "cases"), examples(changed))})
+	}
+	for _, u := range []struct {
+		side string
+		ids  []string
+	}{{"base", onlyBase}, {"head", onlyHead}} {
+		if len(u.ids) > 0 {
+			*warns = append(*warns, stats.Warning{Kind: WarnUnpaired, Message: fmt.Sprintf(
+				"%d %s only in %s (%s): left out; run both versions on the same suites",
+				len(u.ids), plural(len(u.ids), "case", "cases"), u.side, examples(u.ids))})
+		}
+	}
+	return pairs
+}
+
+func compareGroup(name string, members []int, terms [][2]map[string]bool, metrics []string, th stats.Thresholds) Group {
+	g := Group{Name: name, N: len(members)}
+	ps := make([]stats.Pair, len(members))
+	for _, metric := range metrics {
+		for j, i := range members {
+			b, bok := terms[i][0][metric]
+			h, hok := terms[i][1][metric]
+			ps[j] = stats.Pair{Base: stats.OutcomeOf(bok, b), Head: stats.OutcomeOf(hok, h)}
+		}
+		d := stats.ComparePaired(ps, th)
+		dir := DirectionOf(metric)
+		gained := d.C - d.B
+		if d.Significant && gained != 0 && d.Delta != 0 && (d.Delta > 0) != (gained > 0) {
+			d.Warnings = append(d.Warnings, stats.Warning{Kind: WarnSignFlip, Message: fmt.Sprintf(
+				"the rate moved %+.3f but paired cases moved the other way (b=%d, c=%d): the versions count different cases; read both n",
+				d.Delta, d.B, d.C)})
+		}
+		g.Metrics = append(g.Metrics, Metric{Name: metric, Direction: dir, PairedDelta: d, Symbol: Symbol(dir, d.Significant, gained)})
+	}
+	return g
+}
+
+// groupNames: "all", then each suite present in the order the 5:3:2 mix
+// reads (normal, boundary, adversarial), then other suites by name.
+func groupNames(pairs []pair) []string {
+	var suites []string
+	for _, p := range pairs {
+		if !slices.Contains(suites, p.head.Suite) {
+			suites = append(suites, p.head.Suite)
+		}
+	}
+	slices.SortFunc(suites, func(a, b string) int {
+		return cmp.Or(cmp.Compare(mixOrder(a), mixOrder(b)), cmp.Compare(a, b))
+	})
+	names := []string{GroupAll}
+	for _, s := range suites {
+		names = append(names, "suite:"+s)
+	}
+	return names
+}
+
+// severity ranks suites for ordering flips: a broken adversarial case (an
+// injection that now acts) matters more than a broken normal one.
+func severity(suite string) int {
+	switch suite {
+	case harness.SuiteAdversarial:
+		return 3
+	case harness.SuiteBoundary:
+		return 2
+	case harness.SuiteNormal:
+		return 1
+	}
+	return 0
+}
+
+func mixOrder(suite string) int {
+	if s := severity(suite); s > 0 {
+		return s
+	}
+	return 4
+}
+
+func compareFlips(a, b Flip) int {
+	return cmp.Or(cmp.Compare(severity(b.Suite), severity(a.Suite)), cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Case, b.Case))
+}
+
+func flipOf(p pair) Flip {
+	return Flip{
+		Case:        p.head.Case,
+		Suite:       p.head.Suite,
+		Tags:        p.head.Tags,
+		Input:       truncate(p.head.Input, InputLimit),
+		Expect:      p.head.Expect.Action,
+		ExpectSkill: p.head.Expect.Skill,
+		Base:        sideOf(p.base),
+		Head:        sideOf(p.head),
+	}
+}
+
+func sideOf(r harness.Result) Side {
+	return Side{Action: r.Decision.Action, Skill: r.Decision.Skill, Failure: r.Failure}
+}
+
+func truncate(s string, limit int) string {
+	r := []rune(s)
+	if len(r) <= limit {
+		return s
+	}
+	return string(r[:limit-1]) + "…"
+}
+
+// examples names up to three ids, so a warning stays one line.
+func examples(ids []string) string {
+	if len(ids) <= 3 {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:3], ", ") + fmt.Sprintf(", and %d more", len(ids)-3)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,76 @@
+package compare
+
+import "github.com/routebench/routebench/harness"
+
+// Direction says which way a metric improves.
+type Direction int8
+
+const (
+	// Neutral metrics have no better direction: a significant change is
+	// shown, but is neither a fix nor a regression.
+	Neutral Direction = 0
+	// HigherIsBetter: accuracies, recalls, precisions, pass rates.
+	HigherIsBetter Direction = 1
+	// LowerIsBetter: error rates, where the indicator marks the bad event.
+	LowerIsBetter Direction = -1
+)
+
+func (d Direction) String() string {
+	switch d {
+	case HigherIsBetter:
+		return "higher is better"
+	case LowerIsBetter:
+		return "lower is better"
+	}
+	return "neutral"
+}
+
+// neutral lists rate metrics whose rise or fall is not good or bad in
+// itself. A router that clarifies more may be right to (clarify_recall says
+// whether it clarifies when it should), so the comparison shows the change
+// without judging it and the gate refuses it as a regression metric.
+var neutral = map[string]bool{harness.ClarificationRate: true}
+
+// DirectionOf returns the metric's direction, from harness.Metrics with the
+// neutral exceptions above. Unknown metrics are Neutral.
+func DirectionOf(metric string) Direction {
+	if neutral[metric] {
+		return Neutral
+	}
+	info, ok := harness.LookupMetric(metric)
+	switch {
+	case !ok:
+		return Neutral
+	case info.HigherIsBetter:
+		return HigherIsBetter
+	}
+	return LowerIsBetter
+}
+
+// RateMetrics lists the metrics a paired comparison covers (every rate
+// metric, in report order).
+func RateMetrics() []string {
+	var out []string
+	for _, m := range harness.Metrics {
+		if m.Kind == harness.KindRate {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// Symbol is what a table prints beside a delta: "~" for no significant
+// change, "+" better, "-" worse, "*" a significant change of a neutral
+// metric. gained is the paired direction (c - b: cases that became hits
+// minus cases that stopped being hits).
+func Symbol(dir Direction, significant bool, gained int) string {
+	switch {
+	case !significant || gained == 0:
+		return "~"
+	case dir == Neutral:
+		return "*"
+	case (gained > 0) == (dir == HigherIsBetter):
+		return "+"
+	}
+	return "-"
+}
