@@ -81,6 +81,14 @@ func suggest(got string, known []string) string {
 			best, bestDist = k, d
 		}
 	}
+	if best == "" && len(got) >= 3 {
+		// "latency" for "latency_ms": a prefix is a likely near miss too.
+		for _, k := range known {
+			if strings.HasPrefix(k, got) || strings.HasPrefix(got, k) {
+				return k
+			}
+		}
+	}
 	return best
 }
 

@@ -8,7 +8,7 @@ func New(skills []*Skill) (*Registry, error) {
 	for i, s := range skills {
 		if s == nil || s.Name == "" {
 			pos := Pos{File: "registry"}
-			if s != nil {
+			if s != nil && s.Pos.File != "" {
 				pos = s.Pos
 			}
 			ps.add(pos, index("skills", i), "has no name; every skill needs a unique name")

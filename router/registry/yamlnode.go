@@ -22,7 +22,10 @@ func (f *yfile) problem(n *yaml.Node, field, format string, args ...any) {
 	f.ps.add(f.pos(n), field, format, args...)
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var (
+	yamlErrLine   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlParserErr = regexp.MustCompile(`^did not find expected (<document start>|node content|key|'-' indicator|',' or '\]'|',' or '\}')`)
+)
 
 // parse returns the document's root node, or nil after reporting why there is none.
 func (f *yfile) parse(data []byte) *yaml.Node {
@@ -35,6 +38,10 @@ func (f *yfile) parse(data []byte) *yaml.Node {
 			msg = m[2]
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		// yaml.v3 numbers parser errors (unlike scanner errors) from 0.
+		if yamlParserErr.MatchString(msg) {
+			line++
 		}
 		f.ps.add(Pos{File: f.name, Line: line}, "", "is not valid YAML: %s; fix the syntax (indentation, quoting, a missing colon)", msg)
 		return nil
