@@ -22,7 +22,9 @@ var header = []string{
 	"    side_effect: read",
 }
 
-func withHeader(lines ...string) []byte { return doc(append(append([]string{}, header...), lines...)...) }
+func withHeader(lines ...string) []byte {
+	return doc(append(append([]string{}, header...), lines...)...)
+}
 
 // problemLines returns the error's lines, failing the spec when it is not a *LoadError.
 func problemLines(err error) []string {
