@@ -74,6 +74,9 @@ type Result struct {
 	Pass      bool            `json:"pass"`
 	Failure   string          `json:"failure"` // primary failure category, "" when passed
 	LatencyUS int64           `json:"latency_us"`
+	// Seq is the case's position in the run's loaded case list (before
+	// shard and label filters), so merged shards keep a full run's order.
+	Seq int `json:"seq"`
 }
 
 // Failure categories, in order of precedence (DESIGN §6): a failed case gets

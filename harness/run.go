@@ -1,0 +1,353 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// Router routes one request; *router.Router satisfies it. Route must be
+// safe for concurrent use.
+type Router interface {
+	Route(ctx context.Context, req router.Request) (router.Decision, error)
+}
+
+// RunConfig says what to run and where to write it.
+type RunConfig struct {
+	// Versions run in this order; results keep it.
+	Versions []*registry.Version
+	// Cases run in this order for each version; results keep it.
+	Cases []Case
+	// NewRouter builds a version's router, normally router.New with the
+	// models its version.yaml names.
+	NewRouter func(v *registry.Version) (Router, error)
+	// Include, when set, selects (version, case) pairs, e.g. a label filter.
+	Include func(v *registry.Version, c *Case) bool
+	Shard   Shard
+	// Concurrency is the number of cases routed at once; 0 means one per CPU.
+	Concurrency int
+	// OutDir receives results.jsonl.
+	OutDir string
+	// Resume keeps the results already in OutDir whose (version, case,
+	// case hash) is still planned and runs only the rest.
+	Resume bool
+	// Progress, when set, is called after each case with the cases done
+	// (resumed ones included) and planned. Calls come from one goroutine.
+	Progress func(done, total int)
+}
+
+// RunOutcome is what a run produced.
+type RunOutcome struct {
+	// Results holds every planned result that is done, in plan order
+	// (version order, then case order).
+	Results []Result
+	Planned int
+	// Resumed results were kept from an earlier run; Ran were routed now.
+	Resumed, Ran int
+	// ProviderErrors counts results whose decision is a provider error.
+	ProviderErrors int
+}
+
+// ErrInterrupted is returned (wrapped) when the context is cancelled
+// mid-run; every case finished by then is in results.jsonl.
+var ErrInterrupted = errors.New("run interrupted")
+
+// job is one (version, case) of the plan.
+type job struct {
+	v, c int
+}
+
+// finished is a routed job, encoded by its worker so the single writer
+// only copies bytes.
+type finished struct {
+	pos  int // index into the jobs still to run
+	res  Result
+	line []byte
+	err  error
+}
+
+// Run routes every planned (version, case) and appends each result to
+// OutDir/results.jsonl as soon as every earlier one is written, so the file
+// is in plan order whatever the concurrency, and an interrupted run loses
+// nothing it finished. Provider errors are results, not run errors: the
+// caller decides the exit code from RunOutcome.ProviderErrors.
+func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
+	if cfg.NewRouter == nil {
+		return nil, errors.New("run: no router factory")
+	}
+	routers := make([]Router, len(cfg.Versions))
+	for i, v := range cfg.Versions {
+		rt, err := cfg.NewRouter(v)
+		if err != nil {
+			return nil, fmt.Errorf("build router for %s: %w", v.ID(), err)
+		}
+		routers[i] = rt
+	}
+	plan := buildPlan(cfg)
+	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	path := filepath.Join(cfg.OutDir, ResultsFile)
+
+	done := make([]*Result, len(plan))
+	resumed := 0
+	if cfg.Resume {
+		var err error
+		if resumed, err = resumeFrom(path, cfg, plan, done); err != nil {
+			return nil, err
+		}
+	}
+	// Kept results form a prefix of the plan after an ordinary interruption;
+	// otherwise the file is rewritten in plan order at the end.
+	var toRun []int
+	gaps := false
+	for i := range plan {
+		if done[i] == nil {
+			toRun = append(toRun, i)
+		} else if len(toRun) > 0 {
+			gaps = true
+		}
+	}
+
+	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if cfg.Resume {
+		flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	runErr := route(ctx, cfg, routers, plan, toRun, done, bufio.NewWriterSize(f, 1<<16))
+	if err := f.Close(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("write results: %w", err)
+	}
+
+	out := &RunOutcome{Planned: len(plan), Resumed: resumed}
+	for _, r := range done {
+		if r != nil {
+			out.Results = append(out.Results, *r)
+			if IsProviderError(r.Decision) {
+				out.ProviderErrors++
+			}
+		}
+	}
+	out.Ran = len(out.Results) - resumed
+	if gaps && runErr == nil {
+		if err := WriteResultsFile(path, out.Results); err != nil {
+			return out, err
+		}
+	}
+	return out, runErr
+}
+
+func buildPlan(cfg RunConfig) []job {
+	var plan []job
+	for vi, v := range cfg.Versions {
+		for ci := range cfg.Cases {
+			c := &cfg.Cases[ci]
+			if !cfg.Shard.Has(c.ID) || (cfg.Include != nil && !cfg.Include(v, c)) {
+				continue
+			}
+			plan = append(plan, job{vi, ci})
+		}
+	}
+	return plan
+}
+
+// resumeFrom marks the planned jobs results.jsonl already holds and
+// rewrites the file with exactly those, in plan order: a torn last line,
+// results of changed cases and results no longer planned are dropped.
+func resumeFrom(path string, cfg RunConfig, plan []job, done []*Result) (int, error) {
+	existing, _, err := readResultsFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("resume: %w", err)
+	}
+	type key struct{ version, id, hash string }
+	have := make(map[key]int, len(existing))
+	for i, r := range existing {
+		have[key{r.Version, r.Case, r.CaseHash}] = i
+	}
+	var kept []Result
+	for i, j := range plan {
+		v, c := cfg.Versions[j.v], &cfg.Cases[j.c]
+		if k, ok := have[key{v.ID(), c.ID, c.Hash}]; ok {
+			r := existing[k]
+			r.Seq = j.c
+			done[i] = &r
+			kept = append(kept, r)
+		}
+	}
+	if err := WriteResultsFile(path, kept); err != nil {
+		return 0, fmt.Errorf("resume: %w", err)
+	}
+	return len(kept), nil
+}
+
+// route runs the jobs in toRun on a worker pool and writes their lines in
+// toRun order through a reorder buffer.
+func route(ctx context.Context, cfg RunConfig, routers []Router, plan []job, toRun []int, done []*Result, w *bufio.Writer) error {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := cfg.Concurrency
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = max(1, min(workers, len(toRun)))
+
+	jobs := make(chan int)
+	results := make(chan finished, workers)
+	go func() {
+		defer close(jobs)
+		for pos := range toRun {
+			select {
+			case jobs <- pos:
+			case <-runCtx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pos := range jobs {
+				j := plan[toRun[pos]]
+				res, err := routeCase(runCtx, routers[j.v], cfg.Versions[j.v], &cfg.Cases[j.c], j.c)
+				var line []byte
+				if err == nil {
+					line, err = encodeResult(&res)
+				}
+				results <- finished{pos: pos, res: res, line: line, err: err}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	var firstErr error
+	pending := map[int]finished{}
+	next, count := 0, len(plan)-len(toRun)
+	write := func(f finished) {
+		if _, err := w.Write(f.line); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("write results: %w", err)
+			cancel()
+		}
+		r := f.res
+		done[toRun[f.pos]] = &r
+	}
+	for f := range results {
+		if f.err != nil {
+			// A case cut off by cancellation is simply not done; any other
+			// router error is a bug worth stopping for.
+			if runCtx.Err() == nil && firstErr == nil {
+				firstErr = f.err
+				cancel()
+			}
+			continue
+		}
+		pending[f.pos] = f
+		for {
+			p, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			write(p)
+			next++
+		}
+		if err := w.Flush(); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("write results: %w", err)
+			cancel()
+		}
+		count++
+		if cfg.Progress != nil {
+			cfg.Progress(count, len(plan))
+		}
+	}
+	// Interrupted: keep what finished beyond the gap too; --resume puts the
+	// file back in plan order.
+	for pos := next; pos < len(toRun); pos++ {
+		if p, ok := pending[pos]; ok {
+			write(p)
+		}
+	}
+	if err := w.Flush(); err != nil && firstErr == nil {
+		firstErr = fmt.Errorf("write results: %w", err)
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w after %d of %d cases; finish with --resume: %w", ErrInterrupted, count, len(plan), ctx.Err())
+	}
+	return nil
+}
+
+// routeCase routes one case under one version and judges the decision.
+func routeCase(ctx context.Context, rt Router, v *registry.Version, c *Case, seq int) (Result, error) {
+	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools}
+	if c.Now != "" {
+		now, err := time.Parse(time.RFC3339, c.Now)
+		if err != nil {
+			return Result{}, fmt.Errorf("case %s: now: %w", c.ID, err)
+		}
+		req.Now = now
+	}
+	start := time.Now()
+	d, err := rt.Route(ctx, req)
+	elapsed := time.Since(start)
+	if err != nil {
+		return Result{}, fmt.Errorf("route %s under %s: %w", c.ID, v.ID(), err)
+	}
+	reg := v.Registry
+	if c.Tools != nil {
+		reg = c.Tools
+	}
+	verdict := Check(c, d, reg)
+	latency := d.LatencyUS
+	if latency <= 0 {
+		latency = elapsed.Microseconds()
+	}
+	return Result{
+		Format:    FormatVersion,
+		Version:   v.ID(),
+		Case:      c.ID,
+		CaseHash:  c.Hash,
+		Suite:     c.Suite,
+		Tags:      nonNilTags(c.Tags),
+		Input:     c.Input,
+		Caller:    c.Caller,
+		Expect:    c.Expect,
+		Decision:  d,
+		Pass:      verdict.Pass,
+		Failure:   verdict.Failure,
+		LatencyUS: latency,
+		Seq:       seq,
+	}, nil
+}
+
+// IsProviderError reports whether the decision failed at the model
+// provider (exit code 3 territory).
+func IsProviderError(d router.Decision) bool {
+	return d.Action == router.Fail && hasCategory(d, router.CatProviderError)
+}
+
+// nonNilTags makes "tags": [] rather than null, as DESIGN §8 shows.
+func nonNilTags(tags []string) []string {
+	if tags == nil {
+		return []string{}
+	}
+	return tags
+}

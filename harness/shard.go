@@ -1,0 +1,47 @@
+package harness
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+)
+
+// Shard selects a deterministic part of the cases: shard Index of Count,
+// 1-based. The zero Shard selects everything. A case lands in the same
+// shard for every version, so each shard's results still pair up.
+type Shard struct {
+	Index, Count int
+}
+
+// ParseShard reads "i/n" with 1 <= i <= n.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	i, n, ok := strings.Cut(s, "/")
+	idx, err1 := strconv.Atoi(i)
+	count, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || count < 1 || idx < 1 || idx > count {
+		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 <= i <= n, e.g. 2/4", s)
+	}
+	return Shard{Index: idx, Count: count}, nil
+}
+
+// Has reports whether the case belongs to the shard, by a hash of its id
+// (stable across machines and Go versions: FNV-1a).
+func (s Shard) Has(caseID string) bool {
+	if s.Count <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(caseID))
+	return int(h.Sum64()%uint64(s.Count)) == s.Index-1
+}
+
+func (s Shard) String() string {
+	if s.Count <= 1 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}

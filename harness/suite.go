@@ -1,0 +1,365 @@
+package harness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// LoadSuites reads suite files (DESIGN §5). A path that is a directory
+// loads every *.yaml in it, sorted by name; cases keep file order. Skills
+// named in expectations (skill, candidates, never) and in caller.disabled
+// must exist in at least one of the registries, or in the case's own tools;
+// with no registries given, names are not checked. The error, when not nil,
+// is a *registry.LoadError listing every problem with file and line.
+func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
+	files, err := suiteFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
+	var cases []Case
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			l.add(registry.Pos{File: file}, "", "cannot be read: %v", err)
+			continue
+		}
+		cases = append(cases, l.file(file, data)...)
+	}
+	if len(l.problems) > 0 {
+		sortProblems(l.problems)
+		return nil, &registry.LoadError{Problems: l.problems}
+	}
+	return cases, nil
+}
+
+// ParseSuite parses one suite file's bytes; file is the name problems show.
+// Skills are checked as in LoadSuites.
+func ParseSuite(file string, data []byte, regs ...*registry.Registry) ([]Case, error) {
+	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
+	cases := l.file(file, data)
+	if len(l.problems) > 0 {
+		sortProblems(l.problems)
+		return nil, &registry.LoadError{Problems: l.problems}
+	}
+	return cases, nil
+}
+
+func suiteFiles(paths []string) ([]string, error) {
+	var files []string
+	var ps []registry.Problem
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			ps = append(ps, registry.Problem{Pos: registry.Pos{File: p}, Message: "no such suite file or directory; check the suites list"})
+			continue
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(p, "*.yaml"))
+		if err != nil {
+			return nil, fmt.Errorf("list suites in %s: %w", p, err)
+		}
+		if len(matches) == 0 {
+			ps = append(ps, registry.Problem{Pos: registry.Pos{File: p}, Message: "holds no *.yaml suite files"})
+		}
+		sort.Strings(matches)
+		files = append(files, matches...)
+	}
+	if len(ps) > 0 {
+		return nil, &registry.LoadError{Problems: ps}
+	}
+	return files, nil
+}
+
+func sortProblems(ps []registry.Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Pos.File != ps[j].Pos.File {
+			return ps[i].Pos.File < ps[j].Pos.File
+		}
+		return ps[i].Pos.Line < ps[j].Pos.Line
+	})
+}
+
+// suiteLoader collects every problem over all files, so one run shows the
+// author everything to fix.
+type suiteLoader struct {
+	problems []registry.Problem
+	known    skillIndex
+	ids      map[string]registry.Pos // case id -> where first seen
+}
+
+func (l *suiteLoader) add(pos registry.Pos, field, format string, args ...any) {
+	l.problems = append(l.problems, registry.Problem{Pos: pos, Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// suiteDefaults are the `defaults:` block, applied to every case.
+type suiteDefaults struct {
+	caller    router.Caller
+	hasCaller bool
+	now       string
+	tags      []string
+}
+
+var (
+	suiteKinds    = []string{SuiteNormal, SuiteBoundary, SuiteAdversarial}
+	suiteFields   = []string{"suite", "defaults", "cases"}
+	defaultFields = []string{"caller", "now", "tags"}
+	caseFields    = []string{"id", "input", "tags", "caller", "now", "expect", "tools"}
+	callerFields  = []string{"scopes", "disabled"}
+)
+
+func (l *suiteLoader) file(file string, data []byte) []Case {
+	y := &ynode{file: file, l: l}
+	root := y.parse(data)
+	if root == nil {
+		return nil
+	}
+	if root.Kind != yaml.MappingNode {
+		y.problem(root, "", "must be a mapping with suite, defaults and cases; got %s", kindName(root))
+		return nil
+	}
+	var kind string
+	var defaults suiteDefaults
+	var casesNode *yaml.Node
+	y.fields(root, "", suiteFields, func(key string, v *yaml.Node) {
+		switch key {
+		case "suite":
+			kind = y.str(v, "suite")
+			if kind != "" && !slices.Contains(suiteKinds, kind) {
+				y.problem(v, "suite", "must be one of %s, got %q", strings.Join(suiteKinds, ", "), kind)
+				kind = ""
+			}
+		case "defaults":
+			defaults = y.defaults(v)
+		case "cases":
+			casesNode = v
+		}
+	})
+	if y.missing(root, "", "suite", kind == "" && !hasKey(root, "suite")) ||
+		y.missing(root, "", "cases", casesNode == nil) {
+		return nil
+	}
+	if casesNode.Kind != yaml.SequenceNode {
+		y.problem(casesNode, "cases", "must be a list of cases, got %s; start each case with \"- id: ...\"", kindName(casesNode))
+		return nil
+	}
+	var cases []Case
+	for i, item := range casesNode.Content {
+		c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults)
+		if ok {
+			cases = append(cases, c)
+		}
+	}
+	return cases
+}
+
+func (y *ynode) defaults(n *yaml.Node) suiteDefaults {
+	var d suiteDefaults
+	if n.Kind != yaml.MappingNode {
+		y.problem(n, "defaults", "must be a mapping (caller, now, tags), got %s", kindName(n))
+		return d
+	}
+	y.fields(n, "defaults", defaultFields, func(key string, v *yaml.Node) {
+		switch key {
+		case "caller":
+			d.caller, d.hasCaller = y.caller(v, "defaults.caller"), true
+		case "now":
+			d.now = y.now(v, "defaults.now")
+		case "tags":
+			d.tags = y.tags(v, "defaults.tags")
+		}
+	})
+	return d
+}
+
+func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefaults) (Case, bool) {
+	c := Case{Suite: kind, Caller: defaults.caller, Now: defaults.now, Pos: y.pos(n)}
+	if n.Kind != yaml.MappingNode {
+		y.problem(n, field, "must be a mapping with id, input and expect, got %s", kindName(n))
+		return c, false
+	}
+	before := len(y.l.problems)
+	var expectNode, toolsNode *yaml.Node
+	var tags []string
+	y.fields(n, field, caseFields, func(key string, v *yaml.Node) {
+		f := field + "." + key
+		switch key {
+		case "id":
+			c.ID = y.str(v, f)
+		case "input":
+			c.Input = y.str(v, f)
+		case "tags":
+			tags = y.tags(v, f)
+		case "caller":
+			c.Caller = y.caller(v, f)
+		case "now":
+			c.Now = y.now(v, f)
+		case "expect":
+			expectNode = v
+		case "tools":
+			toolsNode = v
+		}
+	})
+	c.Tags = mergeTags(defaults.tags, tags)
+	if c.ID == "" {
+		y.problem(n, field+".id", "is missing; give every case a unique id")
+	} else if first, dup := y.l.ids[c.ID]; dup {
+		y.problem(n, field+".id", "duplicate case id %q (first at %s); case ids must be unique across all suites", c.ID, first)
+	} else {
+		y.l.ids[c.ID] = c.Pos
+	}
+	if strings.TrimSpace(c.Input) == "" && !hasKey(n, "input") {
+		y.problem(n, field+".input", "is missing; write the user's request as input")
+	} else if strings.TrimSpace(c.Input) == "" {
+		y.problem(keyNode(n, "input"), field+".input", "is empty; write the user's request as input")
+	}
+	// Skill names are checked against the case's own tools when it has
+	// them (they replace the version's registry), else against the union of
+	// the versions' registries; not at all when neither is known.
+	var toolsValue any
+	skills := y.l.known
+	if toolsNode != nil {
+		c.Tools, toolsValue = y.tools(toolsNode, field+".tools")
+		skills = skillIndex{}
+		if c.Tools != nil {
+			skills = newSkillIndex([]*registry.Registry{c.Tools})
+		}
+	}
+	if expectNode == nil {
+		y.problem(n, field+".expect", "is missing; say what the router should do (action: execute|confirm|clarify|refuse)")
+	} else {
+		c.Expect = y.expect(expectNode, field+".expect", skills)
+	}
+	if !skills.empty() {
+		for i, name := range c.Caller.Disabled {
+			if !skills.has(name) {
+				y.problem(n, fmt.Sprintf("%s.caller.disabled[%d]", field, i), "unknown skill %q%s", name, skills.hint(name))
+			}
+		}
+	}
+	if len(y.l.problems) > before {
+		return c, false
+	}
+	c.Hash = caseHash(c, toolsValue)
+	return c, true
+}
+
+// caseHash is sha256 over the canonical JSON of what decides a case's
+// result; encoding/json sorts map keys, which makes it canonical.
+func caseHash(c Case, tools any) string {
+	canon := struct {
+		Input  string        `json:"input"`
+		Caller router.Caller `json:"caller"`
+		Now    string        `json:"now"`
+		Expect Expect        `json:"expect"`
+		Tools  any           `json:"tools"`
+	}{c.Input, c.Caller, c.Now, c.Expect, tools}
+	b, err := json.Marshal(canon)
+	if err != nil {
+		// Only tools can hold unencodable values; hash what the text says.
+		b = fmt.Appendf(nil, "%#v", canon)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func mergeTags(defaults, own []string) []string {
+	if len(defaults) == 0 {
+		return own
+	}
+	out := slices.Clone(defaults)
+	for _, t := range own {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (y *ynode) caller(n *yaml.Node, field string) router.Caller {
+	var c router.Caller
+	if n.Kind != yaml.MappingNode {
+		y.problem(n, field, "must be a mapping {scopes: [...], disabled: [...]}, got %s", kindName(n))
+		return c
+	}
+	y.fields(n, field, callerFields, func(key string, v *yaml.Node) {
+		switch key {
+		case "scopes":
+			c.Scopes = y.strList(v, field+".scopes")
+		case "disabled":
+			c.Disabled = y.strList(v, field+".disabled")
+		}
+	})
+	return c
+}
+
+func (y *ynode) now(n *yaml.Node, field string) string {
+	s := y.str(n, field)
+	if s == "" {
+		return ""
+	}
+	if _, err := time.Parse(time.RFC3339, s); err != nil {
+		y.problem(n, field, "must be an RFC 3339 time such as \"2026-11-30T10:00:00+08:00\", got %q", s)
+		return ""
+	}
+	return s
+}
+
+// tags become Ginkgo labels ("tag" itself and lang:/suite: filters), so
+// they must be valid labels.
+func (y *ynode) tags(n *yaml.Node, field string) []string {
+	tags := y.strList(n, field)
+	for i, t := range tags {
+		if t == "" || strings.ContainsAny(t, "&|!,()/ \t") || strings.HasPrefix(t, ":") {
+			y.problem(n, fmt.Sprintf("%s[%d]", field, i), "tag %q is not usable as a label; use letters, digits, - _ . : without spaces or &|!,()/", t)
+		}
+	}
+	return tags
+}
+
+// tools parses a case's own skill set in skills.yaml format: a list of
+// skills, or a mapping with `skills:`. It returns the registry and the
+// plain value for the case hash.
+func (y *ynode) tools(n *yaml.Node, field string) (*registry.Registry, any) {
+	plain, err := nodeValue(n)
+	if err != nil {
+		y.problem(n, field, "cannot be read: %v", err)
+		return nil, nil
+	}
+	skills, err := registry.ParseSkillsNode(y.file, n)
+	if err == nil {
+		var reg *registry.Registry
+		reg, err = registry.New(skills)
+		if err == nil {
+			return reg, plain
+		}
+	}
+	if le, ok := err.(*registry.LoadError); ok {
+		for _, p := range le.Problems {
+			if p.Pos.File == "" || p.Pos.File == "registry" {
+				p.Pos = y.pos(n)
+			}
+			p.Field = field + strings.TrimPrefix(p.Field, "skills")
+			y.l.problems = append(y.l.problems, p)
+		}
+	} else {
+		y.problem(n, field, "%v", err)
+	}
+	return nil, nil
+}
