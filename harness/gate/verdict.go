@@ -1,0 +1,241 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/stats"
+)
+
+// WorstFlips is how many broken cases a verdict names.
+const WorstFlips = 10
+
+// Verdict is the gate's answer for one head version.
+type Verdict struct {
+	Head string `json:"head"`
+	// Base is "" when the version has no base to compare with (new in the
+	// change); then only thresholds apply.
+	Base        string            `json:"base,omitempty"`
+	Pass        bool              `json:"pass"`
+	Thresholds  []ThresholdResult `json:"thresholds"`
+	Regressions []RuleResult      `json:"regressions,omitempty"`
+	// Broken are the worst flipped cases (adversarial first), up to
+	// WorstFlips, of BrokenTotal.
+	Broken      []compare.Flip `json:"broken,omitempty"`
+	BrokenTotal int            `json:"broken_total"`
+	// Notes say what could not be checked and why.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ThresholdResult is one threshold checked against the head's summary.
+type ThresholdResult struct {
+	Threshold
+	// Measured is false when the group is missing or the rate's denominator
+	// is empty: the threshold cannot hold, and fails.
+	Measured bool    `json:"measured"`
+	Value    float64 `json:"value"`
+	N        int     `json:"n"`
+	Pass     bool    `json:"pass"`
+	// Reason explains a failure in words.
+	Reason string `json:"reason,omitempty"`
+}
+
+// RuleResult is one regression metric: the rule fails when Drop > MaxDrop
+// and P < Alpha.
+type RuleResult struct {
+	Metric string  `json:"metric"`
+	Base   float64 `json:"base"`
+	Head   float64 `json:"head"`
+	// Drop is how much worse head is, in the metric's bad direction
+	// (base - head for accuracies, head - base for error rates); negative
+	// means better.
+	Drop    float64 `json:"drop"`
+	MaxDrop float64 `json:"max_drop"`
+	B       int     `json:"b"`
+	C       int     `json:"c"`
+	// Worse and Better split the discordant cases by the metric's
+	// direction: cases that got worse under head, and better.
+	Worse       int             `json:"worse"`
+	Better      int             `json:"better"`
+	P           float64         `json:"p"`
+	Alpha       float64         `json:"alpha"`
+	Significant bool            `json:"significant"`
+	Pass        bool            `json:"pass"`
+	Warnings    []stats.Warning `json:"warnings,omitempty"`
+}
+
+// Evaluate checks every threshold of cfg against head (one version's
+// summary) and, when cmp is not nil, every regression rule against the
+// paired comparison of head with its base. Every check is recorded, passing
+// or not, so the verdict shows how close each came.
+func Evaluate(head harness.VersionSummary, cmp *compare.Comparison, cfg Config) Verdict {
+	v := Verdict{Head: head.Version, Pass: true}
+	for _, t := range cfg.Thresholds {
+		r := check(head, t)
+		v.Pass = v.Pass && r.Pass
+		v.Thresholds = append(v.Thresholds, r)
+	}
+	if cmp == nil {
+		if cfg.Regression != nil {
+			v.Notes = append(v.Notes, "no base version to compare with: regression rules skipped")
+		}
+		return v
+	}
+	v.Base = cmp.Base
+	if cfg.Regression != nil {
+		all, ok := cmp.Group(compare.GroupAll)
+		for _, metric := range cfg.Regression.Metrics {
+			m, found := all.Metric(metric)
+			if !ok || !found {
+				v.Notes = append(v.Notes, fmt.Sprintf("%s: not in the comparison; regression rule skipped", metric))
+				continue
+			}
+			r := rule(m, *cfg.Regression)
+			v.Pass = v.Pass && r.Pass
+			v.Regressions = append(v.Regressions, r)
+		}
+	}
+	v.BrokenTotal = len(cmp.Broken)
+	v.Broken = cmp.Broken[:min(len(cmp.Broken), WorstFlips)]
+	return v
+}
+
+func check(head harness.VersionSummary, t Threshold) ThresholdResult {
+	r := ThresholdResult{Threshold: t}
+	g, ok := head.Groups[t.Group]
+	if !ok {
+		r.Reason = fmt.Sprintf("no cases in %s: add cases there or drop the selector", t.Group)
+		return r
+	}
+	rate, ok := g.Metrics[t.Metric]
+	switch {
+	case !ok:
+		r.Reason = fmt.Sprintf("not measured in %s", t.Group)
+		return r
+	case t.Kind == harness.KindRate && rate.N == 0:
+		r.Reason = "no case in its denominator: add cases it counts"
+		return r
+	}
+	r.Measured, r.Value, r.N = true, rate.Value, rate.N
+	r.Pass = t.Op.Holds(rate.Value, t.Bound)
+	if !r.Pass {
+		r.Reason = fmt.Sprintf("%s, needs %s %s", formatValue(t.Kind, rate.Value, rate.N), t.Op, formatBound(t.Bound))
+	}
+	return r
+}
+
+func rule(m compare.Metric, reg Regression) RuleResult {
+	drop := m.Base - m.Head
+	if m.Direction == compare.LowerIsBetter {
+		drop = -drop
+	}
+	// For an error rate a hit is the error, so cases that turned into hits
+	// (c) are the ones that got worse.
+	worse, better := m.B, m.C
+	if m.Direction == compare.LowerIsBetter {
+		worse, better = better, worse
+	}
+	r := RuleResult{
+		Metric: m.Name, Base: m.Base, Head: m.Head, Drop: drop, MaxDrop: reg.MaxDrop,
+		B: m.B, C: m.C, Worse: worse, Better: better, P: m.P, Alpha: reg.Alpha,
+		// The paired change must point the same way as the drop: with
+		// differing denominators a rate can fall while paired cases improve.
+		Significant: m.P < reg.Alpha && worse > better,
+		Warnings:    m.Warnings,
+	}
+	r.Pass = !(drop > reg.MaxDrop+tolerance && r.Significant)
+	return r
+}
+
+// Message explains a failed verdict: every threshold crossed with its value
+// and bound, every regression with its drop and p-value, and the worst
+// broken cases. A passing verdict gives a one-line summary.
+func (v Verdict) Message() string {
+	var b strings.Builder
+	if v.Pass {
+		fmt.Fprintf(&b, "gate passed for %s%s: %d thresholds, %d regression rules held\n",
+			v.Head, baseNote(v.Base), len(v.Thresholds), len(v.Regressions))
+		return b.String()
+	}
+	var crossed []string
+	for _, t := range v.Thresholds {
+		if !t.Pass {
+			crossed = append(crossed, t.Name())
+		}
+	}
+	for _, r := range v.Regressions {
+		if !r.Pass && !slices.Contains(crossed, r.Metric) {
+			crossed = append(crossed, r.Metric)
+		}
+	}
+	fmt.Fprintf(&b, "gate failed for %s%s: metrics %s crossed\n", v.Head, baseNote(v.Base), strings.Join(crossed, ", "))
+	for _, t := range v.Thresholds {
+		if !t.Pass {
+			fmt.Fprintf(&b, "  threshold %s: %s\n", t.Text, t.Reason)
+		}
+	}
+	for _, r := range v.Regressions {
+		if !r.Pass {
+			fmt.Fprintf(&b, "  regression %s: %.3f -> %.3f, worse by %.3f (max %g); McNemar p=%s < alpha %g (%d cases worse, %d better)\n",
+				r.Metric, r.Base, r.Head, r.Drop, r.MaxDrop, formatP(r.P), r.Alpha, r.Worse, r.Better)
+		}
+	}
+	if len(v.Broken) > 0 {
+		fmt.Fprintf(&b, "  worst broken cases (%d of %d):\n", len(v.Broken), v.BrokenTotal)
+		for _, f := range v.Broken {
+			fmt.Fprintf(&b, "    %s %s: expected %s, now %s (%s), was %s  %q\n", f.Suite, f.Case,
+				decision(string(f.Expect), f.ExpectSkill), decision(string(f.Head.Action), f.Head.Skill),
+				f.Head.Failure, decision(string(f.Base.Action), f.Base.Skill), f.Input)
+		}
+	}
+	for _, n := range v.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	return b.String()
+}
+
+func baseNote(base string) string {
+	if base == "" {
+		return " (no base)"
+	}
+	return " against " + base
+}
+
+func decision(action, skill string) string {
+	if skill == "" || action == "refuse" {
+		return action
+	}
+	return action + " " + skill
+}
+
+func formatValue(kind harness.MetricKind, v float64, n int) string {
+	switch kind {
+	case harness.KindRate:
+		return fmt.Sprintf("%.3f (n=%d)", v, n)
+	case harness.KindCount:
+		return fmt.Sprintf("%g (of %d cases)", v, n)
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func formatBound(b float64) string { return fmt.Sprintf("%g", b) }
+
+func formatP(p float64) string {
+	if p < 0.001 {
+		return fmt.Sprintf("%.1e", p)
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+// Passed reports whether every verdict passed.
+func Passed(vs []Verdict) bool {
+	for _, v := range vs {
+		if !v.Pass {
+			return false
+		}
+	}
+	return true
+}
