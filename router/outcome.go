@@ -96,7 +96,7 @@ func invalidFields(s *registry.Skill, errs []Error) []string {
 		if e.Layer == LayerRule {
 			for _, r := range s.Rules {
 				if r.Expr == e.Rule {
-					for _, f := range r.Reads {
+					for _, f := range ruleReads(r) {
 						add(f)
 					}
 				}

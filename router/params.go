@@ -32,8 +32,8 @@ func validateParams(s *registry.Skill, params map[string]any, held map[string]bo
 			continue
 		}
 		path := ""
-		if len(r.Reads) > 0 {
-			path = pointer(r.Reads[:1])
+		if reads := ruleReads(r); len(reads) > 0 {
+			path = pointer(reads[:1])
 		}
 		ok, err := r.Eval(ruleParams, now)
 		switch {
@@ -45,6 +45,24 @@ func validateParams(s *registry.Skill, params map[string]any, held map[string]bo
 		}
 	}
 	return append(errs, permissionErrors(s, params, held)...)
+}
+
+// ruleReads lists the params a rule reads in the order its expression
+// mentions them, so "date(params.start) <= date(params.end)" points at
+// start first, as a person reading the rule would.
+func ruleReads(r *registry.Rule) []string {
+	reads := slices.Clone(r.Reads)
+	at := func(name string) int {
+		if i := strings.Index(r.Expr, "params."+name); i >= 0 {
+			return i
+		}
+		if i := strings.Index(r.Expr, name); i >= 0 {
+			return i
+		}
+		return len(r.Expr)
+	}
+	slices.SortStableFunc(reads, func(a, b string) int { return at(a) - at(b) })
+	return reads
 }
 
 func ruleMessage(r *registry.Rule) string {

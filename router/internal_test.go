@@ -1,0 +1,57 @@
+package router
+
+import (
+	g "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+var _ = g.Describe("internals", func() {
+	g.It("re-checks the skill's own permission_scope as defence in depth", func() {
+		s := &registry.Skill{Name: "delete_test_data", PermissionScope: []string{"data:delete", "ops:write"}}
+		errs := permissionErrors(s, map[string]any{}, map[string]bool{"ops:write": true})
+		Expect(errs).To(ConsistOf(Error{Category: CatParams, Layer: LayerPermission, Rule: "permission_scope",
+			Message: "delete_test_data needs scope data:delete, which the caller lacks"}))
+	})
+
+	g.It("compares x-permission keys with the printed value", func() {
+		perm := map[string]any{"3": []any{"big"}, "prod": []any{"ops:prod", "ops:write"}}
+		Expect(scopesFor(perm, 3.0)).To(Equal([]string{"big"}))
+		Expect(scopesFor(perm, "prod")).To(Equal([]string{"ops:prod", "ops:write"}))
+		Expect(scopesFor(perm, "staging")).To(BeEmpty())
+	})
+
+	g.DescribeTable("strips one markdown fence", func(in, out string) {
+		Expect(stripFence(in)).To(Equal(out))
+	},
+		g.Entry("json tag", "```json\n{\"a\":1}\n```", `{"a":1}`),
+		g.Entry("no tag", "```\n{\"a\":1}\n```", `{"a":1}`),
+		g.Entry("one line", "```{\"a\":1}```", `{"a":1}`),
+		g.Entry("none", ` {"a":1} `, `{"a":1}`),
+	)
+
+	g.It("escapes JSON pointer tokens", func() {
+		Expect(pointer([]string{"a/b", "c~d"})).To(Equal("/a~1b/c~0d"))
+		Expect(topField("/a~1b/0")).To(Equal("a/b"))
+		Expect(pointer(nil)).To(BeEmpty())
+	})
+
+	g.It("joins names for messages", func() {
+		Expect(joinNames([]string{"a"})).To(Equal("a"))
+		Expect(joinNames([]string{"a", "b", "c"})).To(Equal("a, b and c"))
+	})
+
+	g.It("resolves none case-insensitively only when no candidate is named so", func() {
+		_, out, note := resolveSkill("None", nil)
+		Expect(out).To(Equal(choiceNone))
+		Expect(note).To(ContainSubstring(`"None"`))
+	})
+
+	g.It("refuses to repair a name that folds onto two candidates", func() {
+		a, b := &registry.Skill{Name: "Get_Order"}, &registry.Skill{Name: "get_order"}
+		_, out, note := resolveSkill("GET_ORDER", []*registry.Skill{a, b})
+		Expect(out).To(Equal(choiceInvalid))
+		Expect(note).To(ContainSubstring("several"))
+	})
+})
