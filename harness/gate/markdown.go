@@ -1,0 +1,91 @@
+package gate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown renders verdicts for a CI step summary or a pull-request
+// comment: the outcome first, one row per version, then every check of the
+// versions that failed.
+func WriteMarkdown(w io.Writer, verdicts []Verdict) error {
+	var b strings.Builder
+	if Passed(verdicts) {
+		b.WriteString("## routebench gate: ✅ passed\n\n")
+	} else {
+		b.WriteString("## routebench gate: ❌ failed\n\n")
+	}
+	b.WriteString("| version | base | thresholds | regression rules | broken cases | verdict |\n|---|---|---:|---:|---:|---|\n")
+	for _, v := range verdicts {
+		base := "—"
+		if v.Base != "" {
+			base = "`" + v.Base + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %d/%d held | %d/%d held | %d | %s |\n", v.Head, base,
+			held(v.Thresholds), len(v.Thresholds), heldRules(v.Regressions), len(v.Regressions), v.BrokenTotal, mark(v.Pass))
+	}
+	for _, v := range verdicts {
+		fmt.Fprintf(&b, "\n### `%s`\n\n", v.Head)
+		if len(v.Thresholds) > 0 {
+			b.WriteString("| threshold | value | n | |\n|---|---:|---:|---|\n")
+			for _, t := range v.Thresholds {
+				value, n := "not measured", "0"
+				if t.Measured {
+					value, n = formatValue(t.Kind, t.Value, t.N), fmt.Sprint(t.N)
+					value = strings.SplitN(value, " ", 2)[0]
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", mdCode(t.Text), value, n, mark(t.Pass))
+			}
+			b.WriteString("\n")
+		}
+		if len(v.Regressions) > 0 {
+			b.WriteString("| regression rule | base | head | worse by | max | worse/better cases | McNemar p | |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
+			for _, r := range v.Regressions {
+				fmt.Fprintf(&b, "| `%s` | %.3f | %.3f | %+.3f | %g | %d/%d | %s | %s |\n", r.Metric, r.Base, r.Head,
+					r.Drop, r.MaxDrop, r.Worse, r.Better, formatP(r.P), mark(r.Pass))
+			}
+			b.WriteString("\n")
+		}
+		if !v.Pass {
+			b.WriteString("```\n" + strings.ReplaceAll(v.Message(), "```", "'''") + "```\n")
+		}
+		for _, n := range v.Notes {
+			b.WriteString("\n> " + n + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func held(ts []ThresholdResult) int {
+	n := 0
+	for _, t := range ts {
+		if t.Pass {
+			n++
+		}
+	}
+	return n
+}
+
+func heldRules(rs []RuleResult) int {
+	n := 0
+	for _, r := range rs {
+		if r.Pass {
+			n++
+		}
+	}
+	return n
+}
+
+func mark(pass bool) string {
+	if pass {
+		return "✅"
+	}
+	return "❌"
+}
+
+// mdCode keeps a threshold's text inside its code span and table cell.
+func mdCode(s string) string {
+	return strings.NewReplacer("`", "'", "|", "\\|").Replace(s)
+}
