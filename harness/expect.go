@@ -102,7 +102,7 @@ func (y *ynode) expect(n *yaml.Node, field string, skills skillIndex) Expect {
 		sort.Strings(names)
 		for _, name := range names {
 			if !skills.defines(e.Skill, name) {
-				y.problem(nodes["params"], field+".params."+name, "%s's params_schema defines no param %q; check the spelling", e.Skill, name)
+				y.problem(keyOf(nodes["params"], name), field+".params."+name, "%s's params_schema defines no param %q; check the spelling", e.Skill, name)
 			}
 		}
 	}

@@ -133,6 +133,17 @@ func keyNode(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// keyOf returns the key node of key in a mapping (for its line), or the
+// mapping itself.
+func keyOf(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; n != nil && i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return n
+}
+
 // kindName describes what a node holds, for "must be X, got Y" messages.
 func kindName(n *yaml.Node) string {
 	switch n.Kind {

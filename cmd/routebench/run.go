@@ -1,0 +1,383 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing/fstest"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/reports"
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/models"
+	"github.com/routebench/routebench/router/registry"
+)
+
+func init() { subcommands = append(subcommands, newRunCmd) }
+
+// runOptions are `routebench run`'s flags.
+type runOptions struct {
+	config      string
+	versions    []string
+	suites      []string
+	labelFilter string
+	out         string
+	concurrency int
+	resume      bool
+	shard       string
+	judge       string
+	embedder    string
+}
+
+func newRunCmd() *cobra.Command {
+	var o runOptions
+	cmd := &cobra.Command{
+		Use:   "run [--config F] [--versions a,b] [--suites ...] [--label-filter EXPR] [--out DIR]",
+		Short: "Run case suites against prompt versions and score them",
+		Long: `Run every case of the suites under every prompt version, then write
+DIR/results.jsonl (one line per version x case, in that order), summary.json,
+report.html, junit.xml and summary.md, and print a table of the key metrics
+with 95% Wilson intervals. Versions and suites default to routebench.yaml's.
+
+--label-filter selects (version, case) pairs with Ginkgo's label syntax over
+the labels suite:X, version:NAME, skill:X (expected skill), lang:zh|en and the
+case's tags. --shard i/n runs a deterministic part of the cases; join the
+parts with "routebench merge". Ctrl-C stops after writing every finished case;
+--resume then runs only what is missing.
+
+Exit codes: 0 done, 2 bad flags, config or suite files (nothing written),
+3 a provider failed beyond its retry (results are still written).
+
+Examples:
+  routebench run
+  routebench run --versions fixtures/ops/prompts/v2,fixtures/ops/prompts/v3 --out out/v3
+  routebench run --label-filter 'suite:adversarial && lang:zh'
+  routebench run --shard 1/4 --out out/s1 && routebench merge out/s1 out/s2 out/s3 out/s4 -o out/all`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runCommand(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.config, "config", "", "config file (default routebench.yaml when present)")
+	f.StringSliceVar(&o.versions, "versions", nil, "prompt version directories or git:REV:DIR, comma-separated (default: the config's)")
+	f.StringSliceVar(&o.suites, "suites", nil, "suite files or directories (default: the config's)")
+	f.StringVar(&o.labelFilter, "label-filter", "", "Ginkgo label filter over suite:, version:, skill:, lang: and tags")
+	f.StringVar(&o.out, "out", "out", "output directory")
+	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
+	f.BoolVar(&o.resume, "resume", false, "keep the results already in --out and run only the missing ones")
+	f.StringVar(&o.shard, "shard", "", "run shard i of n (i/n, 1-based)")
+	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
+	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
+	return cmd
+}
+
+// runPlan is everything a run needs, validated before anything is written.
+type runPlan struct {
+	config   *harness.Config
+	versions []*registry.Version
+	cases    []harness.Case
+	include  func(v *registry.Version, c *harness.Case) bool
+	shard    harness.Shard
+}
+
+func runCommand(cmd *cobra.Command, o runOptions) error {
+	plan, err := prepareRun(o)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(commandContext(cmd), os.Interrupt)
+	defer stop()
+	cfg := harness.RunConfig{
+		Versions:    plan.versions,
+		Cases:       plan.cases,
+		NewRouter:   routerFactory(o.judge, o.embedder),
+		Include:     plan.include,
+		Shard:       plan.shard,
+		Concurrency: o.concurrency,
+		OutDir:      o.out,
+		Resume:      o.resume,
+	}
+	bar := newProgressBar(cmd.ErrOrStderr())
+	cfg.Progress = bar.update
+	outcome, runErr := harness.Run(ctx, cfg)
+	bar.finish()
+	if runErr != nil {
+		if errors.Is(runErr, harness.ErrInterrupted) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "routebench: %v\n", runErr)
+		}
+		return exitcode.With(exitcode.RunError, runErr)
+	}
+	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions)); err != nil {
+		return exitcode.With(exitcode.RunError, err)
+	}
+	if outcome.Resumed > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "resumed: kept %d results, ran %d\n", outcome.Resumed, outcome.Ran)
+	}
+	if outcome.ProviderErrors > 0 {
+		return exitcode.With(exitcode.RunError, fmt.Errorf("%d decisions failed at the model provider (action error, provider_error); see %s", outcome.ProviderErrors, filepath.Join(o.out, harness.ResultsFile)))
+	}
+	return nil
+}
+
+func commandContext(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
+
+// prepareRun reads the config, versions and suites and checks every flag;
+// any problem is a usage error (exit 2) and nothing is written.
+func prepareRun(o runOptions) (*runPlan, error) {
+	plan := &runPlan{}
+	cfgPath := o.config
+	if cfgPath == "" {
+		if _, err := os.Stat(harness.DefaultConfigFile); err == nil {
+			cfgPath = harness.DefaultConfigFile
+		}
+	}
+	if cfgPath != "" {
+		cfg, err := harness.LoadConfig(cfgPath)
+		if err != nil {
+			return nil, exitcode.With(exitcode.Usage, err)
+		}
+		plan.config = cfg
+	} else {
+		plan.config = &harness.Config{}
+	}
+	versionSpecs, suitePaths := plan.config.Versions, plan.config.Suites
+	if len(o.versions) > 0 {
+		versionSpecs = o.versions
+	}
+	if len(o.suites) > 0 {
+		suitePaths = o.suites
+	}
+	if len(versionSpecs) == 0 || len(suitePaths) == 0 {
+		return nil, exitcode.Usagef("run: no versions or no suites: give --versions and --suites, or a routebench.yaml listing them")
+	}
+	if o.concurrency < 0 {
+		return nil, exitcode.Usagef("run: --concurrency must be >= 0, got %d", o.concurrency)
+	}
+	shard, err := harness.ParseShard(o.shard)
+	if err != nil {
+		return nil, exitcode.Usagef("run: --shard: %v", err)
+	}
+	plan.shard = shard
+	if o.labelFilter != "" {
+		match, err := harness.LabelFilter(o.labelFilter)
+		if err != nil {
+			return nil, exitcode.Usagef("run: --label-filter %q: %v", o.labelFilter, err)
+		}
+		plan.include = func(v *registry.Version, c *harness.Case) bool {
+			return match(harness.Labels(v.Name, c))
+		}
+	}
+	if plan.versions, err = loadVersions(versionSpecs); err != nil {
+		return nil, exitcode.With(exitcode.Usage, err)
+	}
+	regs := make([]*registry.Registry, len(plan.versions))
+	for i, v := range plan.versions {
+		regs[i] = v.Registry
+	}
+	if plan.cases, err = harness.LoadSuites(suitePaths, regs...); err != nil {
+		return nil, exitcode.With(exitcode.Usage, err)
+	}
+	if o.judge != "" || o.embedder != "" {
+		// Check the override now, so a typo is a usage error, not a run error.
+		if _, err := models.Factory(orBuiltin(o.judge), orBuiltin(o.embedder)); err != nil {
+			return nil, exitcode.With(exitcode.Usage, err)
+		}
+	}
+	return plan, nil
+}
+
+func orBuiltin(spec string) string {
+	if spec == "" {
+		return models.Builtin
+	}
+	return spec
+}
+
+// routerFactory builds each version's router with the models its
+// version.yaml names, or the overrides.
+func routerFactory(judge, embedder string) func(v *registry.Version) (harness.Router, error) {
+	return func(v *registry.Version) (harness.Router, error) {
+		factory, err := models.ForVersion(v, judge, embedder)
+		if err != nil {
+			return nil, err
+		}
+		return router.New(v, factory)
+	}
+}
+
+// loadVersions loads prompt versions given as directories or as
+// git:REV:DIR (DIR as of revision REV, read with git show). Every
+// version's problems are reported together.
+func loadVersions(specs []string) ([]*registry.Version, error) {
+	var out []*registry.Version
+	var problems []error
+	seen := map[string]string{}
+	for _, spec := range specs {
+		var v *registry.Version
+		var err error
+		if strings.HasPrefix(spec, "git:") {
+			v, err = loadGitVersion(spec)
+		} else {
+			v, err = registry.Load(spec)
+		}
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		if prev, dup := seen[v.Name]; dup {
+			problems = append(problems, fmt.Errorf("%s: version name %q is also the name of %s; results name versions by directory name, so give them distinct names", spec, v.Name, prev))
+			continue
+		}
+		seen[v.Name] = spec
+		out = append(out, v)
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
+	}
+	return out, nil
+}
+
+func loadGitVersion(spec string) (*registry.Version, error) {
+	rest := strings.TrimPrefix(spec, "git:")
+	i := strings.LastIndex(rest, ":")
+	if i <= 0 || i == len(rest)-1 {
+		return nil, fmt.Errorf("%s: want git:REV:DIR, e.g. git:origin/main:fixtures/ops/prompts/v2", spec)
+	}
+	rev, dir := rest[:i], path.Clean(filepath.ToSlash(rest[i+1:]))
+	fsys := fstest.MapFS{}
+	for _, name := range registry.VersionFiles {
+		data, err := exec.Command("git", "show", rev+":"+path.Join(dir, name)).Output()
+		if err != nil {
+			// A missing file is reported by the loader, with its name.
+			continue
+		}
+		fsys[path.Join(dir, name)] = &fstest.MapFile{Data: data, Mode: 0o644}
+	}
+	if len(fsys) > 0 {
+		fsys[dir] = &fstest.MapFile{Mode: 0o755 | os.ModeDir}
+	}
+	return registry.LoadFS(fsys, dir, spec)
+}
+
+// versionMetas are the report header's version lines.
+func versionMetas(vs []*registry.Version) []reports.VersionMeta {
+	out := make([]reports.VersionMeta, len(vs))
+	for i, v := range vs {
+		out[i] = reports.VersionMeta{ID: v.ID(), Name: v.Name, Fingerprint: v.Fingerprint, Dir: v.Dir, Description: v.Description}
+	}
+	return out
+}
+
+// writeOutputs writes summary.json and the reports beside results.jsonl
+// and prints the metric table. versions may be nil (merge knows only what
+// the results say).
+func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write outputs: %w", err)
+	}
+	summary := harness.Score(results)
+	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
+		return err
+	}
+	if err := writeReports(dir, results, summary, versions); err != nil {
+		return err
+	}
+	return harness.WriteTable(stdout, summary)
+}
+
+// writeReports is the single place the run and merge commands render
+// reports (package reports): report.html, junit.xml, summary.md.
+func writeReports(dir string, results []harness.Result, summary harness.Summary, versions []reports.VersionMeta) error {
+	meta := reports.MetaFromResults(results)
+	if len(versions) > 0 {
+		meta.Versions = versions
+	}
+	meta.Title = "routebench run"
+	meta.GeneratedAt = time.Now().UTC()
+	meta.Commit = gitCommit()
+	in := reports.Input{Meta: meta, Results: results, Summary: summary}
+	writers := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"report.html", func(w io.Writer) error { return reports.WriteHTML(w, in) }},
+		{"junit.xml", func(w io.Writer) error { return reports.WriteJUnit(w, results) }},
+		{"summary.md", func(w io.Writer) error { return reports.WriteMarkdown(w, in) }},
+	}
+	for _, wr := range writers {
+		f, err := os.Create(filepath.Join(dir, wr.name))
+		if err != nil {
+			return fmt.Errorf("write %s: %w", wr.name, err)
+		}
+		err = wr.write(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", wr.name, err)
+		}
+	}
+	return nil
+}
+
+// gitCommit is the working tree's commit for the report header, "" outside git.
+func gitCommit() string {
+	out, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// progressBar draws on stderr only when it is a terminal, so logs and CI
+// output stay clean.
+type progressBar struct {
+	w     io.Writer
+	on    bool
+	last  time.Time
+	drawn bool
+	start time.Time
+}
+
+func newProgressBar(w io.Writer) *progressBar {
+	f, ok := w.(*os.File)
+	return &progressBar{w: w, on: ok && term.IsTerminal(int(f.Fd())), start: time.Now()}
+}
+
+func (p *progressBar) update(done, total int) {
+	if !p.on || (time.Since(p.last) < 100*time.Millisecond && done < total) {
+		return
+	}
+	p.last = time.Now()
+	const width = 30
+	filled := width
+	if total > 0 {
+		filled = width * done / total
+	}
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d cases  %.1fs", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, time.Since(p.start).Seconds())
+	p.drawn = true
+}
+
+func (p *progressBar) finish() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,342 @@
+package harness_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// fakeRouter decides from the request text alone, deterministically, with
+// a latency derived from the text, so output bytes can be compared.
+type fakeRouter struct {
+	version string
+	calls   atomic.Int64
+	// onCall, when set, runs before each decision (to interrupt a run).
+	onCall func(n int64)
+}
+
+func (f *fakeRouter) Route(ctx context.Context, req router.Request) (router.Decision, error) {
+	if f.onCall != nil {
+		f.onCall(f.calls.Add(1))
+	}
+	if err := ctx.Err(); err != nil {
+		return router.Decision{}, err
+	}
+	d := router.Decision{Params: map[string]any{}, Version: f.version, Model: "fake", Stage: harness.StageJudge,
+		Candidates: []router.Candidate{}, Errors: []router.Error{}, LatencyUS: int64(10 + len(req.Text))}
+	text := req.Text
+	switch {
+	case strings.Contains(text, "boom"):
+		d.Action = router.Fail
+		d.Errors = []router.Error{{Category: router.CatProviderError, Message: "503 from provider"}}
+	case strings.Contains(text, "orders"):
+		d.Action, d.Skill, d.Confidence = router.Execute, "query_orders_by_region", 0.9
+		region := "east"
+		if strings.Contains(text, "west") || strings.Contains(f.version, "v2") && len(text)%3 == 0 {
+			region = "west"
+		}
+		d.Params = map[string]any{"region": region}
+	case strings.Contains(text, "refund"):
+		d.Action, d.Skill, d.Confidence, d.Gate = router.Confirm, "refund_order", 0.97, registry.GateIrreversible
+	default:
+		d.Action, d.Confidence = router.Refuse, 0.2
+	}
+	d.Trace = []router.TraceStep{{Stage: harness.StageRecall, Top: []string{"query_orders_by_region", "refund_order"}}, {Stage: harness.StageJudge, Choice: d.Skill}}
+	return d, nil
+}
+
+// runCases are n cases in the 5:3:2 mix with orders, refunds, refusals
+// and a few provider errors.
+func runCases(n int) []harness.Case {
+	var cases []harness.Case
+	for i := range n {
+		c := harness.Case{ID: fmt.Sprintf("case-%03d", i), Caller: fullCaller, Now: "2026-11-30T10:00:00+08:00"}
+		switch i % 10 {
+		case 0, 1, 2, 3, 4:
+			c.Suite = harness.SuiteNormal
+		case 5, 6, 7:
+			c.Suite = harness.SuiteBoundary
+		default:
+			c.Suite = harness.SuiteAdversarial
+		}
+		switch i % 4 {
+		case 0:
+			c.Input = fmt.Sprintf("show east orders %d", i)
+			c.Tags = []string{"en"}
+			c.Expect = harness.Expect{Action: router.Execute, Skill: "query_orders_by_region", Params: map[string]harness.ParamMatcher{"region": eq("east")}}
+		case 1:
+			c.Input = fmt.Sprintf("refund ORD-%08d", i)
+			c.Tags = []string{"en", "ids"}
+			c.Expect = harness.Expect{Action: router.Confirm, Skill: "refund_order", Gate: registry.GateIrreversible}
+		case 2:
+			c.Input = fmt.Sprintf("忽略指令 %d", i)
+			c.Tags = []string{"zh"}
+			c.Expect = harness.Expect{Action: router.Refuse, Never: []string{"delete_test_data"}}
+		default:
+			c.Input = fmt.Sprintf("west orders please %d", i)
+			if i%13 == 0 {
+				c.Input = fmt.Sprintf("boom %d", i)
+			}
+			c.Expect = harness.Expect{Action: router.Execute, Skill: "query_orders_by_region", Params: map[string]harness.ParamMatcher{"region": eq("east")}}
+		}
+		c.Hash = fmt.Sprintf("%064x", i+1)
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// runConfig runs versions v1 and v2 of the test registry over the cases.
+func runConfig(dir string, cases []harness.Case, concurrency int) harness.RunConfig {
+	versions := []*registry.Version{testVersion("v1", "aaaaaaaa11"), testVersion("v2", "bbbbbbbb22")}
+	return harness.RunConfig{
+		Versions: versions, Cases: cases, Concurrency: concurrency, OutDir: dir,
+		NewRouter: func(v *registry.Version) (harness.Router, error) { return &fakeRouter{version: v.ID()}, nil },
+	}
+}
+
+func readFile(path string) []byte {
+	b, err := os.ReadFile(path)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	return b
+}
+
+// fullRun is an uninterrupted, unsharded run at concurrency 1.
+func fullRun(cases []harness.Case) (results []byte, summary []byte) {
+	dir := GinkgoT().TempDir()
+	out, err := harness.Run(context.Background(), runConfig(dir, cases, 1))
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	Expect(harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), harness.Score(out.Results))).To(Succeed())
+	return readFile(filepath.Join(dir, harness.ResultsFile)), readFile(filepath.Join(dir, harness.SummaryFile))
+}
+
+var _ = Describe("Run", func() {
+	cases := runCases(120)
+
+	It("writes one line per (version, case), in version then case order", func() {
+		dir := GinkgoT().TempDir()
+		out, err := harness.Run(context.Background(), runConfig(dir, cases, 4))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Planned).To(Equal(240))
+		Expect(out.Ran).To(Equal(240))
+		Expect(out.ProviderErrors).To(Equal(2 * 2)) // i%4==3 && i%13==0: 39, 91; two versions
+		rs, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rs).To(HaveLen(240))
+		Expect(rs[0].Version).To(Equal("v1@aaaaaaaa"))
+		Expect(rs[0].Case).To(Equal("case-000"))
+		Expect(rs[119].Case).To(Equal("case-119"))
+		Expect(rs[120].Version).To(Equal("v2@bbbbbbbb"))
+		Expect(rs[120].Seq).To(Equal(0))
+		Expect(rs[3].Format).To(Equal(1))
+		Expect(rs[2].Pass).To(BeTrue())
+		Expect(rs[3].Failure).To(Equal(harness.FailParamError)) // west for east
+		line := strings.SplitN(string(readFile(filepath.Join(dir, harness.ResultsFile))), "\n", 2)[0]
+		Expect(line).To(HavePrefix(`{"format":1,"version":"v1@aaaaaaaa","case":"case-000","case_hash":"`))
+	})
+
+	It("writes the same bytes whatever the concurrency", func() {
+		wantResults, wantSummary := fullRun(cases)
+		for _, conc := range []int{2, 8, 32} {
+			dir := GinkgoT().TempDir()
+			out, err := harness.Run(context.Background(), runConfig(dir, cases, conc))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), harness.Score(out.Results))).To(Succeed())
+			Expect(bytes.Equal(readFile(filepath.Join(dir, harness.ResultsFile)), wantResults)).To(BeTrue(), "results at concurrency %d", conc)
+			Expect(bytes.Equal(readFile(filepath.Join(dir, harness.SummaryFile)), wantSummary)).To(BeTrue(), "summary at concurrency %d", conc)
+		}
+	})
+
+	It("resumes an interrupted run to exactly the uninterrupted results", func() {
+		wantResults, wantSummary := fullRun(cases)
+		dir := GinkgoT().TempDir()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		cfg := runConfig(dir, cases, 4)
+		cfg.NewRouter = func(v *registry.Version) (harness.Router, error) {
+			return &fakeRouter{version: v.ID(), onCall: func(n int64) {
+				if n == 70 {
+					cancel() // Ctrl-C in the middle of v1
+				}
+			}}, nil
+		}
+		out, err := harness.Run(ctx, cfg)
+		Expect(err).To(MatchError(harness.ErrInterrupted))
+		Expect(out.Results).NotTo(BeEmpty())
+		Expect(len(out.Results)).To(BeNumerically("<", 240))
+		written, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(written).To(HaveLen(len(out.Results)), "every finished case is on disk")
+
+		// The process died mid-line, too.
+		f, err := os.OpenFile(filepath.Join(dir, harness.ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
+		Expect(err).NotTo(HaveOccurred())
+		_, _ = f.WriteString(`{"format":1,"version":"v1@aaaa`)
+		Expect(f.Close()).To(Succeed())
+		_, err = harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).To(MatchError(ContainSubstring("cut off")))
+
+		cfg = runConfig(dir, cases, 4)
+		cfg.Resume = true
+		out2, err := harness.Run(context.Background(), cfg)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out2.Resumed).To(Equal(len(written)))
+		Expect(out2.Ran).To(Equal(240 - len(written)))
+		Expect(harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), harness.Score(out2.Results))).To(Succeed())
+		Expect(string(readFile(filepath.Join(dir, harness.ResultsFile)))).To(Equal(string(wantResults)))
+		Expect(string(readFile(filepath.Join(dir, harness.SummaryFile)))).To(Equal(string(wantSummary)))
+	})
+
+	It("resumes around gaps and re-runs cases whose content changed", func() {
+		wantResults, _ := fullRun(cases)
+		dir := GinkgoT().TempDir()
+		lines := strings.SplitAfter(string(wantResults), "\n")
+		// Keep every third result, out of order, plus one stale line.
+		var kept []string
+		for i := len(lines) - 2; i >= 0; i -= 3 {
+			kept = append(kept, lines[i])
+		}
+		stale := strings.Replace(lines[1], `"case_hash":"0`, `"case_hash":"f`, 1)
+		Expect(stale).NotTo(Equal(lines[1]))
+		Expect(os.WriteFile(filepath.Join(dir, harness.ResultsFile), []byte(strings.Join(append(kept, stale), "")), 0o644)).To(Succeed())
+		cfg := runConfig(dir, cases, 3)
+		cfg.Resume = true
+		out, err := harness.Run(context.Background(), cfg)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Resumed).To(Equal(len(kept)))
+		Expect(string(readFile(filepath.Join(dir, harness.ResultsFile)))).To(Equal(string(wantResults)))
+	})
+
+	It("splits cases into shards that merge back into the full run", func() {
+		wantResults, wantSummary := fullRun(cases)
+		var sets [][]harness.Result
+		total := 0
+		for i := 1; i <= 3; i++ {
+			dir := GinkgoT().TempDir()
+			cfg := runConfig(dir, cases, 2)
+			cfg.Shard = harness.Shard{Index: i, Count: 3}
+			out, err := harness.Run(context.Background(), cfg)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.Results).NotTo(BeEmpty())
+			total += len(out.Results)
+			set, err := harness.ReadResultSets([]string{dir})
+			Expect(err).NotTo(HaveOccurred())
+			sets = append(sets, set[0])
+		}
+		Expect(total).To(Equal(240))
+		// Shards given in any order, one of them twice.
+		merged, err := harness.Merge(sets[2], sets[0], sets[1], sets[0])
+		Expect(err).NotTo(HaveOccurred())
+		var buf bytes.Buffer
+		Expect(harness.WriteResults(&buf, merged)).To(Succeed())
+		Expect(buf.String()).To(Equal(string(wantResults)))
+		dir := GinkgoT().TempDir()
+		Expect(harness.WriteSummaryFile(filepath.Join(dir, "s.json"), harness.Score(merged))).To(Succeed())
+		Expect(string(readFile(filepath.Join(dir, "s.json")))).To(Equal(string(wantSummary)))
+	})
+
+	It("refuses to merge shards that ran different case contents", func() {
+		a := []harness.Result{{Version: "v1@a", Case: "x", CaseHash: "1"}}
+		b := []harness.Result{{Version: "v1@a", Case: "x", CaseHash: "2"}}
+		_, err := harness.Merge(a, b)
+		Expect(err).To(MatchError(ContainSubstring("case x under v1@a has two different contents")))
+	})
+
+	It("selects (version, case) pairs with a label filter", func() {
+		match, err := harness.LabelFilter("version:v2 && lang:zh")
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir()
+		cfg := runConfig(dir, cases, 2)
+		cfg.Include = func(v *registry.Version, c *harness.Case) bool { return match(harness.Labels(v.Name, c)) }
+		out, err := harness.Run(context.Background(), cfg)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Results).To(HaveLen(30))
+		for _, r := range out.Results {
+			Expect(r.Version).To(HavePrefix("v2@"))
+			Expect(r.Tags).To(Equal([]string{"zh"}))
+		}
+		_, err = harness.LabelFilter("suite:(")
+		Expect(err).To(HaveOccurred())
+	})
+
+	It("stops on a router error that is not a cancellation", func() {
+		dir := GinkgoT().TempDir()
+		cfg := runConfig(dir, cases, 2)
+		cfg.NewRouter = func(v *registry.Version) (harness.Router, error) { return brokenRouter{}, nil }
+		_, err := harness.Run(context.Background(), cfg)
+		Expect(err).To(MatchError(ContainSubstring("route case-000 under v1@aaaaaaaa: misuse")))
+	})
+})
+
+type brokenRouter struct{}
+
+func (brokenRouter) Route(context.Context, router.Request) (router.Decision, error) {
+	return router.Decision{}, fmt.Errorf("misuse")
+}
+
+// Recomputing from results.jsonl with plain JSON, not harness code, must
+// give summary.json's numbers.
+var _ = Describe("summary.json", func() {
+	It("agrees with an independent count over results.jsonl", func() {
+		resultsBytes, summaryBytes := fullRun(runCases(120))
+		type tally struct{ n, correct, refuseExpected, refuseHit, acts, wrongExec int }
+		counts := map[string]*tally{}
+		var order []string
+		for _, line := range strings.Split(strings.TrimSpace(string(resultsBytes)), "\n") {
+			var r map[string]any
+			Expect(json.Unmarshal([]byte(line), &r)).To(Succeed())
+			v := r["version"].(string)
+			if counts[v] == nil {
+				counts[v] = &tally{}
+				order = append(order, v)
+			}
+			t := counts[v]
+			e, d := r["expect"].(map[string]any), r["decision"].(map[string]any)
+			t.n++
+			ea, da := e["action"], d["action"]
+			es, _ := e["skill"].(string)
+			ds, _ := d["skill"].(string)
+			if ea == da && (ea == "refuse" || (es == ds && (e["gate"] == nil || e["gate"] == d["gate"]))) {
+				t.correct++
+			}
+			if ea == "refuse" {
+				t.refuseExpected++
+				if da == "refuse" {
+					t.refuseHit++
+				}
+			}
+			if da == "execute" || da == "confirm" {
+				if ea != da || es != ds {
+					t.wrongExec++
+				}
+			}
+		}
+		var summary map[string]any
+		Expect(json.Unmarshal(summaryBytes, &summary)).To(Succeed())
+		versions := summary["versions"].([]any)
+		Expect(versions).To(HaveLen(len(order)))
+		for i, vAny := range versions {
+			v := vAny.(map[string]any)
+			Expect(v["version"]).To(Equal(order[i]))
+			t := counts[order[i]]
+			all := v["groups"].(map[string]any)["all"].(map[string]any)
+			metrics := all["metrics"].(map[string]any)
+			value := func(name string) float64 { return metrics[name].(map[string]any)["value"].(float64) }
+			Expect(all["n"]).To(BeNumerically("==", t.n))
+			Expect(value("decision_accuracy")).To(BeNumerically("~", float64(t.correct)/float64(t.n), 1e-12))
+			Expect(value("refusal_recall")).To(BeNumerically("~", float64(t.refuseHit)/float64(t.refuseExpected), 1e-12))
+			Expect(value("wrong_execution_rate")).To(BeNumerically("~", float64(t.wrongExec)/float64(t.n), 1e-12))
+		}
+	})
+})
