@@ -166,8 +166,10 @@ func (ix *recallIndex) rank(ctx context.Context, text string, allowed []*registr
 // bestScores queries chromem for enough documents to know the exact top k
 // allowed skills: a skill's first (best) document in the similarity-ordered
 // results carries its score, and a skill not seen yet can score no higher
-// than the last document returned. The window doubles until the k-th best
-// allowed skill beats that bound, or the collection is exhausted.
+// than the last document returned. Every chromem query scans the whole
+// collection, so when a small window is not conclusive (too few allowed
+// skills in it, or a tie at its edge) the second and last query takes
+// every document.
 func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed map[string]bool, k int) (map[string]float32, error) {
 	n := min(ix.docs, max(64, 8*k))
 	for {
@@ -176,28 +178,21 @@ func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed map[
 			return nil, fmt.Errorf("query recall index: %w", err)
 		}
 		best := map[string]float32{}
-		var kth float32 = float32(math.Inf(1))
+		kth := float32(math.Inf(1))
 		for _, r := range res {
 			name := r.Metadata["skill"]
-			if !allowed[name] {
+			if _, seen := best[name]; seen || !allowed[name] {
 				continue
 			}
-			if _, seen := best[name]; !seen {
-				best[name] = r.Similarity
-				if len(best) == k {
-					kth = r.Similarity
-				}
-			} else if r.Similarity > best[name] {
-				best[name] = r.Similarity
+			best[name] = r.Similarity
+			if len(best) == k {
+				kth = r.Similarity
 			}
 		}
-		if n >= ix.docs || len(res) == 0 {
+		if n >= ix.docs || len(res) == 0 || (len(best) >= k && kth > res[len(res)-1].Similarity) {
 			return best, nil
 		}
-		if len(best) >= k && kth > res[len(res)-1].Similarity {
-			return best, nil
-		}
-		n = min(ix.docs, 2*n)
+		n = ix.docs
 	}
 }
 

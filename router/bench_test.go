@@ -1,0 +1,115 @@
+package router_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// Benchmarks with the fake models measure the router's own overhead
+// (policy, rules, chromem recall, contract and params validation); the
+// builtin ones in bench_builtin_test.go add the real models' cost.
+
+var benchTexts = []string{
+	"看看华东区上周已发货的订单",
+	"any critical alerts in the east zone this week?",
+	"ORD-20261103 到哪了",
+	"restart payment-api in staging",
+	"帮我清一下 /static 的 CDN 缓存",
+	"send an sms to bob saying the deploy is done",
+	"华东区最近怎么样",
+	"what's the weather in Paris?",
+}
+
+// suiteScopes are the ops suites' default caller scopes (TEAM.md).
+var suiteScopes = []string{"orders:read", "alerts:read", "logs:read", "metrics:read", "tickets:read", "tickets:write", "ops:write", "notify:send", "orders:write"}
+
+func benchRoute(b *testing.B, r *router.Router) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		d, err := r.Route(ctx, router.Request{Text: benchTexts[i%len(benchTexts)], Caller: router.Caller{Scopes: suiteScopes}, Now: now})
+		if err != nil || d.Action == "" {
+			b.Fatalf("route: %v %+v", err, d)
+		}
+	}
+}
+
+// constJudge answers the same every time and, unlike scriptJudge, keeps
+// no record, so benchmarks measure the router.
+type constJudge struct{ resp router.JudgeResponse }
+
+func (constJudge) Name() string { return "builtin" }
+func (j constJudge) Judge(context.Context, router.JudgeRequest) (router.JudgeResponse, error) {
+	return j.resp, nil
+}
+
+func BenchmarkRouteFakeModels(b *testing.B) {
+	j := constJudge{answer("query_orders_by_region", 0.9, ordersEast)}
+	r, err := router.New(opsVersion(), (&fixedFactory{judge: j}).build)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRoute(b, r)
+}
+
+// syntheticVersion is n skills with m example inputs each, made of a
+// shared vocabulary so recall has real work to do.
+func syntheticVersion(n, m int) *registry.Version {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vocab := strings.Fields("order alert log metric ticket service region zone refund restart scale purge cache delete data send notify incident deploy east south north west prod staging payment gateway search latency cpu memory error warn critical paid shipped 订单 告警 日志 服务 重启 扩容 退款 发送 通知 华东 华南 华北 西南 上周 昨天 最近 工单 缓存 删除")
+	phrase := func(k int) string {
+		w := make([]string, k)
+		for i := range w {
+			w[i] = vocab[rng.IntN(len(vocab))]
+		}
+		return strings.Join(w, " ")
+	}
+	skills := make([]*registry.Skill, n)
+	for i := range skills {
+		s := build(skillSpec{
+			name: fmt.Sprintf("skill_%03d", i), se: registry.Read, scope: []string{"orders:read"},
+			desc:   phrase(20),
+			when:   []string{phrase(10), phrase(10), phrase(10)},
+			schema: `{"type": "object", "properties": {"q": {"type": "string"}}}`,
+		})
+		for range m {
+			s.Examples = append(s.Examples, registry.Example{Input: phrase(8), Params: map[string]any{}})
+		}
+		skills[i] = s
+	}
+	reg, err := registry.New(skills)
+	if err != nil {
+		panic(err)
+	}
+	v := opsVersion()
+	v.Registry = reg
+	return v
+}
+
+func BenchmarkNew150FakeModels(b *testing.B) {
+	v := syntheticVersion(150, 100)
+	f := &fixedFactory{judge: constJudge{answer("none", 0.5, nil)}}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := router.New(v, f.build); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRoute150FakeModels(b *testing.B) {
+	v := syntheticVersion(150, 100)
+	j := constJudge{answer("none", 0.5, nil)}
+	r, err := router.New(v, (&fixedFactory{judge: j}).build)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRoute(b, r)
+}
