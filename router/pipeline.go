@@ -116,7 +116,7 @@ func (rt *routing) byRule(ctx context.Context, s *registry.Skill) error {
 		return err
 	}
 	if v.Skill != s.Name {
-		rt.trace(TraceStep{Stage: "rules", Choice: s.Name, Note: fmt.Sprintf("rule decided %s; the judge answered %q, only its params are used", s.Name, v.Skill)})
+		rt.trace(TraceStep{Stage: "judge", Choice: v.Skill, Note: fmt.Sprintf("rule decided %s; the judge answered %q, only its params are used", s.Name, v.Skill)})
 	}
 	return rt.act(ctx, s, v, 1.0, cands, ranking)
 }
