@@ -1,0 +1,202 @@
+package reports_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/reports"
+)
+
+// chromiumPath finds Debian's Chromium: $CHROMIUM, /usr/bin/chromium, or
+// chromium on PATH; "" when there is none.
+func chromiumPath() string {
+	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium"} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// testingT is what openInChromium needs of *testing.T and GinkgoT().
+type testingT interface {
+	Skip(args ...any)
+	Fatalf(format string, args ...any)
+	TempDir() string
+}
+
+// requestLog records every URL the page asks the network for.
+type requestLog struct {
+	mu   sync.Mutex
+	urls []string
+}
+
+func (l *requestLog) add(url string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.urls = append(l.urls, url)
+}
+
+func (l *requestLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.urls...)
+}
+
+// openInChromium starts headless Chromium with networking quietened,
+// opens file://path and waits for the case table to render. It returns
+// the tab's context, the log of the tab's requests, and a stop func.
+func openInChromium(tb testingT, path string, width, height int) (context.Context, *requestLog, func()) {
+	bin := chromiumPath()
+	if bin == "" {
+		tb.Skip("chromium not found: apt-get install -y chromium (or set $CHROMIUM)")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.WindowSize(width, height),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	log := &requestLog{}
+	// A listener from the start sees the navigation's own request too.
+	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(func(ev any) {
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			log.add(e.Request.URL)
+		case *network.EventWebSocketCreated:
+			log.add(e.URL)
+		}
+	}))
+	stop := func() { cancelTab(); cancelAlloc() }
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+path)); err != nil {
+		stop()
+		tb.Fatalf("open %s in chromium: %v", path, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#case-rows tr").length > 0`,
+		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		stop()
+		tb.Fatalf("case table never rendered: %v", err)
+	}
+	return ctx, log, stop
+}
+
+func evalIn[T any](ctx context.Context, js string) T {
+	GinkgoHelper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	Expect(err).NotTo(HaveOccurred(), js)
+	return v
+}
+
+// typeSearch clears the search box, types text key by key as a person
+// would, and waits until the table shows exactly the rows of the given
+// case IDs (one per version that ran them).
+func typeSearch(ctx context.Context, text string, want ...string) {
+	GinkgoHelper()
+	evalIn[bool](ctx, `(() => { const s = document.getElementById("f-search"); s.value = "";
+		s.dispatchEvent(new Event("input")); return true; })()`)
+	Expect(chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#f-search"), text))).To(Succeed())
+	Eventually(func() []string {
+		return evalIn[[]string](ctx, `[...document.querySelectorAll("#case-rows tr.case-row")].map(r => r.dataset.case)`)
+	}).WithTimeout(5*time.Second).Should(ConsistOf(want), "rows matching %q", text)
+}
+
+var _ = Describe("the HTML report in Chromium", Ordered, func() {
+	var (
+		ctx     context.Context
+		log     *requestLog
+		summary harness.Summary
+	)
+
+	BeforeAll(func() {
+		in := fixtureInput(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), true)
+		summary = in.Summary
+		path := filepath.Join(GinkgoT().TempDir(), "report.html")
+		f, err := os.Create(path)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reports.WriteHTML(f, in)).To(Succeed())
+		Expect(f.Close()).To(Succeed())
+		var stop func()
+		ctx, log, stop = openInChromium(GinkgoT(), path, 1280, 900)
+		DeferCleanup(stop)
+	})
+
+	It("shows the summary's values in the metric table", func() {
+		for vi, vs := range summary.Versions {
+			for _, metric := range []string{harness.DecisionAccuracy, harness.RefusalRecall, harness.WrongExecutionRate, harness.PolicyViolations} {
+				r := vs.Groups["all"].Metrics[metric]
+				// Value cells sit at 0, 1, 3, 5, ... (deltas in between).
+				col := vi
+				if vi > 1 {
+					col = 2*vi - 1
+				}
+				text := evalIn[string](ctx, `document.querySelectorAll('table.metrics[data-group="all"] tr[data-metric="`+
+					metric+`"] td')[`+itoa(col)+`].textContent`)
+				Expect(text).To(HavePrefix(reports.FormatValue(metric, r.Value)), "%s of %s", metric, vs.Version)
+				Expect(text).To(ContainSubstring(reports.FormatInterval(metric, r)))
+			}
+		}
+		// And the formatting is the one a reader expects: 3 of 5 cases right.
+		Expect(evalIn[string](ctx, `document.querySelector('table.metrics[data-group="all"] tr[data-metric="decision_accuracy"] td').textContent`)).
+			To(HavePrefix("40.0%"))
+	})
+
+	It("narrows the visible case rows as the search filter is typed", func() {
+		all := evalIn[int](ctx, `document.querySelectorAll("#case-rows tr.case-row").length`)
+		Expect(all).To(Equal(10)) // 5 cases x 2 versions
+		typeSearch(ctx, "告警", "alerts-vs-orders-002", "alerts-vs-orders-002")
+		Expect(evalIn[string](ctx, `document.getElementById("case-count").textContent`)).To(HavePrefix("showing 2 of 2"))
+	})
+
+	It("shows a <script> input and HTML model output as text and never runs them", func() {
+		typeSearch(ctx, "orders-east", "orders-east-001", "orders-east-001")
+		Expect(evalIn[string](ctx, `document.querySelector("#case-rows tr.case-row td.input").textContent`)).To(Equal(scriptInput))
+		Expect(evalIn[int](ctx, `document.querySelectorAll("#case-rows script, #case-rows img").length`)).To(Equal(0))
+
+		// The schema-error case carries the raw model output with HTML in it.
+		typeSearch(ctx, "injection-003", "injection-003", "injection-003")
+		Expect(chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#case-rows tr.case-row`)))).To(Succeed())
+		Expect(evalIn[string](ctx, `document.querySelector("#case-rows tr.detail").textContent`)).To(ContainSubstring(htmlRaw))
+		Expect(evalIn[int](ctx, `document.querySelectorAll("img, b").length`)).To(Equal(0))
+		Expect(evalIn[string](ctx, `document.querySelector("#case-rows tr.detail").textContent`)).To(ContainSubstring("trace"))
+
+		Expect(evalIn[string](ctx, `typeof window.__pwned`)).To(Equal("undefined"))
+		Expect(evalIn[int](ctx, `document.scripts.length`)).To(Equal(2), "only the data block and the report's own script")
+	})
+
+	It("makes no network request", func() {
+		urls := log.all()
+		Expect(urls).NotTo(BeEmpty(), "the listener should at least see the file:// navigation")
+		for _, u := range urls {
+			ok := strings.HasPrefix(u, "file:") || strings.HasPrefix(u, "data:") || strings.HasPrefix(u, "about:")
+			Expect(ok).To(BeTrue(), "request to %s", u)
+		}
+	})
+})

@@ -1,0 +1,275 @@
+package reports
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/router"
+)
+
+// Size limits of the per-case data. A 10,000-case × 3-version run must stay
+// a file a browser opens quickly, so long text is cut with a marker.
+const (
+	maxInputRunes   = 2000
+	maxMessageRunes = 500
+	maxRawRunes     = 1000
+	maxTraceRunes   = 600
+	maxCandidates   = 5
+)
+
+// caseData is the JSON the case table renders from. Repeated strings
+// (versions, suites, tags, skills, actions, failures, trace lines) are
+// stored once in Strings and referred to by index; index 0 is "".
+type caseData struct {
+	Versions []int      `json:"v"`
+	Strings  []string   `json:"s"`
+	Cases    []caseJSON `json:"c"`
+}
+
+type caseJSON struct {
+	ID     string      `json:"id"`
+	Suite  int         `json:"su,omitempty"`
+	Input  string      `json:"in,omitempty"`
+	Tags   []int       `json:"t,omitempty"`
+	Expect expectJSON  `json:"x"`
+	// Results align with caseData.Versions; null where a version did not
+	// run the case.
+	Results []*resultJSON `json:"r"`
+}
+
+type expectJSON struct {
+	Action     int            `json:"a,omitempty"`
+	Skill      int            `json:"k,omitempty"`
+	Gate       int            `json:"g,omitempty"`
+	Params     map[string]any `json:"p,omitempty"`
+	Candidates []int          `json:"cd,omitempty"`
+	Never      []int          `json:"n,omitempty"`
+}
+
+type resultJSON struct {
+	Pass       int            `json:"p,omitempty"`
+	Failure    int            `json:"f,omitempty"`
+	Action     int            `json:"a,omitempty"`
+	Skill      int            `json:"k,omitempty"`
+	Confidence float64        `json:"c,omitempty"`
+	Stage      int            `json:"st,omitempty"`
+	Gate       int            `json:"g,omitempty"`
+	Params     map[string]any `json:"pa,omitempty"`
+	Candidates [][2]any       `json:"cd,omitempty"`
+	Errors     []string       `json:"e,omitempty"`
+	Message    string         `json:"m,omitempty"`
+	Trace      []int          `json:"tr,omitempty"`
+	Raw        string         `json:"raw,omitempty"`
+	LatencyUS  int64          `json:"l,omitempty"`
+	// Input is set only when this version saw different case text (a
+	// changed case in a merged run).
+	Input string `json:"in,omitempty"`
+}
+
+// interner hands out stable indexes for repeated strings.
+type interner struct {
+	index   map[string]int
+	strings []string
+}
+
+func newInterner() *interner {
+	return &interner{index: map[string]int{"": 0}, strings: []string{""}}
+}
+
+func (t *interner) id(s string) int {
+	if i, ok := t.index[s]; ok {
+		return i
+	}
+	i := len(t.strings)
+	t.index[s] = i
+	t.strings = append(t.strings, s)
+	return i
+}
+
+func (t *interner) ids(ss []string) []int {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]int, len(ss))
+	for i, s := range ss {
+		out[i] = t.id(s)
+	}
+	return out
+}
+
+// buildCaseData turns results into the case table's JSON, cases sorted by
+// ID. It returns compact JSON whose <, > and & are \u escaped, so it can
+// sit inside a <script> element without ending it.
+func buildCaseData(versions []string, results []harness.Result) ([]byte, error) {
+	strs := newInterner()
+	d := caseData{Versions: strs.ids(versions)}
+	col := map[string]int{}
+	for i, v := range versions {
+		col[v] = i
+	}
+	byCase := map[string]*caseJSON{}
+	for _, r := range results {
+		if _, ok := byCase[r.Case]; !ok {
+			byCase[r.Case] = &caseJSON{ID: r.Case, Results: make([]*resultJSON, len(versions))}
+		}
+	}
+	ids := make([]string, 0, len(byCase))
+	for id := range byCase {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	// Intern in case order, not result order, so the string table (and
+	// the bytes) do not depend on the order results arrived in.
+	ordered := make(map[string][]harness.Result, len(ids))
+	for _, r := range results {
+		ordered[r.Case] = append(ordered[r.Case], r)
+	}
+	for _, id := range ids {
+		c := byCase[id]
+		rs := ordered[id]
+		sort.SliceStable(rs, func(i, j int) bool { return col[rs[i].Version] < col[rs[j].Version] })
+		first := rs[0]
+		c.Suite = strs.id(first.Suite)
+		c.Input = truncateRunes(first.Input, maxInputRunes)
+		c.Tags = strs.ids(first.Tags)
+		c.Expect = expectView(strs, first.Expect)
+		for _, r := range rs {
+			rj := resultView(strs, r)
+			if r.Input != first.Input {
+				rj.Input = truncateRunes(r.Input, maxInputRunes)
+			}
+			c.Results[col[r.Version]] = rj
+		}
+		d.Cases = append(d.Cases, *c)
+	}
+	d.Strings = strs.strings
+	// json.Marshal escapes <, >, &, U+2028 and U+2029; that is what makes
+	// the bytes safe inside a <script> element.
+	return json.Marshal(d)
+}
+
+func expectView(strs *interner, e harness.Expect) expectJSON {
+	x := expectJSON{Action: strs.id(string(e.Action)), Skill: strs.id(e.Skill), Gate: strs.id(string(e.Gate)),
+		Candidates: strs.ids(e.Candidates), Never: strs.ids(e.Never)}
+	if len(e.Params) > 0 {
+		x.Params = make(map[string]any, len(e.Params))
+		for k, m := range e.Params {
+			x.Params[k] = matcherView(m)
+		}
+	}
+	return x
+}
+
+// matcherView shows a param matcher the way the case file writes it.
+func matcherView(m harness.ParamMatcher) any {
+	switch {
+	case m.Absent:
+		return map[string]any{"absent": true}
+	case m.Regex != "":
+		return map[string]any{"regex": m.Regex}
+	case len(m.AnyOf) > 0:
+		return map[string]any{"any_of": m.AnyOf}
+	}
+	return m.Equals
+}
+
+func resultView(strs *interner, r harness.Result) *resultJSON {
+	d := r.Decision
+	rj := &resultJSON{Failure: strs.id(r.Failure), Action: strs.id(string(d.Action)), Skill: strs.id(d.Skill),
+		Confidence: round3(d.Confidence), Stage: strs.id(d.Stage), Gate: strs.id(string(d.Gate)),
+		Params: d.Params, Message: truncateRunes(d.Message, maxMessageRunes), LatencyUS: r.LatencyUS}
+	if r.Pass {
+		rj.Pass = 1
+	}
+	for i, c := range d.Candidates {
+		if i == maxCandidates {
+			break
+		}
+		rj.Candidates = append(rj.Candidates, [2]any{strs.id(c.Skill), round3(c.Score)})
+	}
+	for _, e := range d.Errors {
+		rj.Errors = append(rj.Errors, errorLine(e))
+	}
+	for _, step := range d.Trace {
+		rj.Trace = append(rj.Trace, strs.id(traceLine(step)))
+		// The raw model output explains a failure; for a passing case the
+		// decision already says what the model answered.
+		if step.Raw != "" && !r.Pass {
+			rj.Raw = truncateRunes(step.Raw, maxRawRunes)
+		}
+	}
+	return rj
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+func errorLine(e router.Error) string {
+	var b strings.Builder
+	b.WriteString(e.Category)
+	if e.Layer != "" {
+		b.WriteString("/" + e.Layer)
+	}
+	if e.Path != "" {
+		b.WriteString(" " + e.Path)
+	}
+	if e.Rule != "" {
+		b.WriteString(" [" + e.Rule + "]")
+	}
+	b.WriteString(": " + e.Message)
+	return truncateRunes(b.String(), maxMessageRunes)
+}
+
+// traceLine compacts one stage's record into a line of text. The judge's
+// prompt is left out: it is the same composed text for every case of a
+// version and would dominate the file.
+func traceLine(s router.TraceStep) string {
+	var parts []string
+	if s.Kept != nil {
+		parts = append(parts, "kept "+itoa(*s.Kept))
+	}
+	if len(s.Dropped) > 0 {
+		parts = append(parts, "dropped "+strings.Join(s.Dropped, ", "))
+	}
+	if s.Stage == "rules" && len(s.Matched) == 0 {
+		parts = append(parts, "no trigger matched")
+	} else if len(s.Matched) > 0 {
+		parts = append(parts, "matched "+strings.Join(s.Matched, ", "))
+	}
+	if len(s.Scores) > 0 {
+		var sc []string
+		for _, c := range s.Scores {
+			sc = append(sc, c.Skill+" "+fixed(c.Score, 3))
+		}
+		parts = append(parts, "scores "+strings.Join(sc, ", "))
+	} else if len(s.Top) > 0 {
+		parts = append(parts, "top "+strings.Join(s.Top, ", "))
+	}
+	if s.Provider != "" {
+		parts = append(parts, "provider "+s.Provider)
+	}
+	if s.Attempt > 0 {
+		parts = append(parts, "attempt "+itoa(s.Attempt))
+	}
+	if s.Choice != "" {
+		parts = append(parts, "choice "+s.Choice)
+	}
+	if s.Confidence != nil {
+		parts = append(parts, "confidence "+fixed(*s.Confidence, 3))
+	}
+	if s.Usage != nil {
+		parts = append(parts, "tokens "+itoa(s.Usage.InputTokens)+" in / "+itoa(s.Usage.OutputTokens)+" out")
+	}
+	if s.Prompt != "" {
+		parts = append(parts, "prompt "+itoa(len(s.Prompt))+" bytes (not shown)")
+	}
+	for _, e := range s.Errors {
+		parts = append(parts, "error "+errorLine(e))
+	}
+	if s.Note != "" {
+		parts = append(parts, s.Note)
+	}
+	return truncateRunes(s.Stage+": "+strings.Join(parts, "; "), maxTraceRunes)
+}

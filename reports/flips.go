@@ -1,0 +1,108 @@
+package reports
+
+import (
+	"sort"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+)
+
+// flip is a case whose pass/fail changed between two versions.
+type flip struct {
+	Case, Suite string
+	Input       string
+	// Failures under base and head ("" where the case passed).
+	BaseFailure, HeadFailure string
+}
+
+// flipSet is the cases whose outcome changed from base to head.
+type flipSet struct {
+	Base, Head string
+	Fixed      []flip
+	Broken     []flip
+	// Paired is true when the flips come from a paired comparison, false
+	// when they were read off the results by case ID.
+	Paired   bool
+	Warnings []string
+}
+
+// flipSets pairs every later version with the first: from the given
+// comparison when there is one, else by case ID from the results.
+func (in *Input) flipSets(versions []string, perVersion map[string][]harness.Result) []flipSet {
+	if len(versions) < 2 {
+		return nil
+	}
+	var sets []flipSet
+	base := versions[0]
+	for _, head := range versions[1:] {
+		c := in.comparison(base, head)
+		if c == nil {
+			sets = append(sets, flipsFromResults(base, head, perVersion[base], perVersion[head]))
+			continue
+		}
+		s := flipSet{Base: base, Head: head, Paired: true}
+		for _, f := range c.Fixed {
+			s.Fixed = append(s.Fixed, fromCompare(f))
+		}
+		for _, f := range c.Broken {
+			s.Broken = append(s.Broken, fromCompare(f))
+		}
+		for _, w := range c.Warnings {
+			s.Warnings = append(s.Warnings, w.Message)
+		}
+		sets = append(sets, s)
+	}
+	return sets
+}
+
+func fromCompare(f compare.Flip) flip {
+	return flip{Case: f.Case, Suite: f.Suite, Input: f.Input, BaseFailure: f.Base.Failure, HeadFailure: f.Head.Failure}
+}
+
+// flipsFromResults pairs two versions' results by case ID, for reports
+// made without a comparison.
+func flipsFromResults(base, head string, baseResults, headResults []harness.Result) flipSet {
+	s := flipSet{Base: base, Head: head}
+	before := make(map[string]harness.Result, len(baseResults))
+	for _, r := range baseResults {
+		before[r.Case] = r
+	}
+	for _, r := range headResults {
+		b, ok := before[r.Case]
+		if !ok || b.Pass == r.Pass {
+			continue
+		}
+		f := flip{Case: r.Case, Suite: r.Suite, Input: truncateRunes(r.Input, compare.InputLimit),
+			BaseFailure: b.Failure, HeadFailure: r.Failure}
+		if r.Pass {
+			s.Fixed = append(s.Fixed, f)
+		} else {
+			s.Broken = append(s.Broken, f)
+		}
+	}
+	sortFlips(s.Fixed)
+	sortFlips(s.Broken)
+	return s
+}
+
+// sortFlips orders flips as compare does: adversarial first, then
+// boundary, normal, other suites, then by case ID.
+func sortFlips(flips []flip) {
+	rank := map[string]int{harness.SuiteAdversarial: 0, harness.SuiteBoundary: 1, harness.SuiteNormal: 2}
+	r := func(s string) int {
+		if v, ok := rank[s]; ok {
+			return v
+		}
+		return 3
+	}
+	sort.SliceStable(flips, func(i, j int) bool {
+		a, b := flips[i], flips[j]
+		if r(a.Suite) != r(b.Suite) {
+			return r(a.Suite) < r(b.Suite)
+		}
+		if a.Suite != b.Suite {
+			return a.Suite < b.Suite
+		}
+		return a.Case < b.Case
+	})
+}

@@ -1,0 +1,287 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+)
+
+// direction says which way a metric improves.
+type direction int
+
+const (
+	neutral direction = iota
+	higherBetter
+	lowerBetter
+)
+
+// unit says how a metric's value is printed.
+type unit int
+
+const (
+	unitNumber unit = iota // tokens and other plain quantities
+	unitRate               // a proportion, printed as a percentage
+	unitCount              // an integer count
+	unitScore              // a unitless score such as ECE or Brier
+	unitMillis             // a duration in milliseconds
+	unitUSD                // money
+)
+
+// metricInfo is how one metric reads in a report.
+type metricInfo struct {
+	name  string
+	label string
+	dir   direction
+	unit  unit
+	// sub marks a breakdown of the row above (param_error_missing).
+	sub bool
+}
+
+// metricLabels are the words a lead reads; metrics not listed show their
+// name with spaces.
+var metricLabels = map[string]string{
+	harness.DecisionAccuracy:     "decision accuracy",
+	harness.SkillAccuracy:        "skill accuracy",
+	harness.RefusalPrecision:     "refusal precision",
+	harness.RefusalRecall:        "refusal recall",
+	harness.RefusalAccuracy:      "refusal accuracy",
+	harness.ClarificationRate:    "clarification rate",
+	harness.ClarifyRecall:        "clarify recall",
+	harness.WrongExecutionRate:   "wrong execution rate",
+	harness.ParamErrorRate:       "param error rate",
+	harness.ParamErrorMissing:    "… missing param",
+	harness.ParamErrorUnexpected: "… unexpected param",
+	harness.ParamErrorType:       "… wrong type",
+	harness.ParamErrorValue:      "… wrong value",
+	harness.ParamErrorSchema:     "… schema layer",
+	harness.ParamErrorRule:       "… rule layer",
+	harness.ParamErrorPermission: "… permission layer",
+	harness.SchemaPassRate:       "schema pass rate",
+	harness.RulePrecision:        "rule precision",
+	harness.RecallAtK:            "recall@k",
+	harness.JudgeAccuracy:        "judge accuracy",
+	harness.PolicyViolations:     "policy violations",
+	harness.ECE:                  "ECE (10 bins)",
+	harness.Brier:                "Brier score",
+	harness.LatencyP50:           "latency p50",
+	harness.LatencyP95:           "latency p95",
+	harness.LatencyP99:           "latency p99",
+	harness.Tokens:               "tokens per decision",
+	harness.Cost:                 "cost per decision",
+}
+
+// keyMetrics are the rows summary.md shows; the HTML shows every metric.
+var keyMetrics = []string{
+	harness.DecisionAccuracy, harness.SkillAccuracy, harness.WrongExecutionRate, harness.PolicyViolations,
+	harness.RefusalPrecision, harness.RefusalRecall, harness.RefusalAccuracy, harness.ClarifyRecall,
+	harness.ParamErrorRate, harness.SchemaPassRate, harness.ECE,
+}
+
+// lookupMetric describes a metric from the harness's own list (kind, unit)
+// and the comparison's direction, so every output agrees on which way is
+// better. Unknown names are shown as plain numbers, neither better nor
+// worse.
+func lookupMetric(name string) metricInfo {
+	info := metricInfo{name: name, label: metricLabels[name], unit: unitNumber}
+	if info.label == "" {
+		info.label = strings.ReplaceAll(name, "_", " ")
+	}
+	info.sub = strings.HasPrefix(name, "param_error_") && name != harness.ParamErrorRate
+	switch compare.DirectionOf(name) {
+	case compare.HigherIsBetter:
+		info.dir = higherBetter
+	case compare.LowerIsBetter:
+		info.dir = lowerBetter
+	}
+	m, ok := harness.LookupMetric(name)
+	if !ok {
+		return info
+	}
+	switch {
+	case m.Kind == harness.KindRate:
+		info.unit = unitRate
+	case m.Kind == harness.KindCount:
+		info.unit = unitCount
+	case m.Unit == "ms":
+		info.unit = unitMillis
+	case m.Unit == "USD/decision":
+		info.unit = unitUSD
+	case m.Unit == "":
+		info.unit = unitScore
+	}
+	return info
+}
+
+// orderedMetrics returns the metric names present in any of the groups, in
+// the harness's report order, then the rest by name.
+func orderedMetrics(groups []harness.Group) []string {
+	present := map[string]bool{}
+	for _, g := range groups {
+		for name := range g.Metrics {
+			present[name] = true
+		}
+	}
+	var names []string
+	for _, m := range harness.Metrics {
+		if present[m.Name] {
+			names = append(names, m.Name)
+			delete(present, m.Name)
+		}
+	}
+	var rest []string
+	for name := range present {
+		rest = append(rest, name)
+	}
+	sort.Strings(rest)
+	return append(names, rest...)
+}
+
+// fixed formats v with exactly prec decimals; -0 prints as 0 so equal
+// inputs always give equal bytes.
+func fixed(v float64, prec int) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	return s
+}
+
+// signed is fixed with an explicit + for positive values.
+func signed(v float64, prec int) string {
+	s := fixed(v, prec)
+	if s != "n/a" && !strings.HasPrefix(s, "-") && strings.Trim(s, "0.") != "" {
+		s = "+" + s
+	}
+	return s
+}
+
+// FormatValue prints a metric's value the way every report shows it:
+// rates as percentages with one decimal ("91.2%"), counts as integers,
+// scores with three decimals, latencies in ms, cost in USD, other
+// quantities with one decimal.
+func FormatValue(metric string, v float64) string {
+	switch lookupMetric(metric).unit {
+	case unitRate:
+		return fixed(v*100, 1) + "%"
+	case unitCount:
+		return fixed(v, 0)
+	case unitScore:
+		return fixed(v, 3)
+	case unitMillis:
+		return fixed(v, 2) + " ms"
+	case unitUSD:
+		return "$" + fixed(v, 4)
+	default:
+		return fixed(v, 1)
+	}
+}
+
+// FormatInterval prints a rate's 95% interval ("[87.1, 94.1]"), or "" when
+// the metric carries none.
+func FormatInterval(metric string, r harness.Rate) string {
+	if r.Lo == nil || r.Hi == nil {
+		return ""
+	}
+	return "[" + bare(metric, *r.Lo) + ", " + bare(metric, *r.Hi) + "]"
+}
+
+// bare is FormatValue without the unit, for interval bounds.
+func bare(metric string, v float64) string {
+	switch lookupMetric(metric).unit {
+	case unitRate:
+		return fixed(v*100, 1)
+	case unitCount:
+		return fixed(v, 0)
+	case unitScore:
+		return fixed(v, 3)
+	case unitMillis:
+		return fixed(v, 2)
+	case unitUSD:
+		return fixed(v, 4)
+	default:
+		return fixed(v, 1)
+	}
+}
+
+// FormatDelta prints head - base: percentage points for rates
+// ("+4.2 pp"), the metric's own unit otherwise.
+func FormatDelta(metric string, d float64) string {
+	switch lookupMetric(metric).unit {
+	case unitRate:
+		return signed(d*100, 1) + " pp"
+	case unitCount:
+		return signed(d, 0)
+	case unitScore:
+		return signed(d, 3)
+	case unitMillis:
+		return signed(d, 2) + " ms"
+	case unitUSD:
+		return signed(d, 4)
+	default:
+		return signed(d, 1)
+	}
+}
+
+// formatDeltaInterval prints a delta's interval in the delta's unit.
+func formatDeltaInterval(metric string, lo, hi float64) string {
+	scale, prec := 1.0, 1
+	switch lookupMetric(metric).unit {
+	case unitRate:
+		scale = 100
+	case unitCount:
+		prec = 0
+	case unitScore:
+		prec = 3
+	case unitMillis:
+		prec = 2
+	case unitUSD:
+		prec = 4
+	}
+	return "[" + signed(lo*scale, prec) + ", " + signed(hi*scale, prec) + "]"
+}
+
+// formatP prints a p-value the way papers do: three decimals, "<0.001"
+// below that.
+func formatP(p float64) string {
+	if p < 0.001 {
+		return "p<0.001"
+	}
+	return "p=" + fixed(p, 3)
+}
+
+// truncateRunes cuts s to at most max runes, marking the cut so a reader
+// never mistakes a prefix for the whole text.
+func truncateRunes(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i] + "… [truncated, " + strconv.Itoa(len(s)) + " bytes in all]"
+		}
+		n++
+	}
+	return s
+}
+
+// compactJSON prints v as one line of JSON with sorted keys; it is for
+// text outputs, which escape on their own.
+func compactJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,214 @@
+package reports
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/routebench/routebench/harness"
+)
+
+//go:embed assets/report.html.tmpl assets/report.css assets/report.js
+var assets embed.FS
+
+var (
+	reportCSS  = mustAsset("assets/report.css")
+	reportJS   = mustAsset("assets/report.js")
+	reportTmpl = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
+		"add": func(a, b int) int { return a + b },
+	}).ParseFS(assets, "assets/report.html.tmpl"))
+)
+
+func mustAsset(name string) string {
+	b, err := assets.ReadFile(name)
+	if err != nil {
+		panic(fmt.Sprintf("reports: embedded asset %s: %v", name, err))
+	}
+	return string(b)
+}
+
+// htmlView is everything the template prints, already formatted.
+type htmlView struct {
+	Title       string
+	GeneratedAt string
+	Commit      string
+	Models      []string
+	Versions    []versionHead
+	Verdicts    []verdict
+	Tables      []metricTable
+	Actions     []matrixView
+	Skills      []matrixView
+	SkillCount  int
+	Histograms  []chartView
+	Reliability chartView
+	Failures    failureTable
+	Flips       []flipSet
+	FlipLimit   int
+	CaseCount   int
+	RowCount    int
+	CaseData    template.JS
+	CSS         template.CSS
+	JS          template.JS
+	CSP         string
+}
+
+type versionHead struct {
+	ID          string
+	Name        string
+	Fingerprint string
+	Dir         string
+	Description string
+	Color       string
+	Cases       int
+	Passed      int
+	Base        bool
+}
+
+// verdict is one head version against the base, in a sentence a lead
+// reads first.
+type verdict struct {
+	Head, Base string
+	Better     []string
+	Worse      []string
+	Flat       int
+	Paired     bool
+}
+
+// flipLimit caps the flipped cases listed in the HTML; the case table's
+// "broken"/"fixed" filters show them all.
+const flipLimit = 100
+
+// WriteHTML renders the self-contained HTML report: the run header, metric
+// tables with intervals and deltas, confusion matrices, confidence charts,
+// failure categories, flipped cases and every case in a filterable table.
+// It makes no network request when opened; all text from cases and models
+// is escaped. The output depends only on in (GeneratedAt included).
+func WriteHTML(w io.Writer, in Input) error {
+	view, err := buildHTMLView(&in)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(view.CaseData) + 256<<10)
+	if err := reportTmpl.Execute(&buf, view); err != nil {
+		return fmt.Errorf("render html report: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	return nil
+}
+
+func buildHTMLView(in *Input) (*htmlView, error) {
+	versions := in.versionOrder()
+	perVersion := byVersion(in.Results)
+	data, err := buildCaseData(versions, in.Results)
+	if err != nil {
+		return nil, fmt.Errorf("encode case data: %w", err)
+	}
+	v := &htmlView{
+		Title:       in.Meta.Title,
+		Commit:      in.Meta.Commit,
+		Models:      in.Meta.Models,
+		Tables:      in.metricTables(versions),
+		Histograms:  histograms(versions, perVersion),
+		Reliability: reliability(versions, perVersion),
+		Failures:    in.failures(versions, perVersion),
+		Flips:       in.flipSets(versions, perVersion),
+		FlipLimit:   flipLimit,
+		RowCount:    len(in.Results),
+		CaseData:    template.JS(data),
+		CSS:         template.CSS(reportCSS),
+		JS:          template.JS(reportJS),
+		CSP:         contentSecurityPolicy(reportJS),
+	}
+	if v.Title == "" {
+		v.Title = "routebench report"
+	}
+	if !in.Meta.GeneratedAt.IsZero() {
+		v.GeneratedAt = in.Meta.GeneratedAt.UTC().Format(time.RFC3339)
+	}
+	cases := map[string]bool{}
+	for _, r := range in.Results {
+		cases[r.Case] = true
+	}
+	v.CaseCount = len(cases)
+	skills := topExpectedSkills(in.Results, skillMatrixSize)
+	v.SkillCount = len(skills)
+	for i, id := range versions {
+		v.Versions = append(v.Versions, in.versionHead(i, id, perVersion[id]))
+		v.Actions = append(v.Actions, actionMatrix(id, perVersion[id]))
+		v.Skills = append(v.Skills, skillMatrix(id, perVersion[id], skills))
+	}
+	if len(v.Tables) > 0 {
+		v.Verdicts = verdicts(versions, v.Tables[0], in)
+	}
+	return v, nil
+}
+
+func (in *Input) versionHead(i int, id string, results []harness.Result) versionHead {
+	h := versionHead{ID: id, Color: versionColor(i), Base: i == 0, Cases: len(results)}
+	h.Name, h.Fingerprint, _ = strings.Cut(id, "@")
+	for _, m := range in.Meta.Versions {
+		if m.ID == id {
+			if m.Name != "" {
+				h.Name = m.Name
+			}
+			if m.Fingerprint != "" {
+				h.Fingerprint = m.Fingerprint
+			}
+			h.Dir, h.Description = m.Dir, m.Description
+		}
+	}
+	for _, r := range results {
+		if r.Pass {
+			h.Passed++
+		}
+	}
+	return h
+}
+
+// verdicts reads the "all" table's delta columns: which metrics got
+// better or worse for each head version.
+func verdicts(versions []string, all metricTable, in *Input) []verdict {
+	var out []verdict
+	for vi := 1; vi < len(versions); vi++ {
+		col := 2 * vi // cells run value0, value1, delta1, value2, delta2, ...
+		vd := verdict{Head: versions[vi], Base: versions[0], Paired: in.comparison(versions[0], versions[vi]) != nil}
+		for _, row := range all.Rows {
+			if col >= len(row.Cells) {
+				continue
+			}
+			c := row.Cells[col]
+			desc := row.Label + " " + c.Text
+			if row.Sub {
+				continue // breakdowns repeat their parent row
+			}
+			switch {
+			case strings.HasSuffix(c.Class, "better"):
+				vd.Better = append(vd.Better, desc)
+			case strings.HasSuffix(c.Class, "worse"):
+				vd.Worse = append(vd.Worse, desc)
+			case c.Class != "none":
+				vd.Flat++
+			}
+		}
+		out = append(out, vd)
+	}
+	return out
+}
+
+// contentSecurityPolicy forbids every network request and allows only
+// the report's own script (by hash): even if escaping failed somewhere, an
+// injected script would not run and could not send anything anywhere.
+func contentSecurityPolicy(js string) string {
+	sum := sha256.Sum256([]byte(js))
+	return "default-src 'none'; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) +
+		"'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+}

@@ -1,0 +1,120 @@
+// Package reports renders what the harness computed: one self-contained
+// HTML report for leads, junit.xml for CI, and summary.md for a CI step
+// summary or pull-request comment. It formats values; scoring and paired
+// comparison live in package harness. The only numbers computed here are
+// view data drawn straight from results (confusion matrices, histograms,
+// flipped cases when no comparison is given).
+package reports
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+)
+
+// Input is everything a report shows.
+type Input struct {
+	Meta    Meta
+	Results []harness.Result
+	Summary harness.Summary
+	// Comparisons are paired comparisons (compare.Paired) of later
+	// versions against the first (base) one, one per head version.
+	// Optional: without them deltas are plain differences, with no
+	// interval or significance, and flipped cases are paired by case ID.
+	Comparisons []compare.Comparison
+}
+
+// Meta is the run header.
+type Meta struct {
+	Title    string
+	Versions []VersionMeta
+	// Models are the judges and embedders the run used ("builtin",
+	// "openai:gpt-4o-mini").
+	Models      []string
+	GeneratedAt time.Time
+	// Commit is the git commit the run was made at; empty when unknown.
+	Commit string
+}
+
+// VersionMeta identifies one prompt version.
+type VersionMeta struct {
+	// ID is name plus short fingerprint, "v2@3f9a1c2e", as in results.
+	ID          string
+	Name        string
+	Fingerprint string
+	// Dir is where it was loaded from (a path or "git:REV:path").
+	Dir         string
+	Description string
+}
+
+// MetaFromResults fills what the results themselves tell: the versions in
+// order of first appearance and the models their decisions name. Callers
+// add Dir, Description, Commit and GeneratedAt when they know them.
+func MetaFromResults(results []harness.Result) Meta {
+	var m Meta
+	seenVersion := map[string]bool{}
+	models := map[string]bool{}
+	for _, r := range results {
+		if !seenVersion[r.Version] {
+			seenVersion[r.Version] = true
+			name, fp, _ := strings.Cut(r.Version, "@")
+			m.Versions = append(m.Versions, VersionMeta{ID: r.Version, Name: name, Fingerprint: fp})
+		}
+		if r.Decision.Model != "" {
+			models[r.Decision.Model] = true
+		}
+	}
+	for model := range models {
+		m.Models = append(m.Models, model)
+	}
+	sort.Strings(m.Models)
+	return m
+}
+
+// versionOrder is the order versions are shown in: the summary's order
+// (its first version is the base of every delta), then any version that
+// only the results or the header name.
+func (in *Input) versionOrder() []string {
+	var order []string
+	seen := map[string]bool{}
+	add := func(id string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			order = append(order, id)
+		}
+	}
+	for _, v := range in.Summary.Versions {
+		add(v.Version)
+	}
+	for _, v := range in.Meta.Versions {
+		add(v.ID)
+	}
+	for _, r := range in.Results {
+		add(r.Version)
+	}
+	return order
+}
+
+// versionSummary finds a version's summary by ID.
+func (in *Input) versionSummary(id string) (harness.VersionSummary, bool) {
+	for _, v := range in.Summary.Versions {
+		if v.Version == id {
+			return v, true
+		}
+	}
+	return harness.VersionSummary{}, false
+}
+
+// comparison finds the comparison of head against base, if given.
+func (in *Input) comparison(base, head string) *compare.Comparison {
+	for i := range in.Comparisons {
+		c := &in.Comparisons[i]
+		if c.Base == base && c.Head == head {
+			return c
+		}
+	}
+	return nil
+}

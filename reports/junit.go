@@ -1,0 +1,224 @@
+package reports
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/router"
+)
+
+// JUnit XML shapes, as CI systems (GitHub, GitLab, Jenkins) read them.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+}
+
+type junitFailure struct {
+	Type    string `xml:"type,attr"`
+	Message string `xml:"message,attr"`
+	Body    string `xml:",chardata"`
+}
+
+// WriteJUnit writes junit.xml: one testsuite per (version, suite), one
+// testcase per (version, case) named by the case ID with classname
+// "version.suite". A failed case's failure has its primary failure
+// category as type, expected-versus-decided as message, and the stage
+// trace as body. Suites follow the results' version order and the design's
+// suite order; cases are sorted by ID, so equal results give equal bytes.
+func WriteJUnit(w io.Writer, results []harness.Result) error {
+	type key struct{ version, suite string }
+	groups := map[key][]harness.Result{}
+	var versions []string
+	seen := map[string]bool{}
+	for _, r := range results {
+		if !seen[r.Version] {
+			seen[r.Version] = true
+			versions = append(versions, r.Version)
+		}
+		k := key{r.Version, r.Suite}
+		groups[k] = append(groups[k], r)
+	}
+	doc := junitSuites{Name: "routebench"}
+	for _, v := range versions {
+		var suites []string
+		for k := range groups {
+			if k.version == v {
+				suites = append(suites, k.suite)
+			}
+		}
+		for _, s := range sortSuites(suites) {
+			doc.Suites = append(doc.Suites, junitSuiteOf(v, s, groups[key{v, s}]))
+		}
+	}
+	for _, s := range doc.Suites {
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	return nil
+}
+
+func junitSuiteOf(version, suite string, results []harness.Result) junitSuite {
+	rs := append([]harness.Result(nil), results...)
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Case < rs[j].Case })
+	js := junitSuite{Name: version + "/" + suite, Tests: len(rs),
+		Properties: []junitProperty{{"version", version}, {"suite", suite}}}
+	var total int64
+	for _, r := range rs {
+		total += r.LatencyUS
+		jc := junitCase{Name: r.Case, Classname: version + "." + suite, Time: seconds(r.LatencyUS)}
+		if !r.Pass {
+			js.Failures++
+			category := r.Failure
+			if category == "" {
+				category = "uncategorised"
+			}
+			jc.Failure = &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: caseReport(r)}
+		}
+		js.Cases = append(js.Cases, jc)
+	}
+	js.Time = seconds(total)
+	return js
+}
+
+// seconds prints microseconds as JUnit's decimal seconds.
+func seconds(us int64) string { return fixed(float64(us)/1e6, 6) }
+
+// sortSuites puts suites in the design's order, then others by name.
+func sortSuites(suites []string) []string {
+	rank := map[string]int{harness.SuiteNormal: 0, harness.SuiteBoundary: 1, harness.SuiteAdversarial: 2}
+	r := func(s string) int {
+		if v, ok := rank[s]; ok {
+			return v
+		}
+		return 3
+	}
+	sort.Slice(suites, func(i, j int) bool {
+		if r(suites[i]) != r(suites[j]) {
+			return r(suites[i]) < r(suites[j])
+		}
+		return suites[i] < suites[j]
+	})
+	return suites
+}
+
+// expectedVersusDecided is the one-line failure message:
+// "expected execute query_alerts_by_zone, decided execute query_orders_by_region (confidence 0.910)".
+func expectedVersusDecided(r harness.Result) string {
+	return "expected " + actionSkill(r.Expect.Action, r.Expect.Skill) + ", decided " +
+		actionSkill(r.Decision.Action, r.Decision.Skill) + " (confidence " + fixed(r.Decision.Confidence, 3) + ")"
+}
+
+func actionSkill(a router.Action, skill string) string {
+	if skill == "" {
+		return string(a)
+	}
+	return string(a) + " " + skill
+}
+
+// caseReport is a failed case as a person debugging it wants it: the
+// input, what was expected, what was decided, and the stage trace.
+func caseReport(r harness.Result) string {
+	var b strings.Builder
+	line := func(k, v string) {
+		if v != "" {
+			b.WriteString(k + ": " + v + "\n")
+		}
+	}
+	line("input", truncateRunes(r.Input, maxInputRunes))
+	line("failure", r.Failure)
+	line("expected", expectLine(r.Expect))
+	d := r.Decision
+	line("decided", actionSkill(d.Action, d.Skill)+gateSuffix(d.Gate)+" by stage "+d.Stage+
+		", confidence "+fixed(d.Confidence, 3))
+	if len(d.Params) > 0 {
+		line("params", compactJSON(d.Params))
+	}
+	var cands []string
+	for _, c := range d.Candidates {
+		cands = append(cands, c.Skill+" "+fixed(c.Score, 3))
+	}
+	line("candidates", strings.Join(cands, ", "))
+	for _, e := range d.Errors {
+		line("error", errorLine(e))
+	}
+	line("message", truncateRunes(d.Message, maxMessageRunes))
+	if len(d.Trace) > 0 {
+		b.WriteString("trace:\n")
+		for _, s := range d.Trace {
+			b.WriteString("  " + traceLine(s) + "\n")
+			if s.Raw != "" {
+				b.WriteString("    raw: " + truncateRunes(s.Raw, maxRawRunes) + "\n")
+			}
+		}
+	}
+	line("version", d.Version)
+	line("model", d.Model)
+	return b.String()
+}
+
+func gateSuffix(g any) string {
+	s := fmt.Sprint(g)
+	if s == "" {
+		return ""
+	}
+	return " (gate " + s + ")"
+}
+
+func expectLine(e harness.Expect) string {
+	s := actionSkill(e.Action, e.Skill) + gateSuffix(e.Gate)
+	if len(e.Params) > 0 {
+		m := make(map[string]any, len(e.Params))
+		for k, v := range e.Params {
+			m[k] = matcherView(v)
+		}
+		s += " params " + compactJSON(m)
+	}
+	if len(e.Candidates) > 0 {
+		s += " offering " + strings.Join(e.Candidates, ", ")
+	}
+	if len(e.Never) > 0 {
+		s += " never " + strings.Join(e.Never, ", ")
+	}
+	return s
+}

@@ -1,0 +1,166 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Limits that keep summary.md inside a pull-request comment (65,536
+// characters) even for big runs.
+const (
+	mdFlipRows   = 10
+	mdInputRunes = 80
+)
+
+// WriteMarkdown writes summary.md for a CI step summary or a pull-request
+// comment: the versions, key metrics with intervals, deltas against the
+// first version with significance, failure categories and the top
+// flipped cases. Text from cases is escaped for Markdown and HTML.
+func WriteMarkdown(w io.Writer, in Input) error {
+	var b strings.Builder
+	versions := in.versionOrder()
+	perVersion := byVersion(in.Results)
+	title := in.Meta.Title
+	if title == "" {
+		title = "routebench"
+	}
+	b.WriteString("## " + mdEscape(title) + "\n\n")
+
+	b.WriteString("| version | fingerprint | passed |\n|---|---|---|\n")
+	for i, id := range versions {
+		h := in.versionHead(i, id, perVersion[id])
+		name := "`" + mdCode(id) + "`"
+		if h.Base {
+			name += " (base)"
+		}
+		b.WriteString("| " + name + " | `" + mdCode(h.Fingerprint) + "` | " +
+			itoa(h.Passed) + " / " + itoa(h.Cases) + " |\n")
+	}
+	var facts []string
+	if len(in.Meta.Models) > 0 {
+		facts = append(facts, "models: "+mdEscape(strings.Join(in.Meta.Models, ", ")))
+	}
+	if in.Meta.Commit != "" {
+		facts = append(facts, "commit `"+mdCode(in.Meta.Commit)+"`")
+	}
+	if len(facts) > 0 {
+		b.WriteString("\n" + strings.Join(facts, " · ") + "\n")
+	}
+
+	if len(in.Summary.Versions) > 0 {
+		t := in.metricTable("all", versions, true)
+		b.WriteString("\n### Key metrics (all cases)\n\n")
+		b.WriteString("| metric |")
+		for _, c := range t.Columns {
+			b.WriteString(" " + mdEscape(c.Label) + " |")
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(t.Columns)) + "\n")
+		for _, row := range t.Rows {
+			b.WriteString("| " + mdEscape(row.Label) + " |")
+			for _, c := range row.Cells {
+				b.WriteString(" " + mdCell(c) + " |")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\nRates: value [95% interval] n. Δ: minus the base version; " +
+			"✅ better, ❌ worse")
+		if len(in.Comparisons) > 0 {
+			b.WriteString(" (significant in the paired test); `~` within noise")
+		} else {
+			b.WriteString(" (plain differences, not tested for significance)")
+		}
+		b.WriteString(".\n")
+	}
+
+	ft := in.failures(versions, perVersion)
+	if len(ft.Rows) > 0 {
+		b.WriteString("\n### Failure categories\n\n| category |")
+		for _, v := range ft.Versions {
+			b.WriteString(" " + mdEscape(v) + " |")
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(ft.Versions)) + "\n")
+		for _, row := range ft.Rows {
+			b.WriteString("| " + mdEscape(row.Category) + " |")
+			for _, c := range row.Cells {
+				b.WriteString(" " + itoa(c.Count) + " |")
+			}
+			b.WriteString("\n")
+		}
+	}
+
+	for _, fs := range in.flipSets(versions, perVersion) {
+		fmt.Fprintf(&b, "\n### %s → %s: %d broken, %d fixed\n", mdEscape(fs.Base), mdEscape(fs.Head),
+			len(fs.Broken), len(fs.Fixed))
+		for _, warn := range fs.Warnings {
+			b.WriteString("\n> ⚠️ " + mdEscape(warn) + "\n")
+		}
+		writeFlips(&b, "Broken", fs.Broken, true)
+		writeFlips(&b, "Fixed", fs.Fixed, false)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write summary.md: %w", err)
+	}
+	return nil
+}
+
+func writeFlips(b *strings.Builder, title string, flips []flip, broken bool) {
+	if len(flips) == 0 {
+		return
+	}
+	shown := flips
+	if len(shown) > mdFlipRows {
+		shown = shown[:mdFlipRows]
+	}
+	fmt.Fprintf(b, "\n**%s** (%d of %d shown)\n\n| case | suite | failure | input |\n|---|---|---|---|\n",
+		title, len(shown), len(flips))
+	for _, f := range shown {
+		failure := f.HeadFailure
+		if !broken {
+			failure = f.BaseFailure + " (before)"
+		}
+		b.WriteString("| `" + mdCode(f.Case) + "` | " + mdEscape(f.Suite) + " | " + mdEscape(failure) +
+			" | " + mdEscape(truncateRunes(f.Input, mdInputRunes)) + " |\n")
+	}
+}
+
+func mdCell(c metricCell) string {
+	if c.Class == "none" {
+		return mdEscape(c.Text)
+	}
+	parts := []string{c.Text}
+	if c.Sym != "" {
+		parts = append(parts, c.Sym)
+	}
+	if c.CI != "" {
+		parts = append(parts, c.CI)
+	}
+	if c.Note != "" && c.Note != "unpaired" {
+		parts = append(parts, c.Note)
+	}
+	s := mdEscape(strings.Join(parts, " "))
+	switch {
+	case strings.HasSuffix(c.Class, "better"):
+		s += " ✅"
+	case strings.HasSuffix(c.Class, "worse"), c.Class == "bad":
+		s += " ❌"
+	}
+	return s
+}
+
+// mdEscaper neutralises text for a Markdown table cell: HTML is shown as
+// text, Markdown syntax is escaped, and newlines cannot end the row.
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	"\\", "\\\\", "|", "\\|", "`", "\\`", "*", "\\*", "_", "\\_",
+	"[", "\\[", "]", "\\]", "#", "\\#", "~", "\\~", "!", "\\!",
+	"\r\n", " ", "\n", " ", "\r", " ",
+)
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// mdCode makes s safe inside a `code span`: backticks and newlines cannot
+// be escaped there, so they are replaced.
+func mdCode(s string) string {
+	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ", "|", "\\|").Replace(s)
+}
