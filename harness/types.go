@@ -57,6 +57,8 @@ type ParamMatcher struct {
 	AnyOf  []any  `json:"any_of,omitempty"`
 	Regex  string `json:"regex,omitempty"`
 	Absent bool   `json:"absent,omitempty"`
+	// Optional, with AnyOf, lets the param be left out (BFCL's "" answer).
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Result is one line of results.jsonl: one (version, case).
