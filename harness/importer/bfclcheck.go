@@ -1,0 +1,242 @@
+package importer
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/routebench/routebench/harness"
+)
+
+// BFCL checker outcomes, one per case: the first failure BFCL's AST checker
+// would report, or "" when the call is accepted.
+const (
+	BFCLWrongFunction = "wrong_function" // another function, or no call at all
+	BFCLMissing       = "missing"        // a required param was left out
+	BFCLUnexpected    = "unexpected"     // a param the answer does not have
+	BFCLType          = "type"           // a value of another type
+	BFCLValue         = "value"          // a value outside the acceptable list
+	BFCLNotAbstained  = "called"         // irrelevance: a call was made
+	BFCLError         = "error"          // the router failed; not an abstention
+)
+
+// BFCLScore is a BFCL-style accuracy for one category.
+type BFCLScore struct {
+	Category string         `json:"category"`
+	N        int            `json:"n"`
+	Correct  int            `json:"correct"`
+	Errors   map[string]int `json:"errors"`
+}
+
+// Accuracy is Correct/N.
+func (s BFCLScore) Accuracy() float64 {
+	if s.N == 0 {
+		return 0
+	}
+	return float64(s.Correct) / float64(s.N)
+}
+
+// ScoreBFCL applies BFCL's checker to imported BFCL results, grouped by the
+// case's category tag. It reads expectations from the results themselves:
+// the importer wrote every ground-truth param as {any_of, optional}.
+func ScoreBFCL(results []harness.Result) []BFCLScore {
+	byCat := map[string]*BFCLScore{}
+	for _, r := range results {
+		cat := bfclTag(r.Tags)
+		if cat == "" {
+			continue
+		}
+		s := byCat[cat]
+		if s == nil {
+			s = &BFCLScore{Category: cat, Errors: map[string]int{}}
+			byCat[cat] = s
+		}
+		s.N++
+		if kind := CheckBFCL(r); kind == "" {
+			s.Correct++
+		} else {
+			s.Errors[kind]++
+		}
+	}
+	out := make([]BFCLScore, 0, len(byCat))
+	for _, cat := range sortedKeys(byCat) {
+		out = append(out, *byCat[cat])
+	}
+	return out
+}
+
+func bfclTag(tags []string) string {
+	for _, t := range tags {
+		if c, ok := strings.CutPrefix(t, "category:"); ok {
+			return c
+		}
+	}
+	return ""
+}
+
+// CheckBFCL returns the BFCL failure kind of one result, or "" when BFCL
+// would accept it. Abstention (refuse or clarify) is right only where the
+// answer is to call nothing; a router error is never an abstention.
+func CheckBFCL(r harness.Result) string {
+	d := r.Decision
+	if d.Action == "error" {
+		return BFCLError
+	}
+	acted := d.Action.Acts()
+	if r.Expect.Action == "refuse" {
+		if acted {
+			return BFCLNotAbstained
+		}
+		return ""
+	}
+	if !acted || d.Skill != r.Expect.Skill {
+		return BFCLWrongFunction
+	}
+	got := make([]string, 0, len(d.Params))
+	for name := range d.Params {
+		got = append(got, name)
+	}
+	sort.Strings(got)
+	for _, name := range got {
+		if _, ok := r.Expect.Params[name]; !ok {
+			return BFCLUnexpected
+		}
+	}
+	names := make([]string, 0, len(r.Expect.Params))
+	for name := range r.Expect.Params {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		want := r.Expect.Params[name]
+		v, present := d.Params[name]
+		if !present || v == nil {
+			if !want.Optional {
+				return BFCLMissing
+			}
+			continue
+		}
+		if kind := bfclValue(want.AnyOf, v); kind != "" {
+			return kind
+		}
+	}
+	return ""
+}
+
+// bfclValue checks a decided value against the acceptable ones.
+func bfclValue(accept []any, v any) string {
+	sameType := false
+	for _, a := range accept {
+		if bfclEqual(a, v) {
+			return ""
+		}
+		sameType = sameType || bfclKind(a) == bfclKind(v)
+	}
+	if sameType || len(accept) == 0 {
+		return BFCLValue
+	}
+	return BFCLType
+}
+
+// bfclEqual compares as BFCL does: strings after its normalization, numbers
+// numerically, lists element-wise, objects key by key.
+func bfclEqual(want, got any) bool {
+	switch w := want.(type) {
+	case string:
+		g, ok := got.(string)
+		return ok && normalizeBFCL(w) == normalizeBFCL(g)
+	case float64, int, int64:
+		wf, _ := toNumber(w)
+		gf, ok := toNumber(got)
+		return ok && wf == gf
+	case bool:
+		g, ok := got.(bool)
+		return ok && g == w
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !bfclEqual(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			gv, ok := g[k]
+			if !ok {
+				return false
+			}
+			if list, isList := wv.([]any); isList {
+				// Nested answers list acceptable values per key as well.
+				if !anyEqual(list, gv) {
+					return false
+				}
+				continue
+			}
+			if !bfclEqual(wv, gv) {
+				return false
+			}
+		}
+		return true
+	}
+	return want == got
+}
+
+func anyEqual(accept []any, v any) bool {
+	for _, a := range accept {
+		if s, ok := a.(string); ok && s == "" && v == nil {
+			return true
+		}
+		if bfclEqual(a, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func toNumber(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+func bfclKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64, int, int64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "null"
+}
+
+// normalizeBFCL is BFCL's string standardization: lower-case, and drop
+// spaces and the characters , . / - _ * ^, and read ' as ".
+func normalizeBFCL(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.ReplaceAll(s, "'", `"`)) {
+		if strings.ContainsRune(" ,./-_*^", r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
