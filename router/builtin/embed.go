@@ -1,0 +1,69 @@
+package builtin
+
+import (
+	"context"
+	"math"
+
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// EmbedDim is the length of builtin embeddings. Recall scans every
+// document's vector per request (chromem-go has no index), so the
+// dimension is a latency budget: 1024 keeps a 15-skill registry's scan
+// near 50 µs while leaving hashed features few enough collisions to rank
+// skills (signed hashing makes collisions cancel on average instead of
+// adding up).
+const EmbedDim = 1024
+
+// NewEmbedder returns a deterministic embedding function: the text's
+// features (Latin words, word bigrams, character 3-5-grams, Han characters
+// and bigrams, numbers) weighted by TF-IDF over reg's skill texts, hashed
+// into EmbedDim signed buckets with FNV-1a, L2-normalized. Text with no
+// features (empty, punctuation) embeds to the zero vector.
+func NewEmbedder(reg *registry.Registry) router.EmbeddingFunc {
+	return newEmbedder(reg, defaultTopK)
+}
+
+func newEmbedder(reg *registry.Registry, topK int) router.EmbeddingFunc {
+	m := fittedFor(reg.Skills, topK).model
+	return func(ctx context.Context, text string) ([]float32, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return m.embed(text), nil
+	}
+}
+
+// embed hashes text's weighted features into a dense unit vector.
+func (m *model) embed(text string) []float32 {
+	sc := getScratch()
+	defer putScratch(sc)
+	var acc [EmbedDim]float64
+	for _, tc := range sc.countTerms(text) {
+		idf := m.maxIDF
+		if id, ok := m.vocab[tc.hash]; ok {
+			idf = float64(m.idf[id])
+		}
+		w := termWeight(tc, idf)
+		// Low bits pick the bucket, the top bit the sign; FNV's low bits
+		// are well mixed after the final multiply.
+		if tc.hash>>63 == 1 {
+			w = -w
+		}
+		acc[tc.hash%EmbedDim] += w
+	}
+	var norm float64
+	for _, x := range acc {
+		norm += x * x
+	}
+	out := make([]float32, EmbedDim)
+	if norm == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(norm)
+	for i, x := range acc {
+		out[i] = float32(x * inv)
+	}
+	return out
+}

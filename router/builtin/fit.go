@@ -1,0 +1,201 @@
+package builtin
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"sync"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// fitted is a model with its trained linear layer and calibration: all the
+// judge needs, computed once per distinct skill set.
+type fitted struct {
+	*model
+	lin  *linearModel
+	topK int
+}
+
+const (
+	// trainCands is how many skills, by fit, each training text's softmax
+	// runs over: the confusable ones, as recall would hand them over.
+	trainCands = 10
+	// calFolds is how many parts cross-fitting splits the texts into.
+	calFolds = 5
+	// defaultTopK is the recall depth assumed when no version says.
+	defaultTopK = 5
+	// trainSeed fixes the training order: same registry, same weights.
+	trainSeed = 20261130
+)
+
+// fitSkills learns everything from the skills' texts: vocabulary, vectors,
+// the linear layer (on all texts) and the calibration (on cross-fitted,
+// held-out routing of every positive text).
+func fitSkills(skills []*registry.Skill, topK int) *fitted {
+	if topK <= 0 {
+		topK = defaultTopK
+	}
+	m := newModel(skills)
+	items := m.trainingItems(defaultWeights, max(trainCands, topK+1))
+	f := &fitted{model: m, topK: topK}
+	f.lin = m.train(items, defaultTraining, trainSeed)
+	m.cal = fitCalibration(f.heldOut(items))
+	return f
+}
+
+// heldOut routes every labelled text with a linear layer trained without
+// it (k-fold cross-fitting; its similarity evidence is leave-one-out
+// already), among its top-K skills by fit, and records the top candidate's
+// softmax probability, fit and whether it was right.
+func (f *fitted) heldOut(items []trainItem) []heldOut {
+	fold := func(i int) int { return int(mix(uint64(i)) % calFolds) }
+	var out []heldOut
+	var z []float64
+	var cands []int32
+	var evs []evidence
+	for k := range calFolds {
+		var train []trainItem
+		for i, it := range items {
+			if fold(i) != k {
+				train = append(train, it)
+			}
+		}
+		lin := f.train(train, defaultTraining, trainSeed+uint64(k)+1)
+		for i, it := range items {
+			if fold(i) != k || it.label < 0 {
+				continue
+			}
+			cands, evs = cands[:0], evs[:0]
+			// items list their own skill first when it was not among the
+			// top by fit; held-out routing must not get that hint.
+			for c := range it.cands {
+				cands = append(cands, it.cands[c])
+				evs = append(evs, it.evs[c])
+			}
+			cands, evs = topByFit(cands, evs, f.topK)
+			z = grow(z, len(cands))
+			lin.logits(f.docs[it.text], cands, evs, z)
+			softmaxInPlace(z)
+			best := 0
+			for c := range z {
+				if z[c] > z[best] || z[c] == z[best] && cands[c] < cands[best] {
+					best = c
+				}
+			}
+			w := 0.5
+			if f.texts[it.text].example >= 0 {
+				w = 1 // examples are written like requests; other texts less so
+			}
+			out = append(out, heldOut{
+				p1:      z[best],
+				fit1:    defaultWeights.fit(evs[best]),
+				correct: int(cands[best]) == it.label,
+				weight:  w,
+			})
+		}
+	}
+	return out
+}
+
+// topByFit keeps the k candidates with the highest fit, best first.
+func topByFit(cands []int32, evs []evidence, k int) ([]int32, []evidence) {
+	for i := 1; i < len(cands); i++ {
+		for j := i; j > 0; j-- {
+			a, b := defaultWeights.fit(evs[j-1]), defaultWeights.fit(evs[j])
+			if a > b || a == b && cands[j-1] < cands[j] {
+				break
+			}
+			cands[j-1], cands[j] = cands[j], cands[j-1]
+			evs[j-1], evs[j] = evs[j], evs[j-1]
+		}
+	}
+	k = min(k, len(cands))
+	return cands[:k], evs[:k]
+}
+
+// mix is a fixed integer hash (splitmix64's finalizer) assigning texts to
+// folds in an order unrelated to the registry's.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// fittedCache keeps models by the content of the skills they were learned
+// from, so routers over the same registry (or per-case tools repeated
+// across cases) share one fit. Bounded: oldest entries go first.
+var fittedCache = struct {
+	sync.Mutex
+	entries map[[32]byte]*cacheEntry
+	order   [][32]byte
+}{entries: map[[32]byte]*cacheEntry{}}
+
+const fittedCacheSize = 64
+
+type cacheEntry struct {
+	once sync.Once
+	f    *fitted
+}
+
+// fittedFor returns the cached fit for skills, fitting once on a miss.
+func fittedFor(skills []*registry.Skill, topK int) *fitted {
+	key := skillsKey(skills, topK)
+	fittedCache.Lock()
+	e, ok := fittedCache.entries[key]
+	if !ok {
+		e = &cacheEntry{}
+		fittedCache.entries[key] = e
+		fittedCache.order = append(fittedCache.order, key)
+		if len(fittedCache.order) > fittedCacheSize {
+			delete(fittedCache.entries, fittedCache.order[0])
+			fittedCache.order = fittedCache.order[1:]
+		}
+	}
+	fittedCache.Unlock()
+	e.once.Do(func() { e.f = fitSkills(skills, topK) })
+	return e.f
+}
+
+// skillsKey hashes every text the model learns from, in order.
+func skillsKey(skills []*registry.Skill, topK int) [32]byte {
+	h := sha256.New()
+	var buf [8]byte
+	put := func(s string) {
+		binary.LittleEndian.PutUint64(buf[:], uint64(len(s)))
+		h.Write(buf[:])
+		h.Write([]byte(s))
+	}
+	put("topk")
+	binary.LittleEndian.PutUint64(buf[:], uint64(topK))
+	h.Write(buf[:])
+	for _, s := range skills {
+		put("skill")
+		put(s.Name)
+		put(s.Description)
+		for _, t := range s.WhenToUse {
+			put("use")
+			put(t)
+		}
+		for _, t := range s.WhenNotToUse {
+			put("not")
+			put(t)
+		}
+		for _, ex := range s.Examples {
+			put("ex")
+			put(ex.Input)
+		}
+		for _, t := range s.CounterExamples {
+			put("counter")
+			put(t)
+		}
+		for _, k := range sortedKeys(s.Glossary) {
+			put("term")
+			put(k)
+			put(s.Glossary[k])
+		}
+	}
+	var key [32]byte
+	h.Sum(key[:0])
+	return key
+}

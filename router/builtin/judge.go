@@ -1,0 +1,164 @@
+package builtin
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// Judge is the builtin judge: a similarity scorer with a trained linear
+// correction over the registry's own texts, and a calibrated confidence.
+type Judge struct {
+	fit *fitted
+}
+
+// NewJudge learns a judge from reg's texts. Fitting is cached by the
+// registry's content, so calling it again for the same skills is cheap.
+func NewJudge(reg *registry.Registry) router.Judge {
+	return newJudge(reg, defaultTopK)
+}
+
+func newJudge(reg *registry.Registry, topK int) *Judge {
+	return &Judge{fit: fittedFor(reg.Skills, topK)}
+}
+
+// Name identifies the judge in traces.
+func (j *Judge) Name() string { return "builtin" }
+
+// verdict is the judge's answer in the contract's shape.
+type verdict struct {
+	Skill      string         `json:"skill"`
+	Confidence float64        `json:"confidence"`
+	Params     map[string]any `json:"params"`
+	Reason     string         `json:"reason,omitempty"`
+}
+
+// rankedCandidate is one candidate's standing for a request.
+type rankedCandidate struct {
+	skill *registry.Skill
+	index int // in the fitted model; -1 when the model does not know it
+	fit   float64
+	prob  float64 // softmax probability among the candidates
+	conf  float64 // calibrated
+}
+
+// Judge ranks req.Candidates and answers the best one, or "none" when even
+// the best shares almost nothing with its skill's texts.
+func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.JudgeResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return router.JudgeResponse{}, err
+	}
+	if len(req.Candidates) == 0 {
+		raw, _ := json.Marshal(verdict{Skill: router.NoneChoice, Confidence: 1, Params: map[string]any{},
+			Reason: "no candidate skills"})
+		return router.JudgeResponse{Raw: string(raw)}, nil
+	}
+	f := j.fit
+	if !f.knowsAll(req.Candidates) {
+		// Candidates from another skill set (per-request tools): learn them.
+		f = fittedFor(req.Candidates, f.topK)
+	}
+	sc := getScratch()
+	defer putScratch(sc)
+	ranked := f.rank(sc, req.Text, req.Candidates)
+	top := ranked[0]
+
+	v := verdict{Skill: top.skill.Name, Confidence: round4(top.conf)}
+	now := req.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	if top.fit < f.cal.floor {
+		v = verdict{
+			Skill:      router.NoneChoice,
+			Confidence: round4(1 - top.conf),
+			Params:     map[string]any{},
+			Reason: fmt.Sprintf("no candidate fits: the closest, %s, has fit %.2f, below %.2f",
+				top.skill.Name, top.fit, f.cal.floor),
+		}
+	} else {
+		v.Params = ExtractParams(top.skill, req.Text, now)
+		v.Reason = f.reason(sc, ranked)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return router.JudgeResponse{}, fmt.Errorf("encode builtin verdict: %w", err)
+	}
+	scores := make([]router.Candidate, len(ranked))
+	for i, r := range ranked {
+		scores[i] = router.Candidate{Skill: r.skill.Name, Score: round4(r.conf)}
+	}
+	return router.JudgeResponse{Raw: string(raw), Scores: scores}, nil
+}
+
+// knowsAll reports whether every candidate is a skill the model learned.
+func (f *fitted) knowsAll(cands []*registry.Skill) bool {
+	for _, c := range cands {
+		if _, ok := f.byName[c.Name]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// rank scores the candidates for text, best first by calibrated
+// confidence, ties by name.
+func (f *fitted) rank(sc *scratch, text string, cands []*registry.Skill) []rankedCandidate {
+	f.query(sc, text)
+	f.accumulate(sc)
+	n := len(cands)
+	idx := make([]int32, 0, n)
+	evs := make([]evidence, 0, n)
+	for _, c := range cands {
+		i := f.byName[c.Name]
+		idx = append(idx, int32(i))
+		evs = append(evs, f.evidenceFor(sc, i, -1))
+	}
+	z := make([]float64, n)
+	f.lin.logits(sparseVec{idx: sc.qIdx, val: sc.qVal}, idx, evs, z)
+	softmaxInPlace(z)
+	ranked := make([]rankedCandidate, n)
+	for c := range cands {
+		fit := defaultWeights.fit(evs[c])
+		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: fit, prob: z[c],
+			conf: f.cal.confidence(z[c], fit)}
+	}
+	slices.SortFunc(ranked, func(a, b rankedCandidate) int {
+		if c := cmp.Compare(b.conf, a.conf); c != 0 {
+			return c
+		}
+		return strings.Compare(a.skill.Name, b.skill.Name)
+	})
+	return ranked
+}
+
+// reason says why the top candidate won: the registry text it is closest
+// to, and the runner-up.
+func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
+	top := ranked[0]
+	best, bestCos := int32(-1), 0.0
+	for _, t := range f.positives[top.index] {
+		if c := float64(sc.docAcc[t]); c > bestCos {
+			best, bestCos = t, c
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s fits best (p=%.2f, fit %.2f)", top.skill.Name, top.prob, top.fit)
+	if best >= 0 {
+		fmt.Fprintf(&b, "; closest registry text %q (cos %.2f)", f.texts[best].text, bestCos)
+	}
+	if len(ranked) > 1 {
+		fmt.Fprintf(&b, "; runner-up %s (p=%.2f)", ranked[1].skill.Name, ranked[1].prob)
+	}
+	return b.String()
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

@@ -1,0 +1,346 @@
+package builtin
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// role says how a registry text counts for its skill.
+type role uint8
+
+const (
+	// rolePositive texts say what the skill is for: its name, description,
+	// when_to_use, examples and glossary.
+	rolePositive role = iota + 1
+	// roleNegative texts say what the skill is not for: when_not_to_use and
+	// counter_examples. A request like them is pushed away from the skill.
+	roleNegative
+	// roleHint texts are another skill's when_not_to_use lines that name
+	// this skill ("告警 ... (use query_alerts_by_zone)"): a request like
+	// them is pulled toward this skill.
+	roleHint
+)
+
+// skillText is one text of the registry with its skill and role.
+type skillText struct {
+	skill  int
+	role   role
+	weight float64
+	// example is the index in Skill.Examples for example texts, else -1;
+	// leave-one-out calibration removes exactly these.
+	example int
+	text    string
+}
+
+// sparseVec is an L2-normalized TF-IDF vector over the model's vocabulary.
+type sparseVec struct {
+	idx []int32
+	val []float32
+}
+
+// postings is an inverted index: for each vocabulary feature, the vectors
+// that contain it and their weights, so a query touches only its own
+// features.
+type postings struct {
+	start []int32 // len vocab+1
+	owner []int32
+	val   []float32
+}
+
+func buildPostings(vecs []sparseVec, vocab int) postings {
+	p := postings{start: make([]int32, vocab+1)}
+	for _, v := range vecs {
+		for _, i := range v.idx {
+			p.start[i+1]++
+		}
+	}
+	for i := 1; i <= vocab; i++ {
+		p.start[i] += p.start[i-1]
+	}
+	n := p.start[vocab]
+	p.owner = make([]int32, n)
+	p.val = make([]float32, n)
+	fill := slices.Clone(p.start[:vocab])
+	for o, v := range vecs {
+		for k, i := range v.idx {
+			at := fill[i]
+			p.owner[at] = int32(o)
+			p.val[at] = v.val[k]
+			fill[i]++
+		}
+	}
+	return p
+}
+
+// model is everything the builtin judge and embedder learn from one
+// registry, computed once at construction.
+type model struct {
+	skills []*registry.Skill
+	byName map[string]int
+	texts  []skillText
+
+	vocab  map[uint64]int32
+	idf    []float32
+	maxIDF float64 // idf of a feature no skill mentions
+
+	docs     []sparseVec // aligned with texts
+	docPost  postings
+	centroid []sparseVec // per skill, over positive texts
+	// cenNorm is each centroid's length before normalization, which
+	// leave-one-out needs to take one text back out.
+	cenNorm []float64
+	cenPost postings
+	// positives/negatives/hints list text indexes per skill.
+	positives [][]int32
+	negatives [][]int32
+	hints     [][]int32
+
+	cal calibration
+}
+
+// collectTexts lists every registry text with its skill and role.
+func collectTexts(skills []*registry.Skill) []skillText {
+	var out []skillText
+	add := func(s int, r role, w float64, ex int, t string) {
+		if strings.TrimSpace(t) != "" {
+			out = append(out, skillText{skill: s, role: r, weight: w, example: ex, text: t})
+		}
+	}
+	names := make(map[string]int, len(skills))
+	for i, s := range skills {
+		names[s.Name] = i
+	}
+	for i, s := range skills {
+		add(i, rolePositive, 0.5, -1, humanizeName(s.Name))
+		for _, part := range splitSentences(s.Description) {
+			add(i, rolePositive, 1, -1, part)
+		}
+		for _, t := range s.WhenToUse {
+			add(i, rolePositive, 1, -1, t)
+		}
+		for k, ex := range s.Examples {
+			add(i, rolePositive, 1, k, ex.Input)
+		}
+		for _, term := range sortedKeys(s.Glossary) {
+			add(i, rolePositive, 0.7, -1, term+" "+s.Glossary[term])
+		}
+		for _, t := range s.WhenNotToUse {
+			add(i, roleNegative, 1, -1, t)
+			for _, other := range namedSkills(t, names) {
+				if other != i {
+					add(other, roleHint, 1, -1, t)
+				}
+			}
+		}
+		for _, t := range s.CounterExamples {
+			add(i, roleNegative, 1, -1, t)
+		}
+	}
+	return out
+}
+
+// namedSkills returns the skills whose names appear in text, in registry
+// order. when_not_to_use lines often say which skill to use instead.
+func namedSkills(text string, names map[string]int) []int {
+	var out []int
+	for name, i := range names {
+		if len(name) >= 3 && strings.Contains(text, name) {
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// humanizeName turns "query_orders_by_region" into "query orders by region".
+func humanizeName(name string) string {
+	return strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(name)
+}
+
+// splitSentences splits a description into sentences, so a bilingual
+// description becomes a Chinese text and an English text and a request in
+// one language is not diluted by the other.
+func splitSentences(s string) []string {
+	var out []string
+	start := 0
+	for i, r := range s {
+		end := -1
+		switch r {
+		case '。', '！', '？', '；', '\n', ';', '!', '?':
+			end = i + len(string(r))
+		case '.':
+			if i+1 >= len(s) || s[i+1] == ' ' {
+				end = i + 1
+			}
+		}
+		if end >= 0 {
+			if t := strings.TrimSpace(s[start:end]); t != "" {
+				out = append(out, t)
+			}
+			start = end
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		out = append(out, t)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// newModel learns vocabulary, IDF, text vectors and centroids from skills.
+// IDF counts skills, not texts: a word every skill uses ("查询", "show")
+// says nothing about which skill is meant.
+func newModel(skills []*registry.Skill) *model {
+	m := &model{skills: skills, byName: make(map[string]int, len(skills))}
+	for i, s := range skills {
+		m.byName[s.Name] = i
+	}
+	m.texts = collectTexts(skills)
+
+	sc := getScratch()
+	defer putScratch(sc)
+	m.vocab = make(map[uint64]int32)
+	var df []int
+	var kinds []featureKind
+	lastSkill := make([]int, 0)
+	textTerms := make([][]termCount, len(m.texts))
+	for t, st := range m.texts {
+		counts := slices.Clone(sc.countTerms(st.text))
+		textTerms[t] = counts
+		for _, tc := range counts {
+			id, ok := m.vocab[tc.hash]
+			if !ok {
+				id = int32(len(df))
+				m.vocab[tc.hash] = id
+				df = append(df, 0)
+				kinds = append(kinds, tc.kind)
+				lastSkill = append(lastSkill, -1)
+			}
+			if dfByText && st.role == rolePositive {
+				df[id]++
+			} else if st.role == rolePositive && lastSkill[id] != st.skill {
+				df[id]++
+				lastSkill[id] = st.skill
+			}
+		}
+	}
+	n := float64(len(skills))
+	if dfByText {
+		n = 0
+		for _, st := range m.texts {
+			if st.role == rolePositive {
+				n++
+			}
+		}
+	}
+	m.idf = make([]float32, len(df))
+	for i, d := range df {
+		m.idf[i] = float32(math.Pow(math.Log((1+n)/(1+float64(d)))+1, idfPower))
+	}
+	m.maxIDF = math.Pow(math.Log(1+n)+1, idfPower)
+
+	m.docs = make([]sparseVec, len(m.texts))
+	for t := range m.texts {
+		m.docs[t] = m.vectorOf(textTerms[t])
+	}
+	m.docPost = buildPostings(m.docs, len(df))
+
+	m.positives = make([][]int32, len(skills))
+	m.negatives = make([][]int32, len(skills))
+	m.hints = make([][]int32, len(skills))
+	for t, st := range m.texts {
+		switch st.role {
+		case rolePositive:
+			m.positives[st.skill] = append(m.positives[st.skill], int32(t))
+		case roleNegative:
+			m.negatives[st.skill] = append(m.negatives[st.skill], int32(t))
+		case roleHint:
+			m.hints[st.skill] = append(m.hints[st.skill], int32(t))
+		}
+	}
+	m.centroid = make([]sparseVec, len(skills))
+	m.cenNorm = make([]float64, len(skills))
+	for s := range skills {
+		m.centroid[s], m.cenNorm[s] = m.centroidOf(m.positives[s])
+	}
+	m.cenPost = buildPostings(m.centroid, len(df))
+	return m
+}
+
+// vectorOf weighs known features and normalizes.
+func (m *model) vectorOf(counts []termCount) sparseVec {
+	v := sparseVec{idx: make([]int32, 0, len(counts)), val: make([]float32, 0, len(counts))}
+	var norm float64
+	for _, tc := range counts {
+		id, ok := m.vocab[tc.hash]
+		if !ok {
+			continue
+		}
+		w := termWeight(tc, float64(m.idf[id]))
+		v.idx = append(v.idx, id)
+		v.val = append(v.val, float32(w))
+		norm += w * w
+	}
+	scaleVec(v, norm)
+	sortVec(v)
+	return v
+}
+
+func scaleVec(v sparseVec, sumSquares float64) {
+	if sumSquares == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(sumSquares))
+	for k := range v.val {
+		v.val[k] *= inv
+	}
+}
+
+func sortVec(v sparseVec) {
+	perm := make([]int, len(v.idx))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortFunc(perm, func(a, b int) int { return int(v.idx[a] - v.idx[b]) })
+	idx, val := slices.Clone(v.idx), slices.Clone(v.val)
+	for k, p := range perm {
+		v.idx[k], v.val[k] = idx[p], val[p]
+	}
+}
+
+// centroidOf is the normalized weighted sum of the given text vectors,
+// and the sum's length.
+func (m *model) centroidOf(texts []int32) (sparseVec, float64) {
+	acc := make(map[int32]float64)
+	for _, t := range texts {
+		w := m.texts[t].weight
+		d := m.docs[t]
+		for k, i := range d.idx {
+			acc[i] += w * float64(d.val[k])
+		}
+	}
+	keys := make([]int32, 0, len(acc))
+	for i := range acc {
+		keys = append(keys, i)
+	}
+	slices.Sort(keys) // a fixed summation order keeps vectors bit-identical run to run
+	v := sparseVec{idx: keys, val: make([]float32, len(keys))}
+	var norm float64
+	for k, i := range keys {
+		v.val[k] = float32(acc[i])
+		norm += acc[i] * acc[i]
+	}
+	scaleVec(v, norm)
+	return v, math.Sqrt(norm)
+}

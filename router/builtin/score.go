@@ -1,0 +1,142 @@
+package builtin
+
+import (
+	"math"
+)
+
+// Evidence is what a request shares with one skill's texts, each a cosine.
+const (
+	evCentroid = iota // to the skill's centroid: what its texts say overall
+	evNearest         // to its closest positive text: one example can decide
+	evSecond          // mean of the two closest: agreement of two texts
+	evHint            // to another skill's "use this one instead" line
+	evNegative        // to the skill's own counter-examples (a penalty)
+	numEvidence
+)
+
+type evidence [numEvidence]float64
+
+// scoreWeights combine evidence into one fit score.
+type scoreWeights [numEvidence]float64
+
+var defaultWeights = scoreWeights{evCentroid: 0.45, evNearest: 0.35, evSecond: 0.2, evHint: 0.5, evNegative: -0.7}
+
+// skillScore is a skill's fit score for a request.
+type skillScore struct {
+	skill int
+	score float64
+}
+
+// query turns text into the normalized query vector in sc.qIdx/sc.qVal.
+// Features no skill mentions stay in the norm, so a request full of
+// unknown words has a low cosine to everything.
+func (m *model) query(sc *scratch, text string) {
+	counts := sc.countTerms(text)
+	sc.qIdx, sc.qVal = sc.qIdx[:0], sc.qVal[:0]
+	var norm float64
+	for _, tc := range counts {
+		id, known := m.vocab[tc.hash]
+		idf := m.maxIDF
+		if known {
+			idf = float64(m.idf[id])
+		}
+		w := termWeight(tc, idf)
+		norm += w * w
+		if known {
+			sc.qIdx = append(sc.qIdx, id)
+			sc.qVal = append(sc.qVal, float32(w))
+		}
+	}
+	if norm > 0 {
+		inv := float32(1 / math.Sqrt(norm))
+		for k := range sc.qVal {
+			sc.qVal[k] *= inv
+		}
+	}
+}
+
+// accumulate computes the query's cosine to every text and every centroid
+// through the inverted indexes.
+func (m *model) accumulate(sc *scratch) {
+	sc.docAcc = zeroed(sc.docAcc, len(m.texts))
+	sc.cenAcc = zeroed(sc.cenAcc, len(m.skills))
+	for k, id := range sc.qIdx {
+		qv := sc.qVal[k]
+		p := &m.docPost
+		for j := p.start[id]; j < p.start[id+1]; j++ {
+			sc.docAcc[p.owner[j]] += qv * p.val[j]
+		}
+		c := &m.cenPost
+		for j := c.start[id]; j < c.start[id+1]; j++ {
+			sc.cenAcc[c.owner[j]] += qv * c.val[j]
+		}
+	}
+}
+
+func zeroed(buf []float32, n int) []float32 {
+	if cap(buf) < n {
+		return make([]float32, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// evidenceFor reads skill s's evidence from the accumulated cosines.
+// skip >= 0 is the text being routed in leave-one-out: it is left out of
+// every list and of its skill's centroid.
+func (m *model) evidenceFor(sc *scratch, s int, skip int32) evidence {
+	var ev evidence
+	ev[evCentroid] = float64(sc.cenAcc[s])
+	if skip >= 0 && m.texts[skip].skill == s && m.texts[skip].role == rolePositive {
+		ev[evCentroid] = m.centroidWithout(s, skip, ev[evCentroid])
+	}
+	var first, second float64
+	for _, t := range m.positives[s] {
+		if t == skip {
+			continue
+		}
+		x := float64(sc.docAcc[t])
+		if x > first {
+			first, second = x, first
+		} else if x > second {
+			second = x
+		}
+	}
+	ev[evNearest] = first
+	ev[evSecond] = (first + second) / 2
+	for _, t := range m.hints[s] {
+		if t != skip {
+			ev[evHint] = max(ev[evHint], float64(sc.docAcc[t]))
+		}
+	}
+	for _, t := range m.negatives[s] {
+		if t != skip {
+			ev[evNegative] = max(ev[evNegative], float64(sc.docAcc[t]))
+		}
+	}
+	return ev
+}
+
+// centroidWithout is the cosine between text t (as the query) and skill
+// s's centroid with t taken out: with C the unnormalized centroid and d
+// the text's unit vector of weight w, cos(d, C-w*d) = (|C|cos(d,C) - w) /
+// |C - w*d|.
+func (m *model) centroidWithout(s int, t int32, cos float64) float64 {
+	c, w := m.cenNorm[s], m.texts[t].weight
+	rest := c*c - 2*w*c*cos + w*w
+	if rest < 1e-9 {
+		return 0 // the text was the skill's only positive
+	}
+	return (c*cos - w) / math.Sqrt(rest)
+}
+
+// fit combines evidence into a score, roughly a cosine: near 1 for a
+// request that repeats a skill's example, near 0 for an unrelated one.
+func (w scoreWeights) fit(ev evidence) float64 {
+	var f float64
+	for k := range ev {
+		f += w[k] * ev[k]
+	}
+	return f
+}

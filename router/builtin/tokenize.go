@@ -1,0 +1,242 @@
+package builtin
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// featureKind says what a feature was made from. It is hashed with the
+// feature's text, so "ab" as a word and "ab" as a character n-gram differ,
+// and it selects the feature's weight.
+type featureKind uint8
+
+const (
+	kindWord      featureKind = iota + 1 // a Latin word or a number
+	kindBigram                           // two adjacent Latin words
+	kindCharGram                         // a 3-5 character n-gram of a Latin word
+	kindHan                              // one Han character
+	kindHanBigram                        // two adjacent Han characters
+	kindShape                            // a number's shape: how many digits
+	kindSkip                             // two Latin words with one word between them
+	numKinds
+)
+
+var kindNames = [numKinds]string{"", "w", "b", "c", "h", "hh", "#", "s"}
+
+// tokenKind says what a token of the segmented text is.
+type tokenKind uint8
+
+const (
+	tokLatin  tokenKind = iota + 1 // letters, maybe with digits ("p1", "5xx")
+	tokNumber                      // digits only
+	tokHan                         // a run of Han characters
+)
+
+// token is a span of the lowercased text.
+type token struct {
+	kind tokenKind
+	text string
+	// joined says the token follows the previous one with only spaces or
+	// word joiners (- _ / .) between them, so the two form a bigram.
+	joined bool
+}
+
+// isHan reports whether r is a CJK ideograph; Chinese is tokenized by
+// characters because it has no spaces.
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// isWordRune reports whether r belongs to a Latin-script word or number.
+func isWordRune(r rune) bool {
+	return r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') ||
+		r >= utf8.RuneSelf && unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r)
+}
+
+// isJoiner reports whether r may sit between two words of one phrase:
+// "payment-api", "query_orders", "and/or", "v1.2" stay bigrams.
+func isJoiner(r rune) bool {
+	return r == ' ' || r == '\t' || r == '-' || r == '_' || r == '/' || r == '.'
+}
+
+// segment lowercases text and splits it into Latin words, numbers and Han
+// runs. Apostrophes inside words are dropped ("don't" -> "dont") so
+// contractions match their written-out spelling's stem.
+func segment(text string, dst []token) []token {
+	lower := strings.ToLower(text)
+	joined := false
+	i := 0
+	for i < len(lower) {
+		r, size := utf8.DecodeRuneInString(lower[i:])
+		switch {
+		case isHan(r):
+			j := i + size
+			for j < len(lower) {
+				r2, s2 := utf8.DecodeRuneInString(lower[j:])
+				if !isHan(r2) {
+					break
+				}
+				j += s2
+			}
+			dst = append(dst, token{kind: tokHan, text: lower[i:j]})
+			joined = false
+			i = j
+		case isWordRune(r):
+			j, digitsOnly := i, true
+			apostrophe := false
+			for j < len(lower) {
+				r2, s2 := utf8.DecodeRuneInString(lower[j:])
+				if (r2 == '\'' || r2 == '’') && j > i {
+					r3, _ := utf8.DecodeRuneInString(lower[j+s2:])
+					if j+s2 < len(lower) && isWordRune(r3) && !isHan(r3) {
+						apostrophe = true
+						j += s2
+						continue
+					}
+				}
+				if !isWordRune(r2) {
+					break
+				}
+				if r2 < '0' || r2 > '9' {
+					digitsOnly = false
+				}
+				j += s2
+			}
+			word := lower[i:j]
+			if apostrophe {
+				word = strings.NewReplacer("'", "", "’", "").Replace(word)
+			}
+			kind := tokLatin
+			if digitsOnly {
+				kind = tokNumber
+			}
+			dst = append(dst, token{kind: kind, text: word, joined: joined})
+			joined = true
+			i = j
+		default:
+			if !isJoiner(r) {
+				joined = false
+			}
+			i += size
+		}
+	}
+	return dst
+}
+
+// emitter receives each feature of a text. The hot path hashes features
+// straight from the token text; tests collect them as strings.
+type emitter interface {
+	// emit receives one feature whose text is a+b+c (passed in pieces so
+	// no string is built on the hot path).
+	emit(kind featureKind, a, b, c string)
+}
+
+// featurize emits every feature of the tokens: Latin words, word bigrams,
+// character 3-5-grams of Latin words (with word-boundary marks, so a prefix
+// differs from a middle), Han characters and Han bigrams, numbers and their
+// shapes. Character n-grams let "refunds" meet "refund" and "replicas" meet
+// "replica" without a stemmer.
+func featurize(tokens []token, e emitter) {
+	var prev, prev2 string
+	for _, t := range tokens {
+		switch t.kind {
+		case tokHan:
+			prevRune := ""
+			for i, r := range t.text {
+				ch := t.text[i : i+utf8.RuneLen(r)]
+				e.emit(kindHan, ch, "", "")
+				if prevRune != "" {
+					e.emit(kindHanBigram, prevRune, ch, "")
+				}
+				prevRune = ch
+			}
+			prev, prev2 = "", ""
+			continue
+		case tokNumber:
+			e.emit(kindWord, t.text, "", "")
+			e.emit(kindShape, digitShape(len(t.text)), "", "")
+		case tokLatin:
+			e.emit(kindWord, t.text, "", "")
+			charGrams(t.text, e)
+		}
+		if t.joined && prev != "" {
+			e.emit(kindBigram, prev, " ", t.text)
+			if prev2 != "" && kindWeights[kindSkip] > 0 {
+				e.emit(kindSkip, prev2, " _ ", t.text)
+			}
+		}
+		if !t.joined {
+			prev = ""
+		}
+		prev2, prev = prev, t.text
+	}
+}
+
+// digitShapes name numbers by digit count: an order id's eight digits match
+// another order id's eight digits.
+var digitShapes = [...]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10+"}
+
+func digitShape(n int) string {
+	if n >= len(digitShapes)-1 {
+		return digitShapes[len(digitShapes)-1]
+	}
+	return digitShapes[n]
+}
+
+// charGrams emits the 3-, 4- and 5-grams of "<word>".
+func charGrams(word string, e emitter) {
+	// Rune offsets of "<word>"; ASCII words (the common case) need no decoding.
+	var offs [64]int
+	n := 0
+	offs[n] = 0 // position of '<' in the virtual marked word
+	n++
+	for i := range word {
+		if n >= len(offs)-1 {
+			return // absurdly long "word" (a hash, a URL): its n-grams carry no meaning
+		}
+		offs[n] = i + 1
+		n++
+	}
+	offs[n] = len(word) + 1 // position of '>'
+	n++
+	offs[n] = len(word) + 2 // end
+	// The marked word has n runes; gram [a, a+g) covers offs[a]..offs[a+g].
+	for g := 3; g <= 5; g++ {
+		for a := 0; a+g <= n; a++ {
+			emitMarked(e, word, offs[a], offs[a+g])
+		}
+	}
+}
+
+// emitMarked emits the part of "<"+word+">" between byte offsets from and
+// to, without building the marked string.
+func emitMarked(e emitter, word string, from, to int) {
+	open, closing := "", ""
+	if from == 0 {
+		open = "<"
+		from = 1
+	}
+	if to == len(word)+2 {
+		closing = ">"
+		to = len(word) + 1
+	}
+	mid := ""
+	if from < to {
+		mid = word[from-1 : to-1]
+	}
+	e.emit(kindCharGram, open, mid, closing)
+}
+
+// termList collects features as readable strings, for tests and debugging.
+type termList []string
+
+func (l *termList) emit(kind featureKind, a, b, c string) {
+	*l = append(*l, kindNames[kind]+":"+a+b+c)
+}
+
+// terms returns the features of text as readable strings ("w:orders",
+// "b:last week", "c:<or", "h:华", "hh:华东", "#:8").
+func terms(text string) []string {
+	var l termList
+	featurize(segment(text, nil), &l)
+	return l
+}
