@@ -83,3 +83,17 @@ func BenchmarkLoad150(b *testing.B) {
 	}
 	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
+
+// BenchmarkRuleEval is one date rule evaluation, as the router does per decision.
+func BenchmarkRuleEval(b *testing.B) {
+	r, err := registry.NewRule("date(params.start) <= date(params.end) && days_between(params.start, params.end) <= 90", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := map[string]any{"region": "east", "start": "2026-11-23", "end": "2026-11-29"}
+	for b.Loop() {
+		if ok, err := r.Eval(params, now); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func LoadFS(fsys fs.FS, root, display string) (*Version, error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				ps.add(Pos{File: shown(name)}, "", "is missing; a prompt version directory holds %s", strings.Join(VersionFiles, ", "))
 			} else {
-				ps.add(Pos{File: shown(name)}, "", "cannot be read: %v", err)
+				ps.add(Pos{File: shown(name)}, "", "cannot be read: %v; check its permissions", err)
 			}
 			continue
 		}
@@ -151,7 +151,7 @@ func compileContract(file string, data []byte, ps *problems) *jsonschema.Schema 
 	}
 	c := newSchemaCompiler()
 	if err := c.AddResource(schemaURL, doc); err != nil {
-		ps.add(Pos{File: file}, "", "cannot be used as a schema: %v", err)
+		ps.add(Pos{File: file}, "", "cannot be used as a schema: %v; write a JSON Schema object", err)
 		return nil
 	}
 	sch, err := c.Compile(schemaURL)

@@ -140,7 +140,7 @@ func compileRule(expr, message string) (*Rule, []ruleCompileError) {
 					msg += " (a rule sees only params, now, date() and days_between())"
 				}
 			}
-			ce := ruleCompileError{msg: "does not compile: " + msg}
+			ce := ruleCompileError{msg: "does not compile: " + msg + "; fix the CEL expression"}
 			if e.Location != nil {
 				ce.line, ce.column = e.Location.Line(), e.Location.Column()+1
 			}
@@ -155,7 +155,7 @@ func compileRule(expr, message string) (*Rule, []ruleCompileError) {
 	}
 	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
-		return nil, []ruleCompileError{{msg: "does not compile: " + err.Error()}}
+		return nil, []ruleCompileError{{msg: "does not compile: " + err.Error() + "; fix the CEL expression"}}
 	}
 	reads, readsNow := ruleReads(ast.NativeRep())
 	if message == "" {

@@ -154,7 +154,7 @@ func (f *yfile) paramsSchema(n *yaml.Node, field string) (map[string]any, *jsons
 	// Compile even after the checks above failed, so every problem shows at once.
 	c := newSchemaCompiler()
 	if err := c.AddResource(schemaURL, raw); err != nil {
-		f.problem(n, field, "cannot be used as a schema: %v", err)
+		f.problem(n, field, "cannot be used as a schema: %v; write a JSON Schema object", err)
 		return nil, nil, nil
 	}
 	sch, err := c.Compile(schemaURL)
@@ -180,7 +180,7 @@ func (f *yfile) paramsSchema(n *yaml.Node, field string) (map[string]any, *jsons
 	for _, name := range names {
 		ps, err := c.Compile(schemaURL + "#/properties/" + escapePointerToken(name))
 		if err != nil {
-			f.problem(nodeAt(n, []string{"properties", name}), join(field, "properties."+name), "does not compile on its own: %v", err)
+			f.problem(nodeAt(n, []string{"properties", name}), join(field, "properties."+name), "does not compile on its own: %v; make the property schema self-contained or $ref into #/$defs", err)
 			continue
 		}
 		props[name] = ps
@@ -251,7 +251,7 @@ func (f *yfile) checkExtensions(n *yaml.Node, raw map[string]any, field string) 
 					}
 				}
 				if !good {
-					f.problem(vnode, join(kfield, k), "must be a list of non-empty strings")
+					f.problem(vnode, join(kfield, k), "must be a list of non-empty strings; write [word, ...]")
 				}
 			}
 		}

@@ -250,7 +250,7 @@ func (f *yfile) cost(n *yaml.Node, field string, c *Cost) {
 // which case examples are not checked against rules.
 func (f *yfile) rules(n *yaml.Node, field string) ([]*Rule, bool) {
 	if n.Kind != yaml.SequenceNode {
-		f.problem(n, field, "must be a list of {expr, message}, got %s", kindName(n))
+		f.problem(n, field, "must be a list of {expr, message}, got %s; start each rule with \"- expr: ...\"", kindName(n))
 		return nil, false
 	}
 	var out []*Rule
@@ -289,7 +289,7 @@ func (f *yfile) rules(n *yaml.Node, field string) ([]*Rule, bool) {
 					line++ // block scalars start on the line after the indicator
 				}
 			}
-			f.ps.add(Pos{File: f.name, Line: line}, join(rfield, "expr"), "%s%s", e.msg, where)
+			f.ps.add(Pos{File: f.name, Line: line}, join(rfield, "expr"), "%s", withColumn(e.msg, where))
 		}
 		if r == nil {
 			ok = false
@@ -329,7 +329,7 @@ var exampleNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func (f *yfile) examples(n *yaml.Node, field string, s *Skill, schemaOK, rulesOK bool) []Example {
 	if n.Kind != yaml.SequenceNode {
-		f.problem(n, field, "must be a list of {input, params}, got %s", kindName(n))
+		f.problem(n, field, "must be a list of {input, params}, got %s; start each example with \"- input: ...\"", kindName(n))
 		return nil
 	}
 	var out []Example
@@ -384,7 +384,7 @@ func (f *yfile) exampleParams(n *yaml.Node, field string, s *Skill, schemaOK boo
 	}
 	params, ok := v.(map[string]any)
 	if !ok {
-		f.problem(n, field, "must be a mapping of param name to value, got %s", kindName(n))
+		f.problem(n, field, "must be a mapping of param name to value, got %s; write {name: value, ...}", kindName(n))
 		return nil, false
 	}
 	if !schemaOK {
@@ -462,4 +462,15 @@ func describeValue(v any) string {
 		return strings.TrimSpace(fmt.Sprint(x))
 	}
 	return fmt.Sprint(v)
+}
+
+// withColumn puts "(column N)" before the advice part of a message.
+func withColumn(msg, where string) string {
+	if where == "" {
+		return msg
+	}
+	if i := strings.LastIndex(msg, "; "); i >= 0 {
+		return msg[:i] + where + msg[i:]
+	}
+	return msg + where
 }

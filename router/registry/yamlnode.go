@@ -122,7 +122,7 @@ func (f *yfile) fields(n *yaml.Node, field string, known []string, fn func(key s
 // pairs walks a free-form mapping (glossary, side_effects), reporting duplicates.
 func (f *yfile) pairs(n *yaml.Node, field string, fn func(k, v *yaml.Node)) bool {
 	if n.Kind != yaml.MappingNode {
-		f.problem(n, field, "must be a mapping (key: value), got %s", kindName(n))
+		f.problem(n, field, "must be a mapping (key: value), got %s; write one key: value per line", kindName(n))
 		return false
 	}
 	seen := map[string]int{}
@@ -151,7 +151,7 @@ func contains(list []string, s string) bool {
 // written, since a description of "2026" is still a description.
 func (f *yfile) str(n *yaml.Node, field string) (string, bool) {
 	if n.Kind != yaml.ScalarNode {
-		f.problem(n, field, "must be a string, got %s", kindName(n))
+		f.problem(n, field, "must be a string, got %s; write plain text (quote it if it has a colon)", kindName(n))
 		return "", false
 	}
 	if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
@@ -182,7 +182,7 @@ func (f *yfile) strList(n *yaml.Node, field string) ([]string, bool) {
 func (f *yfile) integer(n *yaml.Node, field string) (int, bool) {
 	var v int
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&v) != nil {
-		f.problem(n, field, "must be a whole number, got %s", kindName(n))
+		f.problem(n, field, "must be a whole number, got %s; write digits only, e.g. 5", kindName(n))
 		return 0, false
 	}
 	return v, true
@@ -193,7 +193,7 @@ func (f *yfile) number(n *yaml.Node, field string) (float64, bool) {
 	tag := n.ShortTag()
 	if n.Kind != yaml.ScalarNode || (tag != "!!int" && tag != "!!float") || n.Decode(&v) != nil ||
 		math.IsNaN(v) || math.IsInf(v, 0) {
-		f.problem(n, field, "must be a number, got %s", kindName(n))
+		f.problem(n, field, "must be a number, got %s; write digits, e.g. 0.85", kindName(n))
 		return 0, false
 	}
 	return v, true
