@@ -1,0 +1,75 @@
+package providers
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+)
+
+// recorder is the outermost transport: it computes each request's redacted
+// canonical form and cassette key, then replays, records or passes it on as
+// the mode says. Only 2xx answers are recorded: a 429, a 5xx or a bad key
+// is a fact about that moment, not about the model, and must not be
+// replayed forever.
+type recorder struct {
+	mode   CassetteMode
+	store  *cassetteStore
+	redact *Redactor
+	next   http.RoundTripper
+}
+
+func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := drainRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	ex := exchangeFrom(req.Context())
+	canon := t.redact.Bytes(canonicalJSON(body))
+	model := ex.Model
+	if model == "" {
+		model = modelOf(body)
+	}
+	key := cassetteKey(ex.Fingerprint, model, canon)
+	ex.noteRequest(string(canon), key)
+
+	if t.mode == CassettesReplay || t.mode == CassettesAuto {
+		entry, err := t.store.load(key)
+		if err != nil {
+			return nil, err
+		}
+		if entry != nil {
+			ex.noteReplay()
+			return entry.Response.httpResponse(req), nil
+		}
+		if t.mode == CassettesReplay {
+			return nil, fmt.Errorf("%w for %s %q (model %s, version fingerprint %q, key %s) in %s: record it with --cassettes record or auto",
+				ErrCassetteMissing, ex.Kind, t.redact.String(ex.Label), model, ex.Fingerprint, key[:16], t.store.dir)
+		}
+	}
+
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || t.mode == CassettesOff || resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp, err
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read response of %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	entry := &cassetteEntry{
+		Format:      cassetteFormat,
+		Key:         key,
+		Fingerprint: ex.Fingerprint,
+		Model:       model,
+		Label:       t.redact.String(ex.Label),
+		Request:     cassetteRequest{Method: req.Method, Path: req.URL.Path},
+		Response:    cassetteResponse{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")},
+	}
+	entry.Request.Body, entry.Request.BodyText = jsonOrText(canon)
+	entry.Response.Body, entry.Response.BodyText = jsonOrText(t.redact.Bytes(data))
+	saved, err := t.store.save(entry)
+	if err != nil {
+		return nil, err
+	}
+	return saved.Response.httpResponse(req), nil
+}
