@@ -152,31 +152,51 @@ func (y *ynode) params(n *yaml.Node, field string) map[string]ParamMatcher {
 }
 
 // matcher parses one expected param value: a literal, or a mapping with
-// exactly one of any_of, regex, absent. A mapping with none of those keys is
-// a literal object (matched as a subset).
+// exactly one of any_of, regex, absent (any_of and regex may add
+// `optional: true`: the param may also be left out, as BFCL's "" answer
+// says). A mapping with none of those keys is a literal object (matched as
+// a subset).
 func (y *ynode) matcher(n *yaml.Node, field string) (ParamMatcher, bool) {
 	if n.Kind == yaml.MappingNode && len(n.Content) > 0 {
 		var keys []string
-		for i := 0; i < len(n.Content); i += 2 {
-			keys = append(keys, n.Content[i].Value)
+		var optional *yaml.Node
+		var body *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if k == "optional" {
+				optional = resolve(n.Content[i+1])
+				continue
+			}
+			keys = append(keys, k)
+			body = resolve(n.Content[i+1])
 		}
-		isMatcher := slices.ContainsFunc(keys, func(k string) bool { return slices.Contains(matcherKeys, k) })
+		isMatcher := optional != nil || slices.ContainsFunc(keys, func(k string) bool { return slices.Contains(matcherKeys, k) })
 		if isMatcher {
-			if len(keys) != 1 {
-				y.problem(n, field, "a matcher has exactly one of any_of, regex, absent; got %s", strings.Join(keys, ", "))
+			if len(keys) != 1 || !slices.Contains(matcherKeys, keys[0]) {
+				y.problem(n, field, "a matcher has exactly one of any_of, regex, absent (plus optional: true with any_of or regex); got %s", strings.Join(keys, ", "))
 				return ParamMatcher{}, false
 			}
-			return y.matcherBody(keys[0], resolve(n.Content[1]), field+"."+keys[0])
+			if optional != nil {
+				if optional.Kind != yaml.ScalarNode || optional.ShortTag() != "!!bool" || optional.Value != "true" || keys[0] == "absent" {
+					y.problem(optional, field+".optional", "must be true, beside any_of or regex (the param may also be left out)")
+					return ParamMatcher{}, false
+				}
+			}
+			m, ok := y.matcherBody(keys[0], body, field+"."+keys[0], optional != nil)
+			m.Optional = optional != nil
+			return m, ok
 		}
 	}
 	v, ok := y.literal(n, field)
 	return ParamMatcher{Equals: v}, ok
 }
 
-func (y *ynode) matcherBody(key string, v *yaml.Node, field string) (ParamMatcher, bool) {
+func (y *ynode) matcherBody(key string, v *yaml.Node, field string, optional bool) (ParamMatcher, bool) {
 	switch key {
 	case "any_of":
-		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		// An empty list is allowed only with optional: then the param must
+		// be left out.
+		if v.Kind != yaml.SequenceNode || (len(v.Content) == 0 && !optional) {
 			y.problem(v, field, "must be a non-empty list of accepted values, got %s", kindName(v))
 			return ParamMatcher{}, false
 		}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -39,6 +40,11 @@ func (m ParamMismatch) String() string {
 
 // String shows the matcher as a suite file would write it.
 func (p ParamMatcher) String() string {
+	if p.Optional {
+		q := p
+		q.Optional = false
+		return strings.TrimSuffix(q.String(), "}") + ", optional: true}"
+	}
 	switch {
 	case p.Absent:
 		return "{absent: true}"
@@ -82,7 +88,9 @@ func MatchParams(want map[string]ParamMatcher, got map[string]any) []ParamMismat
 				out = append(out, ParamMismatch{name, MismatchUnexpected, w, v})
 			}
 		case !present:
-			out = append(out, ParamMismatch{name, MismatchMissing, w, nil})
+			if !w.Optional {
+				out = append(out, ParamMismatch{name, MismatchMissing, w, nil})
+			}
 		default:
 			if kind := w.mismatch(v); kind != "" {
 				out = append(out, ParamMismatch{name, kind, w, v})

@@ -52,6 +52,14 @@ var _ = Describe("MatchParams", func() {
 		Expect(kinds(harness.MatchParams(want, map[string]any{"env": 3, "order": "ORD-1"}))).To(Equal([]string{"env:type", "order:value"}))
 	})
 
+	It("lets an optional any_of or regex param be left out, but not be wrong", func() {
+		want := map[string]harness.ParamMatcher{"unit": {AnyOf: []any{"celsius"}, Optional: true}}
+		Expect(harness.MatchParams(want, map[string]any{})).To(BeEmpty())
+		Expect(harness.MatchParams(want, map[string]any{"unit": "celsius"})).To(BeEmpty())
+		Expect(kinds(harness.MatchParams(want, map[string]any{"unit": "kelvin"}))).To(Equal([]string{"unit:value"}))
+		Expect(want["unit"].String()).To(Equal(`{any_of: ["celsius"], optional: true}`))
+	})
+
 	It("matches literal objects as a subset and lists element by element", func() {
 		want := map[string]harness.ParamMatcher{"filter": eq(map[string]any{"k": float64(1)}), "ids": eq([]any{"a", "b"})}
 		Expect(harness.MatchParams(want, map[string]any{"filter": map[string]any{"k": 1, "extra": true}, "ids": []any{"a", "b"}})).To(BeEmpty())

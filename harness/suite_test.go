@@ -148,7 +148,7 @@ cases:
 			`bad.yaml:13: cases[2].expect.action: must be one of execute, confirm, clarify, refuse, got "hurry" (an error decision is never expected)`,
 			`bad.yaml:16: cases[3].expect.candidates[1]: unknown skill "nope"; name a skill of the versions' registries (or the case's tools)`,
 			`bad.yaml:19: cases[4].expect.never[0]: unknown skill "delete_all"; name a skill of the versions' registries (or the case's tools)`,
-			`bad.yaml:26: cases[5].expect.params.region: a matcher has exactly one of any_of, regex, absent; got any_of, regex`,
+			`bad.yaml:26: cases[5].expect.params.region: a matcher has exactly one of any_of, regex, absent (plus optional: true with any_of or regex); got any_of, regex`,
 			`bad.yaml:27: cases[5].expect.params.start.absent: must be true (the param must not be set); to allow anything, leave the param out`,
 			`bad.yaml:28: cases[5].expect.params.end.regex: does not compile: error parsing regexp: missing closing ): ` + "`(`",
 			`bad.yaml:29: cases[5].expect.params.status: is null; write a value, or {absent: true} for a param that must not be set`,
@@ -194,6 +194,22 @@ cases:
 		Expect(lines).To(HaveLen(2))
 		Expect(lines[0]).To(HavePrefix("tools.yaml:8: cases[0].tools[0].side_effect: "))
 		Expect(lines[1]).To(HavePrefix(`tools.yaml:18: cases[1].expect.skill: unknown skill "query_orders_by_region"`))
+	})
+
+	It("reads optional beside any_of or regex, as the BFCL importer writes it", func() {
+		text := "suite: normal\ncases:\n  - id: a\n    input: x\n    expect:\n      action: execute\n      skill: query_alerts_by_zone\n" +
+			"      params:\n        zone: {any_of: [east], optional: true}\n        severity: {optional: true, any_of: []}\n"
+		cases, err := harness.ParseSuite("o.yaml", []byte(text), reg)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cases[0].Expect.Params["zone"]).To(Equal(harness.ParamMatcher{AnyOf: []any{"east"}, Optional: true}))
+		Expect(cases[0].Expect.Params["severity"].Optional).To(BeTrue())
+
+		bad := strings.Replace(text, "{any_of: [east], optional: true}", "{absent: true, optional: true}", 1)
+		_, err = harness.ParseSuite("o.yaml", []byte(bad), reg)
+		Expect(problemLines(err)).To(Equal([]string{"o.yaml:9: cases[0].expect.params.zone.optional: must be true, beside any_of or regex (the param may also be left out)"}))
+		bad = strings.Replace(text, "{any_of: [east], optional: true}", "{optional: true}", 1)
+		_, err = harness.ParseSuite("o.yaml", []byte(bad), reg)
+		Expect(problemLines(err)[0]).To(ContainSubstring("a matcher has exactly one of any_of, regex, absent"))
 	})
 
 	It("rejects tags that cannot be labels", func() {

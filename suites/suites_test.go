@@ -1,0 +1,188 @@
+// Package suites_test turns every (prompt version, case) of routebench.yaml
+// into a Ginkgo spec, labelled so engineers can focus:
+//
+//	go test ./suites/ -args -ginkgo.label-filter='suite:adversarial && lang:zh'
+//	ginkgo --label-filter='skill:refund_order' ./suites
+//
+// Known failures live in baseline.yaml: a failing case not listed there
+// fails its spec (a regression); a listed case that now passes is reported.
+// Rewrite the baseline on purpose with
+//
+//	go test ./suites/ -args -update-baseline    (or ROUTEBENCH_UPDATE_BASELINE=1)
+package suites_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/matchers"
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/models"
+	"github.com/routebench/routebench/router/registry"
+)
+
+const (
+	configFile   = "../routebench.yaml"
+	baselineFile = "baseline.yaml"
+	// outcomeEntry is the report entry each spec leaves for the baseline
+	// update, which runs after the suite (on process 1 under ginkgo -p).
+	outcomeEntry = "routebench-outcome"
+)
+
+var updateBaseline = flag.Bool("update-baseline", false, "rewrite baseline.yaml with the failures of this run")
+
+// versionUnderTest is a prompt version with its router.
+type versionUnderTest struct {
+	v      *registry.Version
+	router *router.Router
+}
+
+var (
+	versions []versionUnderTest
+	cases    []harness.Case
+	baseline harness.Baseline
+)
+
+// TestSuites loads the config, versions, suites and baseline before
+// RunSpecs, because specs are built from them.
+func TestSuites(t *testing.T) {
+	RegisterFailHandler(Fail)
+	cfg, err := harness.LoadConfig(configFile)
+	if err != nil {
+		t.Fatalf("load config: %v", err)
+	}
+	var regs []*registry.Registry
+	for _, dir := range cfg.Versions {
+		v, err := registry.Load(dir)
+		if err != nil {
+			t.Fatalf("load version %s:\n%v", dir, err)
+		}
+		factory, err := models.ForVersion(v, "", "")
+		if err != nil {
+			t.Fatalf("models for %s: %v", v.ID(), err)
+		}
+		rt, err := router.New(v, factory)
+		if err != nil {
+			t.Fatalf("router for %s: %v", v.ID(), err)
+		}
+		versions = append(versions, versionUnderTest{v: v, router: rt})
+		regs = append(regs, v.Registry)
+	}
+	if cases, err = harness.LoadSuites(cfg.Suites, regs...); err != nil {
+		t.Fatalf("load suites:\n%v", err)
+	}
+	if baseline, err = harness.LoadBaseline(baselineFile); err != nil {
+		t.Fatalf("%v", err)
+	}
+	RunSpecs(t, "routebench suites")
+}
+
+func updating() bool {
+	return *updateBaseline || os.Getenv("ROUTEBENCH_UPDATE_BASELINE") == "1"
+}
+
+var _ = Describe("routing", func() {
+	var entries []TableEntry
+	for i := range versions {
+		vut := &versions[i]
+		for j := range cases {
+			c := &cases[j]
+			labels := harness.Labels(vut.v.Name, c)
+			entries = append(entries, Entry(fmt.Sprintf("%s %s", vut.v.Name, c.ID), Label(labels...), vut, c))
+		}
+	}
+	DescribeTable("case", checkCase, entries)
+})
+
+// checkCase routes one case under one version and holds the decision to
+// the case's expectation, modulo the baseline's known failures.
+func checkCase(vut *versionUnderTest, c *harness.Case) {
+	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools}
+	if c.Now != "" {
+		now, err := time.Parse(time.RFC3339, c.Now)
+		Expect(err).NotTo(HaveOccurred())
+		req.Now = now
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := vut.router.Route(ctx, req)
+	Expect(err).NotTo(HaveOccurred())
+
+	reg := vut.v.Registry
+	if c.Tools != nil {
+		reg = c.Tools
+	}
+	verdict := harness.Check(c, d, reg)
+	AddReportEntry(outcomeEntry, fmt.Sprintf("%s|%s|%s", vut.v.Name, c.ID, verdict.Failure), ReportEntryVisibilityNever)
+	if updating() {
+		return // recording, not judging
+	}
+	switch baseline.Judge(vut.v.Name, c.ID, verdict) {
+	case harness.Fixed:
+		note := fmt.Sprintf("%s %s now passes but baseline.yaml lists it as a known failure; drop it with -update-baseline", vut.v.Name, c.ID)
+		AddReportEntry("fixed", note)
+		fmt.Fprintln(GinkgoWriter, note)
+	case harness.KnownFailing:
+		known, _ := baseline.Known(vut.v.Name, c.ID)
+		fmt.Fprintf(GinkgoWriter, "known failure (%s): %s\n", known, strings.Join(verdict.Problems, "; "))
+	case harness.Changed:
+		known, _ := baseline.Known(vut.v.Name, c.ID)
+		Fail(fmt.Sprintf("known failure changed category from %s to %s; if that is intended, rewrite the baseline with -update-baseline\n%s",
+			known, verdict.Failure, matchers.MeetExpectation(c, reg).FailureMessage(d)))
+	default:
+		Expect(d).To(matchers.MeetExpectation(c, reg))
+	}
+}
+
+// In update mode, rewrite the baseline from every spec that ran; specs a
+// label filter skipped keep their old entries, and entries of cases or
+// versions that no longer exist are dropped.
+var _ = ReportAfterSuite("baseline", func(report Report) {
+	if !updating() {
+		return
+	}
+	next := harness.Baseline{}
+	ran := map[string]bool{}
+	for _, vut := range versions {
+		next[vut.v.Name] = []harness.KnownFailure{}
+	}
+	for _, spec := range report.SpecReports {
+		for _, e := range spec.ReportEntries {
+			if e.Name != outcomeEntry {
+				continue
+			}
+			parts := strings.SplitN(e.Value.String(), "|", 3)
+			if len(parts) != 3 {
+				continue
+			}
+			ran[parts[0]+"|"+parts[1]] = true
+			if parts[2] != "" {
+				next[parts[0]] = append(next[parts[0]], harness.KnownFailure{Case: parts[1], Failure: parts[2]})
+			}
+		}
+	}
+	planned := map[string]bool{}
+	for _, vut := range versions {
+		for _, c := range cases {
+			planned[vut.v.Name+"|"+c.ID] = true
+		}
+	}
+	for version, list := range baseline {
+		for _, k := range list {
+			if key := version + "|" + k.Case; planned[key] && !ran[key] {
+				next[version] = append(next[version], k)
+			}
+		}
+	}
+	Expect(harness.WriteBaseline(baselineFile, next)).To(Succeed())
+	fmt.Fprintf(GinkgoWriter, "rewrote %s\n", baselineFile)
+})
