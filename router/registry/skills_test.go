@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -279,8 +281,8 @@ var _ = Describe("ParseSkills", func() {
 
 var _ = Describe("ParseSkillsNode", func() {
 	It("keeps the lines of the embedding file", func() {
-		var n yamlNode
-		Expect(unmarshalNode(doc("cases: []", "tools:", "  - name: t", "    description: x", "    side_effect: sideways"), &n)).To(Succeed())
+		var n yaml.Node
+		Expect(yaml.Unmarshal(doc("cases: []", "tools:", "  - name: t", "    description: x", "    side_effect: sideways"), &n)).To(Succeed())
 		tools := n.Content[0].Content[3]
 		_, err := registry.ParseSkillsNode("case.yaml", tools)
 		expectProblem(problemLines(err), "case.yaml:5: skills[0].side_effect:", "sideways")
