@@ -30,11 +30,11 @@ type caseData struct {
 }
 
 type caseJSON struct {
-	ID     string      `json:"id"`
-	Suite  int         `json:"su,omitempty"`
-	Input  string      `json:"in,omitempty"`
-	Tags   []int       `json:"t,omitempty"`
-	Expect expectJSON  `json:"x"`
+	ID     string     `json:"id"`
+	Suite  int        `json:"su,omitempty"`
+	Input  string     `json:"in,omitempty"`
+	Tags   []int      `json:"t,omitempty"`
+	Expect expectJSON `json:"x"`
 	// Results align with caseData.Versions; null where a version did not
 	// run the case.
 	Results []*resultJSON `json:"r"`

@@ -21,28 +21,28 @@ func versionColor(i int) string { return versionColors[i%len(versionColors)] }
 // Chart geometry in SVG user units; the plot area sits inside margins
 // that hold the axis labels.
 const (
-	chartW, chartH         = 360, 220
-	marginL, marginR       = 48, 12
-	marginT, marginB       = 14, 40
-	plotW                  = chartW - marginL - marginR
-	plotH                  = chartH - marginT - marginB
-	legendRowH             = 16
+	chartW, chartH   = 360, 220
+	marginL, marginR = 48, 12
+	marginT, marginB = 14, 40
+	plotW            = chartW - marginL - marginR
+	plotH            = chartH - marginT - marginB
+	legendRowH       = 16
 )
 
 // chartView is a hand-drawn SVG chart: every coordinate is already a
 // fixed-precision string, so the same data gives the same bytes.
 type chartView struct {
-	Title          string
-	W, H           int
-	X0, X1, Y0, Y1 string // plot area corners
-	PW, PH         string // plot area size
-	XTicks, YTicks []tick
-	XLabel, YLabel string
+	Title                              string
+	W, H                               int
+	X0, X1, Y0, Y1                     string // plot area corners
+	PW, PH                             string // plot area size
+	XTicks, YTicks                     []tick
+	XLabel, YLabel                     string
 	XLabelX, XLabelY, YLabelX, YLabelY string
-	Bars           []bar
-	Series         []series
-	Diagonal       bool
-	Legend         []legendItem
+	Bars                               []bar
+	Series                             []series
+	Diagonal                           bool
+	Legend                             []legendItem
 }
 
 // tick is an axis label at (X, Y); L is where its grid line runs.

@@ -21,7 +21,9 @@ var (
 	reportCSS  = mustAsset("assets/report.css")
 	reportJS   = mustAsset("assets/report.js")
 	reportTmpl = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-		"add": func(a, b int) int { return a + b },
+		// breakable splits snake_case names so a narrow column can wrap
+		// them at underscores instead of mid-word.
+		"breakable": func(s string) []string { return strings.SplitAfter(s, "_") },
 	}).ParseFS(assets, "assets/report.html.tmpl"))
 )
 
@@ -71,11 +73,14 @@ type versionHead struct {
 }
 
 // verdict is one head version against the base, in a sentence a lead
-// reads first.
+// reads first. With a paired comparison, Better and Worse hold only
+// significant changes of paired rates, and Untested the changes of
+// metrics no test covers (calibration, latency, cost).
 type verdict struct {
 	Head, Base string
 	Better     []string
 	Worse      []string
+	Untested   []string
 	Flat       int
 	Paired     bool
 }
@@ -191,6 +196,8 @@ func verdicts(versions []string, all metricTable, in *Input) []verdict {
 				continue // breakdowns repeat their parent row
 			}
 			switch {
+			case vd.Paired && strings.HasPrefix(c.Class, "plain") && !strings.HasSuffix(c.Class, "flat"):
+				vd.Untested = append(vd.Untested, desc)
 			case strings.HasSuffix(c.Class, "better"):
 				vd.Better = append(vd.Better, desc)
 			case strings.HasSuffix(c.Class, "worse"):

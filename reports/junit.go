@@ -46,7 +46,8 @@ type junitCase struct {
 type junitFailure struct {
 	Type    string `xml:"type,attr"`
 	Message string `xml:"message,attr"`
-	Body    string `xml:",chardata"`
+	// Body is CDATA so the trace keeps its line breaks in the file.
+	Body string `xml:",cdata"`
 }
 
 // WriteJUnit writes junit.xml: one testsuite per (version, suite), one
@@ -113,7 +114,7 @@ func junitSuiteOf(version, suite string, results []harness.Result) junitSuite {
 			if category == "" {
 				category = "uncategorised"
 			}
-			jc.Failure = &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: caseReport(r)}
+			jc.Failure = &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: xmlSafe(caseReport(r))}
 		}
 		js.Cases = append(js.Cases, jc)
 	}
@@ -221,4 +222,19 @@ func expectLine(e harness.Expect) string {
 		s += " never " + strings.Join(e.Never, ", ")
 	}
 	return s
+}
+
+// xmlSafe replaces characters XML 1.0 cannot carry at all (most control
+// characters), which CDATA, unlike escaped text, would pass through.
+func xmlSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r',
+			r >= 0x20 && r <= 0xD7FF,
+			r >= 0xE000 && r <= 0xFFFD,
+			r >= 0x10000 && r <= 0x10FFFF:
+			return r
+		}
+		return '\uFFFD'
+	}, s)
 }

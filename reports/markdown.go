@@ -49,6 +49,9 @@ func WriteMarkdown(w io.Writer, in Input) error {
 	}
 
 	if len(in.Summary.Versions) > 0 {
+		for _, vd := range verdicts(versions, in.metricTable("all", versions, false), &in) {
+			writeVerdict(&b, vd)
+		}
 		t := in.metricTable("all", versions, true)
 		b.WriteString("\n### Key metrics (all cases)\n\n")
 		b.WriteString("| metric |")
@@ -56,17 +59,19 @@ func WriteMarkdown(w io.Writer, in Input) error {
 			b.WriteString(" " + mdEscape(c.Label) + " |")
 		}
 		b.WriteString("\n|---|" + strings.Repeat("---:|", len(t.Columns)) + "\n")
+		paired := len(in.Comparisons) > 0
 		for _, row := range t.Rows {
 			b.WriteString("| " + mdEscape(row.Label) + " |")
 			for _, c := range row.Cells {
-				b.WriteString(" " + mdCell(c) + " |")
+				b.WriteString(" " + mdCell(c, paired) + " |")
 			}
 			b.WriteString("\n")
 		}
 		b.WriteString("\nRates: value [95% interval] n. Δ: minus the base version; " +
 			"✅ better, ❌ worse")
 		if len(in.Comparisons) > 0 {
-			b.WriteString(" (significant in the paired test); `~` within noise")
+			b.WriteString(" (significant in the paired test); `~` within noise; " +
+				"metrics without a test (calibration, latency, cost) show plain differences")
 		} else {
 			b.WriteString(" (plain differences, not tested for significance)")
 		}
@@ -104,6 +109,29 @@ func WriteMarkdown(w io.Writer, in Input) error {
 	return nil
 }
 
+// writeVerdict is the one paragraph a reviewer reads first.
+func writeVerdict(b *strings.Builder, vd verdict) {
+	qual := ""
+	if vd.Paired {
+		qual = " (significant)"
+	}
+	list := func(items []string) string {
+		if len(items) == 0 {
+			return "none"
+		}
+		return mdEscape(strings.Join(items, "; "))
+	}
+	fmt.Fprintf(b, "\n**%s vs %s**: better%s: %s. Worse%s: %s.", mdEscape(vd.Head), mdEscape(vd.Base),
+		qual, list(vd.Better), qual, list(vd.Worse))
+	if len(vd.Untested) > 0 {
+		b.WriteString(" Not tested: " + list(vd.Untested) + ".")
+	}
+	if !vd.Paired {
+		b.WriteString(" These are plain differences: no paired comparison was given, so none is tested for significance.")
+	}
+	b.WriteString("\n")
+}
+
 func writeFlips(b *strings.Builder, title string, flips []flip, broken bool) {
 	if len(flips) == 0 {
 		return
@@ -124,7 +152,9 @@ func writeFlips(b *strings.Builder, title string, flips []flip, broken bool) {
 	}
 }
 
-func mdCell(c metricCell) string {
+// mdCell prints a metric cell; with a paired comparison, only tested
+// changes earn a ✅ or ❌.
+func mdCell(c metricCell, paired bool) string {
 	if c.Class == "none" {
 		return mdEscape(c.Text)
 	}
@@ -139,6 +169,9 @@ func mdCell(c metricCell) string {
 		parts = append(parts, c.Note)
 	}
 	s := mdEscape(strings.Join(parts, " "))
+	if paired && strings.HasPrefix(c.Class, "plain") {
+		return s
+	}
 	switch {
 	case strings.HasSuffix(c.Class, "better"):
 		s += " ✅"
