@@ -1,0 +1,188 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/reports"
+)
+
+func init() { subcommands = append(subcommands, newCompareCmd) }
+
+type compareOptions struct {
+	html, json               string
+	alpha                    float64
+	baseVersion, headVersion string
+	maxFlips                 int
+}
+
+func newCompareCmd() *cobra.Command {
+	o := compareOptions{alpha: stats.DefaultThresholds.Alpha}
+	cmd := &cobra.Command{
+		Use:   "compare OLD.jsonl NEW.jsonl [--html F] [--alpha A]",
+		Short: "Paired comparison of two versions' results, case by case",
+		Long: `Pair the results of two versions by case id (and case hash: a case edited
+between the runs is left out, with a warning) and print, for every rate
+metric over all cases and per suite: both values with their n, the delta
+with a paired bootstrap interval, McNemar's exact test on the discordant
+cases (b: hit under OLD, miss under NEW; c: the reverse) and a symbol:
+~ no significant change at --alpha, + better, - worse, * changed (a metric
+with no better direction, such as clarification_rate). Then the broken cases
+(passed under OLD, fail under NEW, adversarial first) and the fixed ones.
+
+OLD and NEW are results.jsonl files or run directories holding one. Each must
+hold one version, or name one with --base-version/--head-version (a name
+such as v2 or a full id such as v2@3f9a1c2e); both may then be the same file.
+
+Exit codes: 0 compared, 2 bad flags or unreadable results.
+
+Examples:
+  routebench compare out/v1/results.jsonl out/v2/results.jsonl
+  routebench compare out/run out/run --base-version v1 --head-version v2 --html compare.html
+  routebench compare old.jsonl new.jsonl --alpha 0.01 --json comparison.json`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return compareCommand(cmd.OutOrStdout(), args[0], args[1], o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.html, "html", "", "also write an HTML report of the comparison to this file")
+	f.StringVar(&o.json, "json", "", "also write the comparison as JSON to this file")
+	f.Float64Var(&o.alpha, "alpha", o.alpha, "significance level of McNemar's exact test")
+	f.StringVar(&o.baseVersion, "base-version", "", "version to take from OLD, when it holds several")
+	f.StringVar(&o.headVersion, "head-version", "", "version to take from NEW, when it holds several")
+	f.IntVar(&o.maxFlips, "max-flips", 20, "flipped cases to list per direction (0: all)")
+	return cmd
+}
+
+func compareCommand(stdout io.Writer, oldPath, newPath string, o compareOptions) error {
+	th := stats.DefaultThresholds
+	th.Alpha = o.alpha
+	if err := th.Validate(); err != nil {
+		return exitcode.Usagef("compare: --%v", err)
+	}
+	if o.maxFlips < 0 {
+		return exitcode.Usagef("compare: --max-flips must be >= 0, got %d", o.maxFlips)
+	}
+	base, err := readVersion(oldPath, o.baseVersion, "--base-version")
+	if err != nil {
+		return err
+	}
+	head, err := readVersion(newPath, o.headVersion, "--head-version")
+	if err != nil {
+		return err
+	}
+	c := compare.Paired(base, head, th)
+	if err := compare.WriteText(stdout, c, compare.TextOptions{MaxFlips: o.maxFlips}); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if o.json != "" {
+		if err := writeComparisonJSON(o.json, c); err != nil {
+			return err
+		}
+	}
+	if o.html != "" {
+		if err := writeComparisonHTML(o.html, base, head, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readVersion reads a results file (or a run directory's results.jsonl)
+// and returns one version's results: the one named, or the only one.
+func readVersion(path, want, flag string) ([]harness.Result, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, harness.ResultsFile)
+	}
+	results, err := harness.ReadResults(path)
+	if err != nil {
+		return nil, exitcode.With(exitcode.Usage, fmt.Errorf("compare: %w", err))
+	}
+	var ids []string
+	for _, r := range results {
+		if !slices.Contains(ids, r.Version) {
+			ids = append(ids, r.Version)
+		}
+	}
+	switch {
+	case len(ids) == 0:
+		return nil, exitcode.Usagef("compare: %s holds no results", path)
+	case want == "" && len(ids) > 1:
+		return nil, exitcode.Usagef("compare: %s holds %d versions (%s): name one with %s", path, len(ids), strings.Join(ids, ", "), flag)
+	case want == "":
+		return results, nil
+	}
+	var matched []string
+	for _, id := range ids {
+		if id == want || harness.VersionName(id) == want {
+			matched = append(matched, id)
+		}
+	}
+	switch len(matched) {
+	case 0:
+		return nil, exitcode.Usagef("compare: %s %s: %s holds %s", flag, want, path, strings.Join(ids, ", "))
+	case 1:
+	default:
+		return nil, exitcode.Usagef("compare: %s %s matches %s in %s: give the full id", flag, want, strings.Join(matched, ", "), path)
+	}
+	var out []harness.Result
+	for _, r := range results {
+		if r.Version == matched[0] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func writeComparisonJSON(path string, c compare.Comparison) error {
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return fmt.Errorf("compare: encode %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	return nil
+}
+
+// writeComparisonHTML renders the two versions' results with the paired
+// comparison through package reports (base first: reports take the first
+// version as the base of every delta).
+func writeComparisonHTML(path string, base, head []harness.Result, c compare.Comparison) error {
+	results := slices.Concat(base, head)
+	meta := reports.MetaFromResults(results)
+	meta.Title = fmt.Sprintf("routebench compare %s → %s", c.Base, c.Head)
+	meta.GeneratedAt = time.Now().UTC()
+	in := reports.Input{Meta: meta, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{c}}
+	return writeFileWith(path, func(w io.Writer) error { return reports.WriteHTML(w, in) })
+}
+
+// writeFileWith creates path and fills it with write, reporting the first
+// error of writing or closing.
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

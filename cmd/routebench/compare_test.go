@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/router"
+)
+
+// compareResults builds one version's results over 30 get_order cases:
+// under "v1" cases 0-9 fail (a refund instead of a lookup), under "v2" only
+// case 29 fails, so v2 fixes 10 cases and breaks 1.
+func compareResults(version string) []harness.Result {
+	var out []harness.Result
+	for i := range 30 {
+		id := fmt.Sprintf("order-%02d", i)
+		fail := (version == "v1@11111111" && i < 10) || (version == "v2@22222222" && i == 29)
+		d := router.Decision{Action: router.Execute, Skill: "get_order", Params: map[string]any{"order_id": "ORD-00000001"}}
+		failure := ""
+		if fail {
+			d = router.Decision{Action: router.Confirm, Skill: "refund_order", Gate: "irreversible"}
+			failure = "judge_wrong_skill"
+		}
+		out = append(out, harness.Result{
+			Format: harness.FormatVersion, Version: version, Case: id, CaseHash: "hash-" + id,
+			Suite: []string{"normal", "boundary", "adversarial"}[i%3], Input: "查一下订单 ORD-00000001",
+			Expect:   harness.Expect{Action: router.Execute, Skill: "get_order"},
+			Decision: d, Pass: !fail, Failure: failure,
+		})
+	}
+	return out
+}
+
+func writeResults(t *testing.T, name string, results ...[]harness.Result) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := harness.WriteResultsFile(path, slices.Concat(results...)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func cli(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestComparePrintsThePairedTable(t *testing.T) {
+	old := writeResults(t, "old.jsonl", compareResults("v1@11111111"))
+	neu := writeResults(t, "new.jsonl", compareResults("v2@22222222"))
+	code, out, errOut := cli("compare", old, neu)
+	if code != exitcode.Pass {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"base v1@11111111  head v2@22222222  paired 30 cases",
+		// 20/30 -> 29/30, b=1 c=10: p = 2*(1+11)/2^11 = 0.0117.
+		"decision_accuracy     0.667 (30)  0.967 (30)  +0.300",
+		"[+0.133, +0.500] 1/10 0.012 +",
+		"broken: 1 (passed under base, fail under head)",
+		"fixed: 10 (failed under base, pass under head)",
+		"adversarial  order-29",
+	} {
+		// Column widths depend on the longest metric name; compare words.
+		if !strings.Contains(squash(out), squash(want)) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Same files, same bytes.
+	_, again, _ := cli("compare", old, neu)
+	if again != out {
+		t.Error("two runs over the same files printed different bytes")
+	}
+}
+
+func TestCompareWritesJSONAndHTML(t *testing.T) {
+	both := writeResults(t, "run.jsonl", compareResults("v1@11111111"), compareResults("v2@22222222"))
+	dir := t.TempDir()
+	jsonPath, htmlPath := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.html")
+	code, _, errOut := cli("compare", both, both, "--base-version", "v1", "--head-version", "v2@22222222",
+		"--json", jsonPath, "--html", htmlPath, "--alpha", "0.01")
+	if code != exitcode.Pass {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var c compare.Comparison
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatalf("comparison JSON: %v", err)
+	}
+	if c.Thresholds.Alpha != 0.01 || len(c.Fixed) != 10 || len(c.Broken) != 1 {
+		t.Errorf("comparison: alpha %v, %d fixed, %d broken; want 0.01, 10, 1", c.Thresholds.Alpha, len(c.Fixed), len(c.Broken))
+	}
+	// At alpha 0.01 a p of 0.0117 is no longer significant.
+	all, _ := c.Group(compare.GroupAll)
+	if m, _ := all.Metric(harness.DecisionAccuracy); m.Symbol != "~" {
+		t.Errorf("decision_accuracy symbol at alpha 0.01 = %q, want ~", m.Symbol)
+	}
+	page, err := os.ReadFile(htmlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte("<html")) || !bytes.Contains(page, []byte("v2@22222222")) {
+		t.Errorf("HTML report lacks the page or the head version (%d bytes)", len(page))
+	}
+}
+
+func TestCompareUsageErrors(t *testing.T) {
+	old := writeResults(t, "old.jsonl", compareResults("v1@11111111"))
+	both := writeResults(t, "both.jsonl", compareResults("v1@11111111"), compareResults("v2@22222222"))
+	torn := filepath.Join(t.TempDir(), "torn.jsonl")
+	if err := os.WriteFile(torn, []byte(`{"format": 1, "version": "v1@1", "ca`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", old}, "accepts 2 arg(s)"},
+		{[]string{"compare", both, old}, "holds 2 versions (v1@11111111, v2@22222222): name one with --base-version"},
+		{[]string{"compare", both, old, "--base-version", "v9"}, "--base-version v9: "},
+		{[]string{"compare", old, old, "--alpha", "1.5"}, "alpha 1.5: must be between 0 and 1"},
+		{[]string{"compare", old, filepath.Join(t.TempDir(), "missing.jsonl")}, "no such file"},
+		{[]string{"compare", old, torn}, "cut off"},
+	} {
+		code, _, errOut := cli(tc.args...)
+		if code != exitcode.Usage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", tc.args[1:], code, errOut, tc.want)
+		}
+	}
+}
+
+// squash collapses runs of spaces, keeping line breaks.
+func squash(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.Join(strings.Fields(l), " ")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,482 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing/fstest"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/gate"
+	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/reports"
+	"github.com/routebench/routebench/router/registry"
+)
+
+func init() { subcommands = append(subcommands, newGateCmd) }
+
+type gateOptions struct {
+	config                   string
+	base                     string
+	baseVersion, headVersion string
+	out                      string
+	concurrency              int
+	judge, embedder          string
+}
+
+func newGateCmd() *cobra.Command {
+	var o gateOptions
+	cmd := &cobra.Command{
+		Use:   "gate [--config F] (--base REV | --base-version DIR --head-version DIR) [--out DIR]",
+		Short: "Fail a prompt change that crosses a threshold or significantly regresses",
+		Long: `Run the suites under each head version and its base version, compare them case
+by case, and apply the gate of routebench.yaml:
+
+  thresholds   "metric op value" on the head version's summary, optionally
+               for one suite or tag: refusal_recall{suite:adversarial} >= 0.95
+  regression   for each listed rate metric, head fails when it is worse than
+               base by more than max_drop AND McNemar's exact test on the
+               cases that flipped is significant at alpha. A big drop on a
+               handful of flips is noise; a significant sliver is not worth
+               blocking a change. Both must hold to fail.
+
+With --base REV every version directory of the config is compared with
+itself as of git revision REV (a version new since REV is checked against
+the thresholds only); the suites are the working tree's, so both sides
+answer the same cases. With --base-version and --head-version two
+directories are compared.
+
+DIR (--out) receives results.jsonl, summary.json, junit.xml and report.html
+of the head versions, base/results.jsonl and base/summary.json, per version
+compare-NAME.txt (and compare-NAME.html when it changed), gate.json (every
+check) and summary.md (for $GITHUB_STEP_SUMMARY).
+
+Exit codes: 0 the gate passed, 1 it failed, 2 bad flags, config, versions or
+suites, 3 a run error (a provider failed beyond its retry).
+
+Examples:
+  routebench gate --base origin/main --out gate-out
+  routebench gate --base-version fixtures/ops/prompts/v2 --head-version fixtures/ops/prompts/v3
+  routebench gate --config ci/routebench.yaml --base HEAD~1`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return gateCommand(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.config, "config", "", "config file (default routebench.yaml)")
+	f.StringVar(&o.base, "base", "", "git revision whose versions are the base (e.g. origin/main)")
+	f.StringVar(&o.baseVersion, "base-version", "", "base version directory (with --head-version)")
+	f.StringVar(&o.headVersion, "head-version", "", "head version directory (with --base-version)")
+	f.StringVar(&o.out, "out", "gate-out", "output directory")
+	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
+	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
+	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
+	return cmd
+}
+
+// versionPair is one head version and its base; base is nil when the
+// version is new since the base revision.
+type versionPair struct {
+	head, base *registry.Version
+}
+
+// unchanged: same files, so the same decisions; the base is not re-run.
+func (p versionPair) unchanged() bool {
+	return p.base != nil && p.base.Fingerprint == p.head.Fingerprint
+}
+
+func gateCommand(cmd *cobra.Command, o gateOptions) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	hc, cfg, err := loadGateConfig(o)
+	if err != nil {
+		return err
+	}
+	pairs, notes, err := gateVersions(hc, o)
+	if err != nil {
+		return err
+	}
+	if len(hc.Suites) == 0 {
+		return exitcode.Usagef("gate: %s lists no suites: add `suites: [suites/...]`", hc.Path)
+	}
+	var regs []*registry.Registry
+	for _, p := range pairs {
+		regs = append(regs, p.head.Registry)
+		if p.base != nil {
+			regs = append(regs, p.base.Registry)
+		}
+	}
+	cases, err := harness.LoadSuites(hc.Suites, regs...)
+	if err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
+	if o.concurrency < 0 {
+		return exitcode.Usagef("gate: --concurrency must be >= 0, got %d", o.concurrency)
+	}
+
+	// Head first: its outputs are what a plain `run` would write.
+	var heads, bases []*registry.Version
+	for _, p := range pairs {
+		heads = append(heads, p.head)
+		if p.base != nil && !p.unchanged() {
+			bases = append(bases, p.base)
+		}
+	}
+	headRun, err := gateRun(cmd, o, heads, cases, o.out)
+	if err != nil {
+		return err
+	}
+	baseRun := &harness.RunOutcome{}
+	if len(bases) > 0 {
+		if baseRun, err = gateRun(cmd, o, bases, cases, filepath.Join(o.out, "base")); err != nil {
+			return err
+		}
+	}
+
+	headSummary := harness.Score(headRun.Results)
+	var verdicts []gate.Verdict
+	var comparisons []gateComparison
+	for _, p := range pairs {
+		hr := versionResults(headRun.Results, p.head.ID())
+		vs := versionSummary(headSummary, p.head.ID())
+		if p.base == nil {
+			v := gate.Evaluate(vs, nil, cfg)
+			v.Notes = append(v.Notes, notes[p.head.ID()]...)
+			verdicts = append(verdicts, v)
+			continue
+		}
+		br := hr
+		if !p.unchanged() {
+			br = versionResults(baseRun.Results, p.base.ID())
+		}
+		c := compare.Paired(br, hr, stats.DefaultThresholds)
+		v := gate.Evaluate(vs, &c, cfg)
+		v.Notes = append(v.Notes, notes[p.head.ID()]...)
+		verdicts = append(verdicts, v)
+		comparisons = append(comparisons, gateComparison{pair: p, base: br, head: hr, cmp: c})
+	}
+
+	if err := writeGateOutputs(o.out, hc, cfg, headRun.Results, headSummary, baseRun.Results, pairs, comparisons, verdicts); err != nil {
+		return exitcode.With(exitcode.RunError, err)
+	}
+	for _, gc := range comparisons {
+		fmt.Fprintf(stdout, "== %s\n", gc.pair.head.Name)
+		compare.WriteText(stdout, gc.cmp, compare.TextOptions{Groups: []string{compare.GroupAll}, MaxFlips: 5})
+		fmt.Fprintln(stdout)
+	}
+	for _, v := range verdicts {
+		fmt.Fprint(stdout, v.Message())
+	}
+	fmt.Fprintf(stderr, "gate outputs in %s\n", o.out)
+
+	if n := headRun.ProviderErrors + baseRun.ProviderErrors; n > 0 {
+		return exitcode.With(exitcode.RunError, fmt.Errorf("gate: %d decisions failed at the model provider, so the verdict cannot be trusted; see %s", n, o.out))
+	}
+	if !gate.Passed(verdicts) {
+		var failed []string
+		for _, v := range verdicts {
+			if !v.Pass {
+				failed = append(failed, v.Head)
+			}
+		}
+		return exitcode.With(exitcode.GateFailed, fmt.Errorf("gate failed for %s", strings.Join(failed, ", ")))
+	}
+	return nil
+}
+
+// loadGateConfig reads routebench.yaml and validates its gate block before
+// anything runs: a bad threshold is a config error (exit 2), not a surprise
+// after a long run.
+func loadGateConfig(o gateOptions) (*harness.Config, gate.Config, error) {
+	if (o.base != "") == (o.baseVersion != "" || o.headVersion != "") {
+		return nil, gate.Config{}, exitcode.Usagef("gate: give either --base REV or both --base-version DIR and --head-version DIR")
+	}
+	if o.base == "" && (o.baseVersion == "" || o.headVersion == "") {
+		return nil, gate.Config{}, exitcode.Usagef("gate: --base-version and --head-version go together")
+	}
+	path := o.config
+	if path == "" {
+		path = harness.DefaultConfigFile
+	}
+	hc, err := harness.LoadConfig(path)
+	if err != nil {
+		if o.config == "" && errors.Is(err, os.ErrNotExist) {
+			return nil, gate.Config{}, exitcode.Usagef("gate: no %s here: give --config F (the gate needs its suites and thresholds)", path)
+		}
+		return nil, gate.Config{}, exitcode.With(exitcode.Usage, err)
+	}
+	cfg, err := gate.FromConfig(hc)
+	if err != nil {
+		return nil, gate.Config{}, exitcode.With(exitcode.Usage, err)
+	}
+	return hc, cfg, nil
+}
+
+// gateVersions loads each head version and its base. Notes (per head id)
+// say which versions had no base.
+func gateVersions(hc *harness.Config, o gateOptions) ([]versionPair, map[string][]string, error) {
+	notes := map[string][]string{}
+	if o.base == "" {
+		vs, err := loadVersionsEach([]string{o.headVersion, o.baseVersion})
+		if err != nil {
+			return nil, nil, exitcode.With(exitcode.Usage, err)
+		}
+		return []versionPair{{head: vs[0], base: vs[1]}}, notes, nil
+	}
+	if len(hc.Versions) == 0 {
+		return nil, nil, exitcode.Usagef("gate: %s lists no versions: add `versions: [fixtures/.../v2]`", hc.Path)
+	}
+	root, err := gitOutput(filepath.Dir(hc.Path), "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, nil, exitcode.Usagef("gate: --base needs a git working tree: %v", err)
+	}
+	if _, err := gitOutput(root, "rev-parse", "--verify", "--quiet", o.base+"^{commit}"); err != nil {
+		return nil, nil, exitcode.Usagef("gate: --base %s is not a commit here; fetch it first (in CI: actions/checkout with fetch-depth: 0)", o.base)
+	}
+	heads, err := loadVersions(hc.Versions)
+	if err != nil {
+		return nil, nil, exitcode.With(exitcode.Usage, err)
+	}
+	var pairs []versionPair
+	var problems []error
+	for i, spec := range hc.Versions {
+		head := heads[i]
+		if strings.HasPrefix(spec, "git:") {
+			problems = append(problems, fmt.Errorf("%s: versions: %s is already a git revision; gate --base compares working-tree directories", hc.Path, spec))
+			continue
+		}
+		rel, err := repoRelative(root, spec)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		if _, err := gitOutput(root, "cat-file", "-e", o.base+":"+rel); err != nil {
+			notes[head.ID()] = append(notes[head.ID()], fmt.Sprintf("%s does not exist at %s: a new version, checked against the thresholds only", rel, o.base))
+			pairs = append(pairs, versionPair{head: head})
+			continue
+		}
+		base, err := loadGitVersionAt(root, o.base, rel)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("base version %s at %s: %w", rel, o.base, err))
+			continue
+		}
+		pairs = append(pairs, versionPair{head: head, base: base})
+	}
+	if len(problems) > 0 {
+		return nil, nil, exitcode.With(exitcode.Usage, errors.Join(problems...))
+	}
+	return pairs, notes, nil
+}
+
+// loadVersionsEach loads directories one by one: base and head of
+// --base-version/--head-version may share a name, which one run forbids.
+func loadVersionsEach(dirs []string) ([]*registry.Version, error) {
+	out := make([]*registry.Version, len(dirs))
+	var problems []error
+	for i, d := range dirs {
+		vs, err := loadVersions([]string{d})
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		out[i] = vs[0]
+	}
+	return out, errors.Join(problems...)
+}
+
+// loadGitVersionAt loads dir (relative to the repository root) as of rev,
+// reading each version file with git show in root, so it works whatever the
+// working directory. Its display name is git:REV:DIR, as in DESIGN §3.
+func loadGitVersionAt(root, rev, dir string) (*registry.Version, error) {
+	fsys := fstest.MapFS{dir: &fstest.MapFile{Mode: 0o755 | fs.ModeDir}}
+	for _, name := range registry.VersionFiles {
+		c := exec.Command("git", "show", rev+":"+path.Join(dir, name))
+		c.Dir = root
+		data, err := c.Output()
+		if err != nil {
+			continue // the loader names the missing file
+		}
+		fsys[path.Join(dir, name)] = &fstest.MapFile{Data: data, Mode: 0o644}
+	}
+	return registry.LoadFS(fsys, dir, "git:"+rev+":"+dir)
+}
+
+// repoRelative turns a version directory into its path from the
+// repository root, as git revisions name it.
+func repoRelative(root, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", fmt.Errorf("version %s is outside the git repository at %s", dir, root)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func gitOutput(dir string, args ...string) (string, error) {
+	c := exec.Command("git", args...)
+	c.Dir = dir
+	out, err := c.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), strings.TrimSpace(string(ee.Stderr)))
+		}
+		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// gateRun runs versions over cases into dir; a run that cannot finish is a
+// run error (exit 3).
+func gateRun(cmd *cobra.Command, o gateOptions, versions []*registry.Version, cases []harness.Case, dir string) (*harness.RunOutcome, error) {
+	bar := newProgressBar(cmd.ErrOrStderr())
+	outcome, err := harness.Run(commandContext(cmd), harness.RunConfig{
+		Versions:    versions,
+		Cases:       cases,
+		NewRouter:   routerFactory(o.judge, o.embedder),
+		Concurrency: o.concurrency,
+		OutDir:      dir,
+		Progress:    bar.update,
+	})
+	bar.finish()
+	if err != nil {
+		return nil, exitcode.With(exitcode.RunError, fmt.Errorf("gate: %w", err))
+	}
+	return outcome, nil
+}
+
+func versionResults(results []harness.Result, id string) []harness.Result {
+	var out []harness.Result
+	for _, r := range results {
+		if r.Version == id {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func versionSummary(s harness.Summary, id string) harness.VersionSummary {
+	for _, v := range s.Versions {
+		if v.Version == id {
+			return v
+		}
+	}
+	return harness.VersionSummary{Version: id, Groups: map[string]harness.Group{}}
+}
+
+type gateComparison struct {
+	pair       versionPair
+	base, head []harness.Result
+	cmp        compare.Comparison
+}
+
+// gateRecord is gate.json: the config as understood and every check.
+type gateRecord struct {
+	Format   int            `json:"format"`
+	Config   string         `json:"config"`
+	Gate     gate.Config    `json:"gate"`
+	Pass     bool           `json:"pass"`
+	Verdicts []gate.Verdict `json:"verdicts"`
+}
+
+func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
+	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict) error {
+	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), headSummary); err != nil {
+		return err
+	}
+	if len(baseResults) > 0 {
+		if err := harness.WriteSummaryFile(filepath.Join(dir, "base", harness.SummaryFile), harness.Score(baseResults)); err != nil {
+			return err
+		}
+	}
+	var heads []*registry.Version
+	for _, p := range pairs {
+		heads = append(heads, p.head)
+	}
+	meta := reports.MetaFromResults(headResults)
+	meta.Versions = versionMetas(heads)
+	meta.Title = "routebench gate"
+	meta.GeneratedAt = time.Now().UTC()
+	meta.Commit = gitCommit()
+	headIn := reports.Input{Meta: meta, Results: headResults, Summary: headSummary}
+	if err := writeFileWith(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
+		return err
+	}
+	if err := writeFileWith(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, headResults) }); err != nil {
+		return err
+	}
+
+	var pairInputs []reports.Input
+	for _, gc := range comparisons {
+		name := gc.pair.head.Name
+		if err := writeFileWith(filepath.Join(dir, "compare-"+name+".txt"), func(w io.Writer) error {
+			return compare.WriteText(w, gc.cmp, compare.TextOptions{})
+		}); err != nil {
+			return err
+		}
+		if gc.pair.unchanged() {
+			continue // one version against itself: nothing for a report to show
+		}
+		results := slices.Concat(gc.base, gc.head)
+		m := reports.MetaFromResults(results)
+		m.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
+		m.Title = fmt.Sprintf("routebench gate: %s → %s", gc.cmp.Base, gc.cmp.Head)
+		m.GeneratedAt, m.Commit = meta.GeneratedAt, meta.Commit
+		in := reports.Input{Meta: m, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}
+		pairInputs = append(pairInputs, in)
+		if err := writeFileWith(filepath.Join(dir, "compare-"+name+".html"), func(w io.Writer) error { return reports.WriteHTML(w, in) }); err != nil {
+			return err
+		}
+	}
+
+	record := gateRecord{Format: harness.FormatVersion, Config: hc.Path, Gate: cfg, Pass: gate.Passed(verdicts), Verdicts: verdicts}
+	data, err := json.MarshalIndent(record, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode gate.json: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gate.json"), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write gate.json: %w", err)
+	}
+
+	// summary.md: the verdict first, then each changed version's paired
+	// report, so a pull-request reader sees why before the detail.
+	return writeFileWith(filepath.Join(dir, "summary.md"), func(w io.Writer) error {
+		if err := gate.WriteMarkdown(w, verdicts); err != nil {
+			return err
+		}
+		for _, in := range pairInputs {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+			if err := reports.WriteMarkdown(w, in); err != nil {
+				return err
+			}
+		}
+		if len(pairInputs) == 0 {
+			return reports.WriteMarkdown(w, headIn)
+		}
+		return nil
+	})
+}
