@@ -239,16 +239,19 @@ func gateVersions(hc *harness.Config, o gateOptions) ([]versionPair, map[string]
 	if len(hc.Versions) == 0 {
 		return nil, nil, exitcode.Usagef("gate: %s lists no versions: add `versions: [fixtures/.../v2]`", hc.Path)
 	}
-	root, err := gitOutput(filepath.Dir(hc.Path), "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, nil, exitcode.Usagef("gate: --base needs a git working tree: %v", err)
-	}
-	if _, err := gitOutput(root, "rev-parse", "--verify", "--quiet", o.base+"^{commit}"); err != nil {
-		return nil, nil, exitcode.Usagef("gate: --base %s is not a commit here; fetch it first (in CI: actions/checkout with fetch-depth: 0)", o.base)
-	}
 	heads, err := loadVersions(hc.Versions)
 	if err != nil {
 		return nil, nil, exitcode.With(exitcode.Usage, err)
+	}
+	// The versions live in the repository whose history --base names; ask
+	// git from their directory, so the config and working directory may be
+	// anywhere.
+	root, err := gitOutput(hc.Versions[0], "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, nil, exitcode.Usagef("gate: --base needs the versions in a git working tree: %v", err)
+	}
+	if _, err := gitOutput(root, "rev-parse", "--verify", "--quiet", o.base+"^{commit}"); err != nil {
+		return nil, nil, exitcode.Usagef("gate: --base %s is not a commit here; fetch it first (in CI: actions/checkout with fetch-depth: 0)", o.base)
 	}
 	var pairs []versionPair
 	var problems []error

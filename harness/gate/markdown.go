@@ -42,6 +42,10 @@ func WriteMarkdown(w io.Writer, verdicts []Verdict) error {
 		if len(v.Regressions) > 0 {
 			b.WriteString("| regression rule | base | head | worse by | max | worse/better cases | McNemar p | |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
 			for _, r := range v.Regressions {
+				if !r.Measured {
+					fmt.Fprintf(&b, "| `%s` | — | — | not measured: no case counted | %g | — | — | %s |\n", r.Metric, r.MaxDrop, mark(r.Pass))
+					continue
+				}
 				fmt.Fprintf(&b, "| `%s` | %.3f | %.3f | %+.3f | %g | %d/%d | %s | %s |\n", r.Metric, r.Base, r.Head,
 					r.Drop, r.MaxDrop, r.Worse, r.Better, formatP(r.P), mark(r.Pass))
 			}

@@ -46,9 +46,12 @@ type ThresholdResult struct {
 // RuleResult is one regression metric: the rule fails when Drop > MaxDrop
 // and P < Alpha.
 type RuleResult struct {
-	Metric string  `json:"metric"`
-	Base   float64 `json:"base"`
-	Head   float64 `json:"head"`
+	Metric string `json:"metric"`
+	// Measured is false when either version counts no case for the
+	// metric: nothing can have dropped, and the rule holds vacuously.
+	Measured bool    `json:"measured"`
+	Base     float64 `json:"base"`
+	Head     float64 `json:"head"`
 	// Drop is how much worse head is, in the metric's bad direction
 	// (base - head for accuracies, head - base for error rates); negative
 	// means better.
@@ -130,7 +133,7 @@ func check(head harness.VersionSummary, t Threshold) ThresholdResult {
 func rule(m compare.Metric, reg Regression) RuleResult {
 	drop := m.Base - m.Head
 	if m.Direction == compare.LowerIsBetter {
-		drop = -drop
+		drop = m.Head - m.Base // not -drop: that prints 0 as -0.000
 	}
 	// For an error rate a hit is the error, so cases that turned into hits
 	// (c) are the ones that got worse.
@@ -139,7 +142,8 @@ func rule(m compare.Metric, reg Regression) RuleResult {
 		worse, better = better, worse
 	}
 	r := RuleResult{
-		Metric: m.Name, Base: m.Base, Head: m.Head, Drop: drop, MaxDrop: reg.MaxDrop,
+		Metric: m.Name, Measured: m.BaseN > 0 && m.HeadN > 0,
+		Base: m.Base, Head: m.Head, Drop: drop, MaxDrop: reg.MaxDrop,
 		B: m.B, C: m.C, Worse: worse, Better: better, P: m.P, Alpha: reg.Alpha,
 		// The paired change must point the same way as the drop: with
 		// differing denominators a rate can fall while paired cases improve.

@@ -2,6 +2,7 @@ package gate_test
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -133,6 +134,18 @@ var _ = Describe("Evaluate", func() {
 		Expect([]int{v.Regressions[0].Worse, v.Regressions[0].Better}).To(Equal([]int{12, 2}))
 		better := delta(harness.ParamErrorRate, 20, 10, 100, 12, 2)
 		Expect(gate.Evaluate(headSummary(216, 40, 0), comparison(0, better), mustConfig(nil, regression)).Pass).To(BeTrue())
+	})
+
+	It("holds a rule vacuously when no case counts, and says so", func() {
+		empty := delta(harness.ParamErrorRate, 0, 0, 0, 0, 0)
+		empty.Base, empty.Head = 0, 0
+		v := gate.Evaluate(headSummary(216, 40, 0), comparison(0, empty), mustConfig(nil, regression))
+		Expect(v.Pass).To(BeTrue())
+		Expect(v.Regressions[0].Measured).To(BeFalse())
+		var b strings.Builder
+		Expect(gate.WriteMarkdown(&b, []gate.Verdict{v})).To(Succeed())
+		Expect(b.String()).To(ContainSubstring("| `param_error_rate` | — | — | not measured: no case counted | 0.02 |"))
+		Expect(b.String()).NotTo(ContainSubstring("-0.000"))
 	})
 
 	It("fails a threshold it cannot measure", func() {
