@@ -95,6 +95,23 @@ func (g *Gateway) apiKey(provider string) string {
 	return ""
 }
 
+// requireKey fails early when a hosted API would be called without a key:
+// better one clear message before the run than a 401 for every case.
+// Local servers (any base URL) and cassette replays need no key.
+func (g *Gateway) requireKey(provider string) error {
+	if provider == Ollama || g.opts.Cassettes == CassettesReplay || g.baseURL(provider) != "" || g.apiKey(provider) != "" {
+		return nil
+	}
+	env := g.opts.APIKeyEnv
+	if env == "" {
+		env = map[string]string{OpenAI: "OPENAI_API_KEY", Anthropic: "ANTHROPIC_API_KEY"}[provider]
+	}
+	if env == "" {
+		return nil
+	}
+	return fmt.Errorf("%s is not set: export it, point the base URL at a local server, or replay cassettes (--cassettes replay)", env)
+}
+
 // baseURL resolves a provider's base URL: the option, then the provider's
 // environment variable, then empty (the SDK's default).
 func (g *Gateway) baseURL(provider string) string {
@@ -156,6 +173,9 @@ func (g *Gateway) Judge(spec string) (router.Judge, error) {
 	if ok {
 		return j, nil
 	}
+	if err := g.requireKey(provider); err != nil {
+		return nil, fmt.Errorf("judge %q: %w", spec, err)
+	}
 	switch provider {
 	case OpenAI:
 		j = g.NewOpenAIJudge(model)
@@ -182,6 +202,9 @@ func (g *Gateway) Embedder(spec string) (router.EmbeddingFunc, error) {
 	}
 	if provider != OpenAI && provider != Ollama {
 		return nil, fmt.Errorf("embedder %q: unknown provider %q; use openai:<model> or ollama:<model>", spec, provider)
+	}
+	if err := g.requireKey(provider); err != nil {
+		return nil, fmt.Errorf("embedder %q: %w", spec, err)
 	}
 	g.mu.Lock()
 	e, ok := g.embedders[spec]

@@ -176,6 +176,20 @@ var _ = Describe("OpenAI-compatible judge", func() {
 		Expect(schema).NotTo(HaveKey("$schema"))
 	})
 
+	It("fails early when the hosted API would be called without a key", func() {
+		setenv("OPENAI_API_KEY", "")
+		setenv("OPENAI_BASE_URL", "")
+		_, err := newGateway(fastOptions("")).Judge("openai:gpt-4o-mini")
+		Expect(err).To(MatchError(ContainSubstring("OPENAI_API_KEY is not set")))
+
+		o := fastOptions("")
+		o.Cassettes = providers.CassettesReplay
+		_, err = newGateway(o).Judge("openai:gpt-4o-mini")
+		Expect(err).NotTo(HaveOccurred(), "replay needs no key")
+		_, err = newGateway(fastOptions("http://localhost:11434/v1")).Judge("openai:qwen2.5")
+		Expect(err).NotTo(HaveOccurred(), "a local server needs no key")
+	})
+
 	It("rejects unknown providers with a message saying what to write", func() {
 		g := newGateway(fastOptions(server.URL))
 		_, err := g.Judge("gemini:pro")
