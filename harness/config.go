@@ -44,7 +44,10 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	l := &suiteLoader{}
 	y := &ynode{file: path, l: l}
 	cfg := &Config{Path: path}
-	root := y.parse(data)
+	root, problem := parseYAML(path, data)
+	if problem != nil {
+		l.problems = append(l.problems, *problem)
+	}
 	if root != nil && root.Kind != yaml.MappingNode {
 		y.problem(root, "", "must be a mapping with versions, suites and gate; got %s", kindName(root))
 		root = nil

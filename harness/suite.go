@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -31,13 +33,12 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 	}
 	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
 	var cases []Case
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			l.add(registry.Pos{File: file}, "", "cannot be read: %v", err)
+	for _, doc := range parseFiles(files) {
+		if doc.problem != nil {
+			l.problems = append(l.problems, *doc.problem)
 			continue
 		}
-		cases = append(cases, l.file(file, data)...)
+		cases = append(cases, l.file(doc.file, doc.root)...)
 	}
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
@@ -50,7 +51,11 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 // Skills are checked as in LoadSuites.
 func ParseSuite(file string, data []byte, regs ...*registry.Registry) ([]Case, error) {
 	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
-	cases := l.file(file, data)
+	root, problem := parseYAML(file, data)
+	if problem != nil {
+		return nil, &registry.LoadError{Problems: []registry.Problem{*problem}}
+	}
+	cases := l.file(file, root)
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
 		return nil, &registry.LoadError{Problems: l.problems}
@@ -124,12 +129,40 @@ var (
 	callerFields  = []string{"scopes", "disabled"}
 )
 
-func (l *suiteLoader) file(file string, data []byte) []Case {
-	y := &ynode{file: file, l: l}
-	root := y.parse(data)
-	if root == nil {
-		return nil
+// parsedFile is one suite file's YAML tree, or why there is none.
+type parsedFile struct {
+	file    string
+	root    *yaml.Node
+	problem *registry.Problem
+}
+
+// parseFiles reads and parses the files concurrently (YAML parsing is most
+// of the loading time for large suites); the results keep file order, so
+// everything after stays deterministic.
+func parseFiles(files []string) []parsedFile {
+	out := make([]parsedFile, len(files))
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for i, file := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i].file = file
+			data, err := os.ReadFile(file)
+			if err != nil {
+				out[i].problem = &registry.Problem{Pos: registry.Pos{File: file}, Message: fmt.Sprintf("cannot be read: %v", err)}
+				return
+			}
+			out[i].root, out[i].problem = parseYAML(file, data)
+		}()
 	}
+	wg.Wait()
+	return out
+}
+
+func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
+	y := &ynode{file: file, l: l}
 	if root.Kind != yaml.MappingNode {
 		y.problem(root, "", "must be a mapping with suite, defaults and cases; got %s", kindName(root))
 		return nil
@@ -224,10 +257,10 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	} else {
 		y.l.ids[c.ID] = c.Pos
 	}
-	if strings.TrimSpace(c.Input) == "" && !hasKey(n, "input") {
-		y.problem(n, field+".input", "is missing; write the user's request as input")
-	} else if strings.TrimSpace(c.Input) == "" {
-		y.problem(keyNode(n, "input"), field+".input", "is empty; write the user's request as input")
+	// An empty input is a legitimate adversarial case (malformed text); a
+	// missing one is a mistake.
+	if !hasKey(n, "input") {
+		y.problem(n, field+".input", "is missing; write the user's request as input (\"\" for an empty message)")
 	}
 	// Skill names are checked against the case's own tools when it has
 	// them (they replace the version's registry), else against the union of

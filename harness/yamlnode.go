@@ -28,8 +28,8 @@ func (y *ynode) problem(n *yaml.Node, field, format string, args ...any) {
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// parse returns the document's root node, or nil after saying why not.
-func (y *ynode) parse(data []byte) *yaml.Node {
+// parseYAML returns a document's root node, or the problem that stops it.
+func parseYAML(file string, data []byte) (*yaml.Node, *registry.Problem) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		msg, line := err.Error(), 0
@@ -39,14 +39,13 @@ func (y *ynode) parse(data []byte) *yaml.Node {
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
 		}
-		y.l.add(registry.Pos{File: y.file, Line: line}, "", "is not valid YAML: %s; fix the syntax (indentation, quoting, a missing colon)", msg)
-		return nil
+		return nil, &registry.Problem{Pos: registry.Pos{File: file, Line: line},
+			Message: fmt.Sprintf("is not valid YAML: %s; fix the syntax (indentation, quoting, a missing colon)", msg)}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		y.l.add(registry.Pos{File: y.file}, "", "is empty; write suite, defaults and cases (DESIGN §5)")
-		return nil
+		return nil, &registry.Problem{Pos: registry.Pos{File: file}, Message: "is empty; write the document described in DESIGN §5"}
 	}
-	return resolve(doc.Content[0])
+	return resolve(doc.Content[0]), nil
 }
 
 // fields walks a mapping, reporting unknown and repeated keys, and calls fn

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"testing/fstest"
 	"time"
@@ -39,6 +40,8 @@ type runOptions struct {
 	shard       string
 	judge       string
 	embedder    string
+	cpuProfile  string
+	memProfile  string
 }
 
 func newRunCmd() *cobra.Command {
@@ -81,6 +84,11 @@ Examples:
 	f.StringVar(&o.shard, "shard", "", "run shard i of n (i/n, 1-based)")
 	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
+	// Profiling hooks for the load benchmark (see harness/cmd/gencases).
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
+	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file at the end")
+	_ = f.MarkHidden("cpuprofile")
+	_ = f.MarkHidden("memprofile")
 	return cmd
 }
 
@@ -94,6 +102,25 @@ type runPlan struct {
 }
 
 func runCommand(cmd *cobra.Command, o runOptions) error {
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return exitcode.Usagef("run: --cpuprofile: %v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return exitcode.Usagef("run: --cpuprofile: %v", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if o.memProfile != "" {
+		defer func() {
+			if f, err := os.Create(o.memProfile); err == nil {
+				_ = pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
+	}
 	plan, err := prepareRun(o)
 	if err != nil {
 		return err
