@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"time"
 
@@ -101,7 +104,15 @@ type runPlan struct {
 	shard    harness.Shard
 }
 
+// defaultMemoryLimit is the soft heap limit of a run when GOMEMLIMIT is
+// not set: large runs hold every result for the reports, and without a
+// limit the collector lets the heap grow to twice that.
+const defaultMemoryLimit = 400 << 20
+
 func runCommand(cmd *cobra.Command, o runOptions) error {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
@@ -349,18 +360,36 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 		{"junit.xml", func(w io.Writer) error { return reports.WriteJUnit(w, results) }},
 		{"summary.md", func(w io.Writer) error { return reports.WriteMarkdown(w, in) }},
 	}
-	for _, wr := range writers {
-		f, err := os.Create(filepath.Join(dir, wr.name))
-		if err != nil {
-			return fmt.Errorf("write %s: %w", wr.name, err)
-		}
-		err = wr.write(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("write %s: %w", wr.name, err)
-		}
+	// The writers only read their inputs, so they run side by side: on a
+	// large run the reports are a good part of the wall time.
+	errs := make([]error, len(writers))
+	var wg sync.WaitGroup
+	for i, wr := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = writeFile(filepath.Join(dir, wr.name), wr.write)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	return nil
 }
