@@ -185,7 +185,10 @@ var _ = Describe("the HTML report in Chromium", Ordered, func() {
 		Expect(chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#case-rows tr.case-row`)))).To(Succeed())
 		Expect(evalIn[string](ctx, `document.querySelector("#case-rows tr.detail").textContent`)).To(ContainSubstring(htmlRaw))
 		Expect(evalIn[int](ctx, `document.querySelectorAll("img, b").length`)).To(Equal(0))
-		Expect(evalIn[string](ctx, `document.querySelector("#case-rows tr.detail").textContent`)).To(ContainSubstring("trace"))
+		detail := evalIn[string](ctx, `document.querySelector("#case-rows tr.detail").textContent`)
+		Expect(detail).To(ContainSubstring("recall: ranked query_orders_by_region 0.812, query_alerts_by_zone 0.701"))
+		Expect(detail).To(ContainSubstring("policy: kept 13; dropped delete_test_data, restart_service"))
+		Expect(detail).To(ContainSubstring("schema_error: judge output is not JSON: <b>not json</b>"))
 
 		Expect(evalIn[string](ctx, `typeof window.__pwned`)).To(Equal("undefined"))
 		Expect(evalIn[int](ctx, `document.scripts.length`)).To(Equal(2), "only the data block and the report's own script")

@@ -49,6 +49,14 @@ type expectJSON struct {
 	Never      []int          `json:"n,omitempty"`
 }
 
+// A trace step in the case data is compact because a run holds tens of
+// thousands: a step with nothing case-specific is just the index of its
+// interned line ("policy: kept 13; dropped ..."); a step with numbers is
+// [stage, words, [skill, score, skill, score, ...], confidence, [errors]]
+// (indexes into the string table where they are strings), with trailing
+// empty parts left off.
+type traceJSON = any
+
 type resultJSON struct {
 	Pass       int            `json:"p,omitempty"`
 	Failure    int            `json:"f,omitempty"`
@@ -57,11 +65,13 @@ type resultJSON struct {
 	Confidence float64        `json:"c,omitempty"`
 	Stage      int            `json:"st,omitempty"`
 	Gate       int            `json:"g,omitempty"`
-	Params     map[string]any `json:"pa,omitempty"`
-	Candidates [][2]any       `json:"cd,omitempty"`
-	Errors     []string       `json:"e,omitempty"`
-	Message    string         `json:"m,omitempty"`
-	Trace      []int          `json:"tr,omitempty"`
+	// Params is the decision's params as compact JSON, interned: versions
+	// that agree on a case's params store them once.
+	Params     int         `json:"pa,omitempty"`
+	Candidates [][2]any    `json:"cd,omitempty"`
+	Errors     []string    `json:"e,omitempty"`
+	Message    string      `json:"m,omitempty"`
+	Trace      []traceJSON `json:"tr,omitempty"`
 	Raw        string         `json:"raw,omitempty"`
 	LatencyUS  int64          `json:"l,omitempty"`
 	// Input is set only when this version saw different case text (a
@@ -180,7 +190,10 @@ func resultView(strs *interner, r harness.Result) *resultJSON {
 	d := r.Decision
 	rj := &resultJSON{Failure: strs.id(r.Failure), Action: strs.id(string(d.Action)), Skill: strs.id(d.Skill),
 		Confidence: round3(d.Confidence), Stage: strs.id(d.Stage), Gate: strs.id(string(d.Gate)),
-		Params: d.Params, Message: truncateRunes(d.Message, maxMessageRunes), LatencyUS: r.LatencyUS}
+		Message: truncateRunes(d.Message, maxMessageRunes), LatencyUS: r.LatencyUS}
+	if len(d.Params) > 0 {
+		rj.Params = strs.id(truncateRunes(compactJSON(d.Params), maxMessageRunes))
+	}
 	if r.Pass {
 		rj.Pass = 1
 	}
@@ -194,7 +207,7 @@ func resultView(strs *interner, r harness.Result) *resultJSON {
 		rj.Errors = append(rj.Errors, errorLine(e))
 	}
 	for _, step := range d.Trace {
-		rj.Trace = append(rj.Trace, strs.id(traceLine(step)))
+		rj.Trace = append(rj.Trace, traceStep(strs, step))
 		// The raw model output explains a failure; for a passing case the
 		// decision already says what the model answered.
 		if step.Raw != "" && !r.Pass {
@@ -222,10 +235,69 @@ func errorLine(e router.Error) string {
 	return truncateRunes(b.String(), maxMessageRunes)
 }
 
-// traceLine compacts one stage's record into a line of text. The judge's
-// prompt is left out: it is the same composed text for every case of a
-// version and would dominate the file.
+// traceStep compacts one stage's record for the case table.
+func traceStep(strs *interner, s router.TraceStep) traceJSON {
+	words := strings.Join(traceWords(s), "; ")
+	var scores []any
+	if len(s.Scores) > 0 {
+		for _, c := range s.Scores {
+			scores = append(scores, strs.id(c.Skill), round3(c.Score))
+		}
+	} else {
+		for _, skill := range s.Top {
+			scores = append(scores, strs.id(skill), nil)
+		}
+	}
+	var errs []string
+	for _, e := range s.Errors {
+		errs = append(errs, errorLine(e))
+	}
+	var conf any
+	if s.Confidence != nil {
+		conf = round3(*s.Confidence)
+	}
+	if scores == nil && conf == nil && errs == nil {
+		return strs.id(truncateRunes(s.Stage+": "+words, maxTraceRunes))
+	}
+	step := []any{strs.id(s.Stage), strs.id(truncateRunes(words, maxTraceRunes)), scores, conf, errs}
+	switch {
+	case errs != nil:
+	case conf != nil:
+		step = step[:4]
+	default:
+		step = step[:3]
+	}
+	if scores == nil {
+		step[2] = 0
+	}
+	return step
+}
+
+// traceLine is one stage's record as one line of text, for JUnit.
 func traceLine(s router.TraceStep) string {
+	parts := traceWords(s)
+	if len(s.Scores) > 0 {
+		var sc []string
+		for _, c := range s.Scores {
+			sc = append(sc, c.Skill+" "+fixed(c.Score, 3))
+		}
+		parts = append(parts, "scores "+strings.Join(sc, ", "))
+	} else if len(s.Top) > 0 {
+		parts = append(parts, "top "+strings.Join(s.Top, ", "))
+	}
+	if s.Confidence != nil {
+		parts = append(parts, "confidence "+fixed(*s.Confidence, 3))
+	}
+	for _, e := range s.Errors {
+		parts = append(parts, "error "+errorLine(e))
+	}
+	return truncateRunes(s.Stage+": "+strings.Join(parts, "; "), maxTraceRunes)
+}
+
+// traceWords are the parts of a stage's record that repeat across cases.
+// The judge's prompt is left out: it is the same composed text for every
+// case of a version and would dominate the file.
+func traceWords(s router.TraceStep) []string {
 	var parts []string
 	if s.Kept != nil {
 		parts = append(parts, "kept "+itoa(*s.Kept))
@@ -238,15 +310,6 @@ func traceLine(s router.TraceStep) string {
 	} else if len(s.Matched) > 0 {
 		parts = append(parts, "matched "+strings.Join(s.Matched, ", "))
 	}
-	if len(s.Scores) > 0 {
-		var sc []string
-		for _, c := range s.Scores {
-			sc = append(sc, c.Skill+" "+fixed(c.Score, 3))
-		}
-		parts = append(parts, "scores "+strings.Join(sc, ", "))
-	} else if len(s.Top) > 0 {
-		parts = append(parts, "top "+strings.Join(s.Top, ", "))
-	}
 	if s.Provider != "" {
 		parts = append(parts, "provider "+s.Provider)
 	}
@@ -256,20 +319,14 @@ func traceLine(s router.TraceStep) string {
 	if s.Choice != "" {
 		parts = append(parts, "choice "+s.Choice)
 	}
-	if s.Confidence != nil {
-		parts = append(parts, "confidence "+fixed(*s.Confidence, 3))
-	}
 	if s.Usage != nil {
 		parts = append(parts, "tokens "+itoa(s.Usage.InputTokens)+" in / "+itoa(s.Usage.OutputTokens)+" out")
 	}
 	if s.Prompt != "" {
 		parts = append(parts, "prompt "+itoa(len(s.Prompt))+" bytes (not shown)")
 	}
-	for _, e := range s.Errors {
-		parts = append(parts, "error "+errorLine(e))
-	}
 	if s.Note != "" {
-		parts = append(parts, s.Note)
+		parts = append(parts, truncateRunes(s.Note, maxMessageRunes))
 	}
-	return truncateRunes(s.Stage+": "+strings.Join(parts, "; "), maxTraceRunes)
+	return parts
 }

@@ -3,6 +3,7 @@ package reports_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,11 +47,43 @@ func TestScreenshotReport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// $SCREENSHOT_SECTIONS ("header,metrics") takes one PNG per element,
+	// OUT-<name>.png, instead of the whole page.
+	if sections := os.Getenv("SCREENSHOT_SECTIONS"); sections != "" {
+		for _, sel := range strings.Split(sections, ",") {
+			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+			if err != nil {
+				t.Fatalf("screenshot %s: %v", sel, err)
+			}
+			name := strings.TrimSuffix(out, ".png") + "-" + strings.Trim(sel, "#.") + ".png"
+			if err := os.WriteFile(name, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(out, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriteSyntheticReport writes the 10,000-case × 3-version benchmark
+// report to $SYNTHETIC_OUT, to open or measure.
+func TestWriteSyntheticReport(t *testing.T) {
+	out := os.Getenv("SYNTHETIC_OUT")
+	if out == "" {
+		t.Skip("set SYNTHETIC_OUT=/path/report.html to write the synthetic 10k report")
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := reports.WriteHTML(f, syntheticInput(10000, 3)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -44,6 +44,9 @@ type matrixCell struct {
 	Count int
 	Shade int
 	Diag  bool
+	// Other marks "other skills" decided for "other skills": it may be
+	// right or wrong, so it is shaded neither way.
+	Other bool
 	Title string
 }
 
@@ -139,8 +142,8 @@ func skillMatrix(version string, results []harness.Result, skills []string) matr
 	// different skills.
 	for i := range m.Rows {
 		for j := range m.Rows[i].Cells {
-			if m.Rows[i].Label == otherSkills {
-				m.Rows[i].Cells[j].Diag = false
+			if m.Rows[i].Label == otherSkills && m.Cols[j] == otherSkills {
+				m.Rows[i].Cells[j].Diag, m.Rows[i].Cells[j].Other = false, true
 			}
 		}
 	}
@@ -194,6 +197,8 @@ func buildMatrix(version string, rows, cols []string, results []harness.Result,
 type failureTable struct {
 	Versions []string
 	Rows     []failureRow
+	// Totals are "failed of cases (share)" per version.
+	Totals []string
 }
 
 type failureRow struct {
@@ -251,6 +256,19 @@ func (in *Input) failures(versions []string, perVersion map[string][]harness.Res
 	}
 	cats = append(cats, sortedKeys(present)...)
 	t := failureTable{Versions: versions}
+	for _, id := range versions {
+		failed, n := 0, len(perVersion[id])
+		for _, r := range perVersion[id] {
+			if !r.Pass {
+				failed++
+			}
+		}
+		share := ""
+		if n > 0 {
+			share = " (" + fixed(100*float64(failed)/float64(n), 1) + "%)"
+		}
+		t.Totals = append(t.Totals, itoa(failed)+" of "+itoa(n)+share)
+	}
 	for _, cat := range cats {
 		row := failureRow{Category: cat}
 		for _, id := range versions {

@@ -260,6 +260,9 @@ func (in *Input) deltaCell(group, name, base, head string, gb, gh *harness.Group
 	}
 	d := rh.Value - rb.Value
 	cell.Text = FormatDelta(name, d)
+	if cell.Text == FormatDelta(name, 0) {
+		d = 0 // a change too small to print is no change to colour
+	}
 	cell.Class = "plain " + directionClass(info.dir, d)
 	cell.Note = "unpaired"
 	return cell

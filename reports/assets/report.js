@@ -26,6 +26,7 @@
     return e;
   }
   function str(i) { return S[i || 0]; }
+  function num(n) { return n.toLocaleString("en-US"); }
   function addOptions(select, values) {
     values.forEach(function (v) {
       var o = el("option", null, v);
@@ -98,8 +99,8 @@
     for (var i = shown; i < end; i++) frag.appendChild(rowElement(matched[i]));
     tbody.appendChild(frag);
     shown = end;
-    countLine.textContent = "showing " + shown + " of " + matched.length + " matching results (" +
-      rows.length + " in all); click a row for its expectation, decision and stage trace";
+    countLine.textContent = "showing " + num(shown) + " of " + num(matched.length) + " matching results (" +
+      num(rows.length) + " in all); click a row for its expectation, decision and stage trace";
     more.hidden = shown >= matched.length;
   }
 
@@ -139,6 +140,25 @@
     }
   }
 
+  // traceText formats one stage's record: an interned line, or
+  // [stage, words, [skill, score, ...], confidence, [errors]] (casedata.go).
+  function traceText(t) {
+    if (typeof t === "number") return str(t);
+    var parts = [];
+    if (t[1]) parts.push(str(t[1]));
+    var sc = t[2] || [];
+    if (sc.length) {
+      var ranked = [];
+      for (var i = 0; i < sc.length; i += 2) {
+        ranked.push(str(sc[i]) + (sc[i + 1] === null ? "" : " " + Number(sc[i + 1]).toFixed(3)));
+      }
+      parts.push("ranked " + ranked.join(", "));
+    }
+    if (t[3] !== undefined && t[3] !== null) parts.push("confidence " + Number(t[3]).toFixed(3));
+    (t[4] || []).forEach(function (e) { parts.push("error " + e); });
+    return str(t[0]) + ": " + parts.join("; ");
+  }
+
   function list(items) {
     var ol = el("ol");
     items.forEach(function (t) { ol.appendChild(el("li", null, t)); });
@@ -167,11 +187,11 @@
     field(dl, "outcome", r.p ? "pass" : "fail: " + (str(r.f) || "uncategorised"));
     field(dl, "decided", actionSkill(r.a, r.k) + (r.g ? " (gate " + str(r.g) + ")" : "") +
       " by stage " + (str(r.st) || "?") + ", confidence " + (r.c || 0).toFixed(3));
-    field(dl, "params", r.pa);
+    field(dl, "params", str(r.pa));
     field(dl, "candidates", (r.cd || []).map(function (p) { return str(p[0]) + " " + Number(p[1]).toFixed(3); }).join(", "));
     field(dl, "message", r.m);
     if (r.e) field(dl, "errors", list(r.e));
-    if (r.tr) field(dl, "trace", list(r.tr.map(str)));
+    if (r.tr) field(dl, "trace", list(r.tr.map(traceText)));
     field(dl, "raw model output", r.raw);
     field(dl, "latency", r.l ? (r.l / 1000).toFixed(2) + " ms" : "");
     td.appendChild(dl);

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/reports"
+)
+
+func init() { subcommands = append(subcommands, newReportCmd) }
+
+type reportFlags struct {
+	out, junit, markdown string
+	title, commit, base  string
+	unpaired             bool
+}
+
+func newReportCmd() *cobra.Command {
+	var f reportFlags
+	cmd := &cobra.Command{
+		Use:   "report RESULTS.jsonl",
+		Short: "Render a self-contained HTML report (and junit.xml, summary.md) from results",
+		Long: `Report reads results.jsonl (from run, merge or gate), scores it, pairs every
+later version with the first one (McNemar's exact test and a bootstrap
+interval on the same cases), and writes one self-contained HTML file that
+opens from disk with no network. --junit and --markdown also write junit.xml
+and summary.md. The first version in the file is the base of every delta,
+unless --base names another.`,
+		Example: `  routebench report out/results.jsonl -o report.html
+  routebench report out/results.jsonl -o report.html --junit junit.xml --markdown summary.md
+  routebench report merged.jsonl -o report.html --base v2 --commit "$GITHUB_SHA"`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(cmd.OutOrStdout(), args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.out, "out", "o", "report.html", "HTML report to write")
+	fl.StringVar(&f.junit, "junit", "", "also write junit.xml here")
+	fl.StringVar(&f.markdown, "markdown", "", "also write summary.md here")
+	fl.StringVar(&f.title, "title", "", `report title (default "routebench report")`)
+	fl.StringVar(&f.commit, "commit", os.Getenv("GITHUB_SHA"),
+		"git commit the results were made at, for the header (default $GITHUB_SHA); results do not record it")
+	fl.StringVar(&f.base, "base", "", `version to compare the others against, by name or ID ("v1" or "v1@0a1b2c3d"); default the first in the file`)
+	fl.BoolVar(&f.unpaired, "unpaired", false, "skip the paired comparison: deltas are plain differences")
+	return cmd
+}
+
+func runReport(stdout io.Writer, path string, f reportFlags) error {
+	results, err := harness.ReadResults(path)
+	if err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
+	if len(results) == 0 {
+		return exitcode.Usagef("%s holds no results: run `routebench run` first", path)
+	}
+	if f.base != "" {
+		if results, err = baseFirst(results, f.base); err != nil {
+			return exitcode.With(exitcode.Usage, fmt.Errorf("--base: %w", err))
+		}
+	}
+	meta := reports.MetaFromResults(results)
+	meta.Title = f.title
+	meta.Commit = f.commit
+	meta.GeneratedAt = time.Now().UTC()
+	in := reports.Input{Meta: meta, Results: results, Summary: harness.Score(results)}
+	if !f.unpaired {
+		in.Comparisons = pairedAgainstFirst(results)
+	}
+	outputs := []struct {
+		path  string
+		write func(io.Writer) error
+	}{
+		{f.out, func(w io.Writer) error { return reports.WriteHTML(w, in) }},
+		{f.junit, func(w io.Writer) error { return reports.WriteJUnit(w, results) }},
+		{f.markdown, func(w io.Writer) error { return reports.WriteMarkdown(w, in) }},
+	}
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if err := writeFileWith(o.path, o.write); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", o.path)
+	}
+	fmt.Fprintf(stdout, "%d results, %d versions, base %s\n", len(results), len(meta.Versions), meta.Versions[0].ID)
+	return nil
+}
+
+// versionsInOrder lists version IDs by first appearance, the order
+// harness.Score and the reports use.
+func versionsInOrder(results []harness.Result) []string {
+	var ids []string
+	for _, r := range results {
+		if !slices.Contains(ids, r.Version) {
+			ids = append(ids, r.Version)
+		}
+	}
+	return ids
+}
+
+// baseFirst moves the named version's results to the front, so it becomes
+// the base of every delta.
+func baseFirst(results []harness.Result, base string) ([]harness.Result, error) {
+	ids := versionsInOrder(results)
+	var match string
+	for _, id := range ids {
+		if id == base || harness.VersionName(id) == base {
+			if match != "" {
+				return nil, fmt.Errorf("%q names both %s and %s: give the full ID", base, match, id)
+			}
+			match = id
+		}
+	}
+	if match == "" {
+		return nil, fmt.Errorf("no version %q in the results (they hold %v)", base, ids)
+	}
+	out := make([]harness.Result, 0, len(results))
+	for _, r := range results {
+		if r.Version == match {
+			out = append(out, r)
+		}
+	}
+	for _, r := range results {
+		if r.Version != match {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// pairedAgainstFirst compares every later version with the first, case by
+// case (compare.Paired with the default thresholds). Run and merge can
+// pass its result to reports too, so their report.html carries tested
+// deltas.
+func pairedAgainstFirst(results []harness.Result) []compare.Comparison {
+	ids := versionsInOrder(results)
+	if len(ids) < 2 {
+		return nil
+	}
+	byVersion := map[string][]harness.Result{}
+	for _, r := range results {
+		byVersion[r.Version] = append(byVersion[r.Version], r)
+	}
+	var out []compare.Comparison
+	for _, head := range ids[1:] {
+		out = append(out, compare.Paired(byVersion[ids[0]], byVersion[head], stats.DefaultThresholds))
+	}
+	return out
+}
