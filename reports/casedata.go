@@ -58,13 +58,13 @@ type expectJSON struct {
 type traceJSON = any
 
 type resultJSON struct {
-	Pass       int            `json:"p,omitempty"`
-	Failure    int            `json:"f,omitempty"`
-	Action     int            `json:"a,omitempty"`
-	Skill      int            `json:"k,omitempty"`
-	Confidence float64        `json:"c,omitempty"`
-	Stage      int            `json:"st,omitempty"`
-	Gate       int            `json:"g,omitempty"`
+	Pass       int     `json:"p,omitempty"`
+	Failure    int     `json:"f,omitempty"`
+	Action     int     `json:"a,omitempty"`
+	Skill      int     `json:"k,omitempty"`
+	Confidence float64 `json:"c,omitempty"`
+	Stage      int     `json:"st,omitempty"`
+	Gate       int     `json:"g,omitempty"`
 	// Params is the decision's params as compact JSON, interned: versions
 	// that agree on a case's params store them once.
 	Params     int         `json:"pa,omitempty"`
@@ -72,8 +72,8 @@ type resultJSON struct {
 	Errors     []string    `json:"e,omitempty"`
 	Message    string      `json:"m,omitempty"`
 	Trace      []traceJSON `json:"tr,omitempty"`
-	Raw        string         `json:"raw,omitempty"`
-	LatencyUS  int64          `json:"l,omitempty"`
+	Raw        string      `json:"raw,omitempty"`
+	LatencyUS  int64       `json:"l,omitempty"`
 	// Input is set only when this version saw different case text (a
 	// changed case in a merged run).
 	Input string `json:"in,omitempty"`
