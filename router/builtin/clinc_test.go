@@ -82,8 +82,6 @@ func TestCLINCExperiment(t *testing.T) {
 					c.ts.L2 = x
 				case "beta0":
 					c.ts.Beta0 = x
-				case "brate":
-					c.ts.BetaRate = x
 				case "word":
 					c.kw[kindWord] = x
 				case "bi":

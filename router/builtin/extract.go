@@ -1,12 +1,462 @@
 package builtin
 
 import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/routebench/routebench/router/registry"
 )
 
-// ExtractParams fills the params of s that text supports.
+// ExtractParams fills the params of s that text states, reading s's params
+// schema: enum values and their x-synonyms, dates (absolute and relative to
+// now, in now's time zone, written "YYYY-MM-DD"), numbers near the words
+// that name them, `pattern` matches (ids, paths), and strings only where the
+// text clearly gives one (a known service, a quoted title). A value the
+// text does not support is left out, never guessed: a missing date range
+// stays missing so the router asks for it.
 func ExtractParams(s *registry.Skill, text string, now time.Time) map[string]any {
-	return map[string]any{}
+	if s == nil {
+		return map[string]any{}
+	}
+	return extract(planFor(s), text, now, nil)
+}
+
+// span is a byte range of the request text.
+type span struct{ from, to int }
+
+// spans are the parts of the text already used by a param, so one phrase
+// never fills two params ("ORD-20261103" is not also the number 20261103).
+type spans struct{ list []span }
+
+func (s *spans) overlaps(from, to int) bool {
+	for _, t := range s.list {
+		if from < t.to && t.from < to {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *spans) add(from, to int) { s.list = append(s.list, span{from, to}) }
+
+type propKind uint8
+
+const (
+	propString propKind = iota
+	propEnum
+	propDate
+	propNumber
+	propPattern
+)
+
+type dateRole uint8
+
+const (
+	dateSingle dateRole = iota
+	dateStart
+	dateEnd
+)
+
+// enumTerm is a way of writing an enum value: the value itself or one of
+// its x-synonyms, lowercased.
+type enumTerm struct {
+	value string
+	term  string
+	latin bool // needs word boundaries: "east" is not in "least"
+}
+
+// propPlan is how one schema property is found in text.
+type propPlan struct {
+	name    string
+	kind    propKind
+	integer bool
+	terms   []enumTerm // enum, longest first
+	date    dateRole
+	anchor  *regexp.Regexp // the pattern as written
+	loose   *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
+	cues    []string       // words that name a number ("replica", "副本", "元")
+	role    stringRole
+	known   []string // values the skill's examples give this property, longest first
+}
+
+// extractPlan is a skill's properties, in name order for determinism.
+type extractPlan struct {
+	props    []propPlan
+	hasDates bool
+	// command holds the Han bigrams of the skill's own texts (see novelClause).
+	command map[string]bool
+}
+
+var plans sync.Map // *registry.Skill -> *extractPlan
+
+// planFor compiles (once per skill) how to find each property.
+func planFor(s *registry.Skill) *extractPlan {
+	if p, ok := plans.Load(s); ok {
+		return p.(*extractPlan)
+	}
+	p, _ := plans.LoadOrStore(s, newPlan(s))
+	return p.(*extractPlan)
+}
+
+func newPlan(s *registry.Skill) *extractPlan {
+	props := s.Properties()
+	own := append([]string{s.Description}, s.WhenToUse...)
+	for _, k := range sortedKeys(s.Glossary) {
+		own = append(own, k, s.Glossary[k])
+	}
+	plan := &extractPlan{command: commandBigrams(own)}
+	for _, name := range sortedKeys(props) {
+		schema := props[name]
+		pp := propPlan{name: name}
+		typ, _ := schema["type"].(string)
+		desc, _ := schema["description"].(string)
+		switch {
+		case schema["enum"] != nil:
+			pp.kind = propEnum
+			pp.terms = enumTerms(schema)
+			if len(pp.terms) == 0 {
+				continue
+			}
+		case typ == "string" && schema["format"] == "date":
+			pp.kind = propDate
+			pp.date = dateRoleOf(name)
+			plan.hasDates = true
+		case typ == "integer" || typ == "number":
+			pp.kind = propNumber
+			pp.integer = typ == "integer"
+			pp.cues = cueWords(name, desc)
+		case typ == "string" && schema["pattern"] != nil:
+			pat, _ := schema["pattern"].(string)
+			if !compilePattern(&pp, pat) {
+				continue
+			}
+			pp.kind = propPattern
+		case typ == "string" || typ == "":
+			pp.kind = propString
+			pp.role = stringRoleOf(name, desc)
+		default:
+			continue
+		}
+		for _, ex := range s.Examples {
+			if v, ok := ex.Params[name].(string); ok && v != "" && !slices.Contains(pp.known, v) {
+				pp.known = append(pp.known, v)
+			}
+		}
+		slices.SortStableFunc(pp.known, func(a, b string) int { return len(b) - len(a) })
+		plan.props = append(plan.props, pp)
+	}
+	return plan
+}
+
+// enumTerms lists an enum's values, their spelled-out forms ("error_rate"
+// -> "error rate") and x-synonyms, longest first so "east china" wins
+// over "east".
+func enumTerms(schema map[string]any) []enumTerm {
+	vals, _ := schema["enum"].([]any)
+	syn, _ := schema["x-synonyms"].(map[string]any)
+	var out []enumTerm
+	seen := map[string]bool{}
+	add := func(value, term string) {
+		term = strings.TrimSpace(lowerASCII(term))
+		if term == "" || seen[term] {
+			return
+		}
+		seen[term] = true
+		latin := false
+		for _, r := range term {
+			if isLatinOrDigit(r) {
+				latin = true
+			}
+		}
+		out = append(out, enumTerm{value: value, term: term, latin: latin})
+	}
+	for _, v := range vals {
+		value, ok := v.(string)
+		if !ok {
+			continue
+		}
+		add(value, value)
+		add(value, strings.NewReplacer("_", " ", "-", " ").Replace(value))
+		list, _ := syn[value].([]any)
+		for _, t := range list {
+			if ts, ok := t.(string); ok {
+				add(value, ts)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b enumTerm) int { return len(b.term) - len(a.term) })
+	return out
+}
+
+func dateRoleOf(name string) dateRole {
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "start") || strings.Contains(n, "from") || strings.Contains(n, "begin") || strings.Contains(n, "since"):
+		return dateStart
+	case strings.Contains(n, "end") || strings.Contains(n, "until") || strings.HasSuffix(n, "to"):
+		return dateEnd
+	}
+	return dateSingle
+}
+
+// compilePattern keeps the pattern as written and, when it carries
+// literal text to anchor a search on (an id prefix such as "ORD-"), an
+// unanchored case-insensitive form to find it inside longer text.
+func compilePattern(pp *propPlan, pat string) bool {
+	anchor, err := regexp.Compile(pat)
+	if err != nil {
+		return false
+	}
+	pp.anchor = anchor
+	core := strings.TrimSuffix(strings.TrimPrefix(pat, "^"), "$")
+	literal := 0
+	for _, r := range core {
+		if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' {
+			literal++
+		}
+	}
+	if literal >= 2 {
+		pp.loose, _ = regexp.Compile("(?i)" + core)
+	}
+	return true
+}
+
+// cueWords are the words near which a number belongs to this property:
+// its name's parts and its description's words ("target replica count /
+// 目标副本数" -> replica, count, target, 目标, 副本, ...).
+func cueWords(name, desc string) []string {
+	var out []string
+	add := func(w string) {
+		if len([]rune(w)) >= 1 && !slices.Contains(out, w) && !cueStopwords[w] {
+			out = append(out, w)
+		}
+	}
+	for _, part := range strings.FieldsFunc(lowerASCII(name), func(r rune) bool { return r == '_' || r == '-' }) {
+		add(strings.TrimSuffix(part, "s"))
+	}
+	for _, t := range segment(desc, nil) {
+		switch t.kind {
+		case tokLatin:
+			if len(t.text) >= 3 {
+				add(strings.TrimSuffix(t.text, "s"))
+			}
+		case tokHan:
+			rs := []rune(t.text)
+			if len(rs) == 1 {
+				add(t.text)
+			}
+			for i := 0; i+1 < len(rs); i++ {
+				add(string(rs[i : i+2]))
+			}
+		}
+	}
+	return out
+}
+
+var cueStopwords = map[string]bool{"the": true, "and": true, "for": true, "with": true, "of": true,
+	"in": true, "to": true, "a": true, "an": true, "or": true, "e.g": true}
+
+// lowerASCII lowercases ASCII letters only, keeping byte offsets equal to
+// the original's so spans found in it index the original text too.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// extract runs the plan: ids and paths first (they contain digits that are
+// not numbers), then dates, enums, numbers and strings, each using up the
+// text it consumed.
+func extract(p *extractPlan, text string, now time.Time, known map[string][]string) map[string]any {
+	out := map[string]any{}
+	lower := lowerASCII(text)
+	var taken spans
+	for i := range p.props {
+		if pp := &p.props[i]; pp.kind == propPattern {
+			if v, sp, ok := findPattern(pp, text); ok {
+				out[pp.name] = v
+				taken.add(sp.from, sp.to)
+			}
+		}
+	}
+	// Dates are found even for a skill without date params, so their
+	// digits ("11月3日") are not taken for numbers.
+	assignDates(p, findDates(lower, now), &taken, out)
+	assignEnums(p, lower, &taken, out)
+	nums := findNumbers(text, &taken)
+	for i := range p.props {
+		if pp := &p.props[i]; pp.kind == propNumber {
+			if n, ok := nearestNumber(pp, lower, nums, &taken); ok {
+				out[pp.name] = numberValue(pp, n.value)
+				taken.add(n.from, n.to)
+			}
+		}
+	}
+	assignStrings(p, text, lower, &taken, known, out)
+	return out
+}
+
+func numberValue(pp *propPlan, v float64) any {
+	if pp.integer && v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return int(v)
+	}
+	return v
+}
+
+// findPattern finds a value matching the property's pattern: a whole
+// token first (so "^/" finds a path), then, for id-like patterns, a match
+// inside text, upper-cased when the pattern wants it ("ord-20261103").
+func findPattern(pp *propPlan, text string) (string, span, bool) {
+	for _, tok := range rawTokens(text) {
+		v := text[tok.from:tok.to]
+		if pp.anchor.MatchString(v) {
+			return v, tok, true
+		}
+	}
+	if pp.loose == nil {
+		return "", span{}, false
+	}
+	for _, m := range pp.loose.FindAllStringIndex(text, -1) {
+		if gluedToWord(text, m[0], m[1]) && !pp.anchor.MatchString(text[m[0]:m[1]]) {
+			continue
+		}
+		v := text[m[0]:m[1]]
+		if !pp.anchor.MatchString(v) {
+			v = strings.ToUpper(v)
+		}
+		if pp.anchor.MatchString(v) {
+			return v, span{m[0], m[1]}, true
+		}
+	}
+	return "", span{}, false
+}
+
+// assignDates fills date properties: a start/end pair from a range ("上周",
+// "last 7 days"), from two dates ("from 2026-11-01 to 2026-11-15") or from
+// one day (both ends); a single date property from the first date.
+func assignDates(p *extractPlan, found []dateSpan, taken *spans, out map[string]any) {
+	var ds []dateSpan
+	for _, d := range found {
+		if !taken.overlaps(d.from, d.to) {
+			ds = append(ds, d)
+			taken.add(d.from, d.to)
+		}
+	}
+	if len(ds) == 0 {
+		return
+	}
+	start, end := ds[0].start, ds[0].end
+	if len(ds) >= 2 {
+		end = ds[1].end
+	}
+	const layout = "2006-01-02"
+	for _, pp := range p.props {
+		if pp.kind != propDate {
+			continue
+		}
+		switch pp.date {
+		case dateStart, dateSingle:
+			out[pp.name] = start.Format(layout)
+		case dateEnd:
+			out[pp.name] = end.Format(layout)
+		}
+	}
+}
+
+// assignEnums matches every way of writing every enum value, longest
+// first; each property takes its longest match and each phrase is used once.
+func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any) {
+	type hit struct {
+		prop int
+		term enumTerm
+		at   int
+	}
+	var hits []hit
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propEnum {
+			continue
+		}
+		for _, t := range pp.terms {
+			for from := 0; ; {
+				k := strings.Index(lower[from:], t.term)
+				if k < 0 {
+					break
+				}
+				at := from + k
+				from = at + len(t.term)
+				if t.latin && !wordBounded(lower, at, at+len(t.term)) {
+					continue
+				}
+				hits = append(hits, hit{prop: i, term: t, at: at})
+			}
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		if d := len(b.term.term) - len(a.term.term); d != 0 {
+			return d
+		}
+		return a.at - b.at
+	})
+	for _, h := range hits {
+		name := p.props[h.prop].name
+		end := h.at + len(h.term.term)
+		if _, done := out[name]; done || taken.overlaps(h.at, end) {
+			continue
+		}
+		out[name] = h.term.value
+		taken.add(h.at, end)
+	}
+}
+
+// wordBounded reports whether s[from:to] is not glued to other Latin
+// letters or digits.
+func wordBounded(s string, from, to int) bool {
+	before := from == 0 || !isLatinOrDigit(rune(s[from-1]))
+	after := to == len(s) || !isLatinOrDigit(rune(s[to]))
+	return before && after
+}
+
+// nearestNumber picks the free number closest to one of the property's
+// cue words; with no cue in the text, the first free number.
+func nearestNumber(pp *propPlan, lower string, nums []numberSpan, taken *spans) (numberSpan, bool) {
+	best, bestDist := -1, math.MaxInt
+	for i, n := range nums {
+		if taken.overlaps(n.from, n.to) {
+			continue
+		}
+		d := math.MaxInt - 1
+		for _, c := range pp.cues {
+			for from := 0; ; {
+				k := strings.Index(lower[from:], c)
+				if k < 0 {
+					break
+				}
+				at := from + k
+				from = at + len(c)
+				gap := max(at-n.to, n.from-(at+len(c)), 0)
+				d = min(d, gap)
+			}
+		}
+		if d < bestDist {
+			best, bestDist = i, d
+		}
+	}
+	if best < 0 {
+		return numberSpan{}, false
+	}
+	return nums[best], true
 }

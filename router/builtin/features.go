@@ -24,7 +24,11 @@ var kindWeights = [numKinds]float64{
 	kindHanBigram: 1.0,
 	kindShape:     0.5,
 	kindSkip:      0.3,
+	kindIdent:     1.0,
 }
+
+// identJoiners keeps glued names one token; experiment knob.
+var identJoiners = true
 
 // idfPower sharpens IDF; dfByText counts document frequency over texts
 // instead of skills. Experiment knobs.

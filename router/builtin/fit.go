@@ -3,6 +3,7 @@ package builtin
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"slices"
 	"sync"
 
 	"github.com/routebench/routebench/router/registry"
@@ -14,6 +15,10 @@ type fitted struct {
 	*model
 	lin  *linearModel
 	topK int
+	// known lists, per property name, the string values the registry's
+	// examples give it ("gateway" for service), so extraction recognizes a
+	// service one skill's examples name in a request routed to another.
+	known map[string][]string
 }
 
 const (
@@ -37,7 +42,7 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	}
 	m := newModel(skills)
 	items := m.trainingItems(defaultWeights, max(trainCands, topK+1))
-	f := &fitted{model: m, topK: topK}
+	f := &fitted{model: m, topK: topK, known: knownValues(skills)}
 	f.lin = m.train(items, defaultTraining, trainSeed)
 	m.cal = fitCalibration(f.heldOut(items))
 	return f
@@ -93,6 +98,23 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 				weight:  w,
 			})
 		}
+	}
+	return out
+}
+
+func knownValues(skills []*registry.Skill) map[string][]string {
+	out := map[string][]string{}
+	for _, s := range skills {
+		for _, ex := range s.Examples {
+			for _, name := range sortedKeys(ex.Params) {
+				if v, ok := ex.Params[name].(string); ok && v != "" && !slices.Contains(out[name], v) {
+					out[name] = append(out[name], v)
+				}
+			}
+		}
+	}
+	for name := range out {
+		slices.SortStableFunc(out[name], func(a, b string) int { return len(b) - len(a) })
 	}
 	return out
 }

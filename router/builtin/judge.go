@@ -85,7 +85,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 				top.skill.Name, top.fit, f.cal.floor),
 		}
 	} else {
-		v.Params = ExtractParams(top.skill, req.Text, now)
+		v.Params = extract(planFor(top.skill), req.Text, now, f.known)
 		v.Reason = f.reason(sc, ranked)
 	}
 	raw, err := json.Marshal(v)

@@ -37,13 +37,13 @@ type trainSettings struct {
 	Epochs int
 	Rate   float64 // initial learning rate, decayed linearly to 10%
 	L2     float64 // weight decay on touched rows
-	Beta0  float64 // initial scale of the similarity fit (defaultWeights times this)
-	// BetaRate scales the learning rate of the evidence weights: they are
-	// few and shared by all skills, so they move slowly.
-	BetaRate float64
+	// Beta0 scales defaultWeights into the evidence weights. They stay
+	// fixed: learning them let the similarity prior drift towards
+	// memorized texts and cost accuracy on held-out requests.
+	Beta0 float64
 }
 
-var defaultTraining = trainSettings{Epochs: 16, Rate: 0.5, L2: 1e-5, Beta0: 8, BetaRate: 0.1}
+var defaultTraining = trainSettings{Epochs: 16, Rate: 0.5, L2: 1e-5, Beta0: 8}
 
 // train fits the linear model by stochastic gradient descent in a fixed,
 // seeded order, so the same registry always gives the same weights.
@@ -96,16 +96,8 @@ func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearM
 					}
 				}
 			}
-			var gb evidence
 			for c := range n {
-				s := int(it.cands[c])
-				for k := range gb {
-					gb[k] += g[c] * it.evs[c][k]
-				}
-				lm.bias[s] -= float32(rate * 0.1 * g[c])
-			}
-			for k := range gb {
-				lm.beta[k] -= float32(rate * ts.BetaRate * gb[k])
+				lm.bias[it.cands[c]] -= float32(rate * 0.1 * g[c])
 			}
 			for k, f := range doc.idx {
 				x := float64(doc.val[k])
@@ -130,14 +122,20 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 		}
 		z[c] = zc
 	}
+	if linearScale == 0 {
+		return
+	}
 	for k, f := range v.idx {
-		x := v.val[k]
+		x := v.val[k] * linearScale
 		row := lm.w[int(f)*S : int(f)*S+S]
 		for c, s := range cands {
 			z[c] += float64(x * row[s])
 		}
 	}
 }
+
+// linearScale is an experiment knob: 0 ranks by similarity alone.
+var linearScale float32 = 1
 
 func grow(buf []float64, n int) []float64 {
 	if cap(buf) < n {

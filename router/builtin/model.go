@@ -127,6 +127,11 @@ func collectTexts(skills []*registry.Skill) []skillText {
 		for _, term := range sortedKeys(s.Glossary) {
 			add(i, rolePositive, 0.7, -1, term+" "+s.Glossary[term])
 		}
+		// The ways of writing the skill's enum values ("响应时间" for
+		// latency, "reopen" for open) are the words its requests use.
+		for _, t := range enumVocabulary(s) {
+			add(i, rolePositive, 0.5, -1, t)
+		}
 		for _, t := range s.WhenNotToUse {
 			add(i, roleNegative, 1, -1, t)
 			for _, other := range namedSkills(t, names) {
@@ -137,6 +142,29 @@ func collectTexts(skills []*registry.Skill) []skillText {
 		}
 		for _, t := range s.CounterExamples {
 			add(i, roleNegative, 1, -1, t)
+		}
+	}
+	return out
+}
+
+// enumVocabulary lists, per enum value, its spellings and synonyms as one
+// text.
+func enumVocabulary(s *registry.Skill) []string {
+	props := s.Properties()
+	var out []string
+	for _, name := range sortedKeys(props) {
+		terms := enumTerms(props[name])
+		if len(terms) == 0 {
+			continue
+		}
+		byValue := map[string][]string{}
+		for _, t := range terms {
+			byValue[t.value] = append(byValue[t.value], t.term)
+		}
+		for _, v := range sortedKeys(byValue) {
+			words := byValue[v]
+			slices.Sort(words)
+			out = append(out, strings.Join(words, " "))
 		}
 	}
 	return out

@@ -10,7 +10,7 @@ const (
 	evNearest         // to its closest positive text: one example can decide
 	evSecond          // mean of the two closest: agreement of two texts
 	evHint            // to another skill's "use this one instead" line
-	evNegative        // to the skill's own counter-examples (a penalty)
+	evNegative        // how much closer to the skill's counter-examples than to its texts (a penalty)
 	numEvidence
 )
 
@@ -96,7 +96,10 @@ func (m *model) evidenceFor(sc *scratch, s int, skip int32) evidence {
 		if t == skip {
 			continue
 		}
-		x := float64(sc.docAcc[t])
+		// A text counts by its weight: a two-word glossary line or the
+		// skill's name is close to many requests and says less than an
+		// example does.
+		x := float64(sc.docAcc[t]) * m.texts[t].weight
 		if x > first {
 			first, second = x, first
 		} else if x > second {
@@ -110,11 +113,16 @@ func (m *model) evidenceFor(sc *scratch, s int, skip int32) evidence {
 			ev[evHint] = max(ev[evHint], float64(sc.docAcc[t]))
 		}
 	}
+	var neg float64
 	for _, t := range m.negatives[s] {
 		if t != skip {
-			ev[evNegative] = max(ev[evNegative], float64(sc.docAcc[t]))
+			neg = max(neg, float64(sc.docAcc[t]))
 		}
 	}
+	// A counter-example counts only by how much closer the request is to
+	// it than to the skill's own texts: "TCK-204518 关掉" and "TCK-204518
+	// 谁在处理" share the id, which says nothing against either skill.
+	ev[evNegative] = max(0, neg-first)
 	return ev
 }
 

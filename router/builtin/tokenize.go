@@ -19,10 +19,11 @@ const (
 	kindHanBigram                        // two adjacent Han characters
 	kindShape                            // a number's shape: how many digits
 	kindSkip                             // two Latin words with one word between them
+	kindIdent                            // a glued name: order-service, zhang.wei
 	numKinds
 )
 
-var kindNames = [numKinds]string{"", "w", "b", "c", "h", "hh", "#", "s"}
+var kindNames = [numKinds]string{"", "w", "b", "c", "h", "hh", "#", "s", "id"}
 
 // tokenKind says what a token of the segmented text is.
 type tokenKind uint8
@@ -31,6 +32,11 @@ const (
 	tokLatin  tokenKind = iota + 1 // letters, maybe with digits ("p1", "5xx")
 	tokNumber                      // digits only
 	tokHan                         // a run of Han characters
+	// tokIdent is a name glued by - _ . or @ ("order-service",
+	// "loadtest_orders", "zhang.wei"): a param value, not intent, so it is
+	// one feature, without character n-grams or parts that would make
+	// "search-api" look like a search.
+	tokIdent
 )
 
 // token is a span of the lowercased text.
@@ -40,6 +46,9 @@ type token struct {
 	// joined says the token follows the previous one with only spaces or
 	// word joiners (- _ / .) between them, so the two form a bigram.
 	joined bool
+	// idDigits, on a Latin token glued by "-" to a long number
+	// ("TCK-300871"), is the number's length: the pair is one id feature.
+	idDigits int
 }
 
 // isHan reports whether r is a CJK ideograph; Chinese is tokenized by
@@ -82,9 +91,15 @@ func segment(text string, dst []token) []token {
 			i = j
 		case isWordRune(r):
 			j, digitsOnly := i, true
-			apostrophe := false
+			apostrophe, ident := false, false
 			for j < len(lower) {
 				r2, s2 := utf8.DecodeRuneInString(lower[j:])
+				if identJoiners && (r2 == '-' || r2 == '_' || r2 == '.' || r2 == '@') && j > i && !digitsOnly &&
+					j+1 < len(lower) && lower[j+1] >= 'a' && lower[j+1] <= 'z' {
+					ident = true
+					j++
+					continue
+				}
 				if (r2 == '\'' || r2 == '’') && j > i {
 					r3, _ := utf8.DecodeRuneInString(lower[j+s2:])
 					if j+s2 < len(lower) && isWordRune(r3) && !isHan(r3) {
@@ -106,8 +121,20 @@ func segment(text string, dst []token) []token {
 				word = strings.NewReplacer("'", "", "’", "").Replace(word)
 			}
 			kind := tokLatin
-			if digitsOnly {
+			switch {
+			case digitsOnly:
 				kind = tokNumber
+			case ident:
+				kind = tokIdent
+			}
+			if kind == tokNumber && len(word) > 3 && len(dst) > 0 && i > 0 && lower[i-1] == '-' {
+				if prev := &dst[len(dst)-1]; prev.kind == tokLatin && prev.idDigits == 0 && i-1 >= len(prev.text) &&
+					lower[i-1-len(prev.text):i-1] == prev.text {
+					prev.idDigits = len(word)
+					joined = true
+					i = j
+					continue
+				}
 			}
 			dst = append(dst, token{kind: kind, text: word, joined: joined})
 			joined = true
@@ -152,11 +179,33 @@ func featurize(tokens []token, e emitter) {
 			prev, prev2 = "", ""
 			continue
 		case tokNumber:
+			shape := digitShape(len(t.text))
+			e.emit(kindShape, shape, "", "")
+			if len(t.text) > 3 {
+				// A long number is an id or a date part: its digits say
+				// nothing about intent, its length may (8 digits: an order).
+				if t.joined && prev != "" {
+					e.emit(kindBigram, prev, " #", shape)
+				}
+				prev, prev2 = "#"+shape, ""
+				continue
+			}
 			e.emit(kindWord, t.text, "", "")
-			e.emit(kindShape, digitShape(len(t.text)), "", "")
 		case tokLatin:
+			if t.idDigits > 0 {
+				// "TCK-300871" is one feature, "tck-#6": the id's kind. Its
+				// digits and its prefix alone would make every request
+				// about any ticket look alike.
+				e.emit(kindIdent, t.text, "-#", digitShape(t.idDigits))
+				prev, prev2 = "", ""
+				continue
+			}
 			e.emit(kindWord, t.text, "", "")
 			charGrams(t.text, e)
+		case tokIdent:
+			e.emit(kindIdent, t.text, "", "")
+			prev, prev2 = "", ""
+			continue
 		}
 		if t.joined && prev != "" {
 			e.emit(kindBigram, prev, " ", t.text)

@@ -1,0 +1,102 @@
+package builtin
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// functionChars are Han characters that carry grammar, not content: a
+// clause made of them and the skill's own words says nothing new.
+const functionChars = "的了吧呢吗啊呀请帮我你您把给个一下这那是在和与及或也都就要想能会可以"
+
+// commandBigrams are the Han bigrams of a skill's own description,
+// when_to_use and glossary: "新建工单" in a request is the command, not
+// the title.
+func commandBigrams(texts []string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range texts {
+		for _, tok := range segment(t, nil) {
+			if tok.kind != tokHan {
+				continue
+			}
+			rs := []rune(tok.text)
+			for i := 0; i+1 < len(rs); i++ {
+				out[string(rs[i:i+2])] = true
+			}
+		}
+	}
+	return out
+}
+
+// novelClause is the last resort for a title or message written without
+// quotes, cue or colon, as Chinese requests often are ("新建工单，
+// inventory-service 库存同步延迟，最高优先级"): among two or more clauses, the
+// one with the most Han characters that are neither grammar, nor the
+// skill's own words, nor used by another param, if it has at least three.
+// English requests state such text with a cue ("about", "saying", ":"),
+// so an English clause is never taken: that would be inventing.
+func (p *extractPlan) novelClause(text string, taken *spans) (string, span, bool) {
+	clauses := splitClauses(text)
+	if len(clauses) < 2 {
+		return "", span{}, false
+	}
+	best, bestNovel := -1, 2
+	for i, c := range clauses {
+		if n := p.novelHan(text, c, taken); n > bestNovel {
+			best, bestNovel = i, n
+		}
+	}
+	if best < 0 {
+		return "", span{}, false
+	}
+	c := clauses[best]
+	return text[c.from:c.to], c, true
+}
+
+func (p *extractPlan) novelHan(text string, c span, taken *spans) int {
+	rs := []rune(text[c.from:c.to])
+	offs := make([]int, len(rs)+1)
+	o := c.from
+	for i, r := range rs {
+		offs[i] = o
+		o += utf8.RuneLen(r)
+	}
+	offs[len(rs)] = o
+	n := 0
+	for i, r := range rs {
+		if !isHan(r) || strings.ContainsRune(functionChars, r) || taken.overlaps(offs[i], offs[i+1]) {
+			continue
+		}
+		if i > 0 && p.command[string(rs[i-1:i+1])] || i+1 < len(rs) && p.command[string(rs[i:i+2])] {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// splitClauses splits at commas, semicolons and sentence ends, trimming
+// spaces and punctuation around each clause.
+func splitClauses(text string) []span {
+	var out []span
+	start := 0
+	emit := func(end int) {
+		seg := text[start:end]
+		lead := len(seg) - len(strings.TrimLeftFunc(seg, trimmable))
+		v := strings.TrimFunc(seg, trimmable)
+		if v != "" {
+			out = append(out, span{start + lead, start + lead + len(v)})
+		}
+	}
+	for i, r := range text {
+		if strings.ContainsRune("，,；;。！？!?\n、", r) {
+			emit(i)
+			start = i + utf8.RuneLen(r)
+		}
+	}
+	emit(len(text))
+	return out
+}
+
+func trimmable(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '/' && r != '#' }

@@ -1,0 +1,210 @@
+package builtin
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// dateSpan is a date expression found in a request: the days it covers
+// (inclusive) and where it is in the text.
+type dateSpan struct {
+	span
+	start, end time.Time
+	// absolute is true for a written calendar date (2026-11-03, 11月3日),
+	// false for a relative one (上周, last 7 days).
+	absolute bool
+}
+
+// dateRule turns one regexp match into a date span. m holds the
+// submatch byte offsets; today is midnight of the request's day in its
+// time zone.
+type dateRule struct {
+	re    *regexp.Regexp
+	parse func(lower string, m []int, today time.Time) (start, end time.Time, ok bool)
+	abs   bool
+}
+
+// Relative date semantics (brief, "Relative date semantics"): weeks start
+// on Monday; "this week"/"this month" run to today; "last N days" ends
+// today and spans N days.
+var dateRules = []dateRule{
+	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD},
+	{re: regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay},
+	{re: regexp.MustCompile(`\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`), abs: true, parse: parseMonthNameDay},
+	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+(\d{4})\b)?`), abs: true, parse: parseDayMonthName},
+	{re: regexp.MustCompile(`今天|今日|\btoday\b`), parse: days(0, 0)},
+	{re: regexp.MustCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1)},
+	{re: regexp.MustCompile(`前天|\bthe day before yesterday\b`), parse: days(2, 2)},
+	{re: regexp.MustCompile(`上周|上个?星期|上个?礼拜|\blast week\b|\bprevious week\b`), parse: lastWeek},
+	{re: regexp.MustCompile(`本周|这周|这个?星期|本星期|\bthis week\b`), parse: thisWeek},
+	{re: regexp.MustCompile(`(?:最近|近|过去)\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(?:天|日)`), parse: lastNDays},
+	{re: regexp.MustCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0)},
+	{re: regexp.MustCompile(`\b(?:last|past|previous)\s+([0-9]+|[a-z]+)\s+days?\b`), parse: lastNDays},
+	{re: regexp.MustCompile(`本月|这个月|\bthis month\b`), parse: thisMonth},
+	{re: regexp.MustCompile(`上个?月|\blast month\b|\bprevious month\b`), parse: lastMonth},
+}
+
+// continuedDay matches a range's second day written without its month:
+// the "到9日" of "11月3日到9日".
+var continuedDay = regexp.MustCompile(`^\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`)
+
+// findDates lists the date expressions of lower (lowercased text) in text
+// order; where two overlap the longer wins.
+func findDates(lower string, now time.Time) []dateSpan {
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	var found []dateSpan
+	for _, r := range dateRules {
+		for _, m := range r.re.FindAllStringSubmatchIndex(lower, -1) {
+			if !digitBoundary(lower, m[0], m[1]) {
+				continue
+			}
+			start, end, ok := r.parse(lower, m, today)
+			if !ok {
+				continue
+			}
+			found = append(found, dateSpan{span: span{m[0], m[1]}, start: start, end: end, absolute: r.abs})
+		}
+	}
+	slices.SortFunc(found, func(a, b dateSpan) int {
+		if a.from != b.from {
+			return a.from - b.from
+		}
+		return (b.to - b.from) - (a.to - a.from)
+	})
+	var out []dateSpan
+	for _, d := range found {
+		if n := len(out); n > 0 && d.from < out[n-1].to {
+			if d.to-d.from > out[n-1].to-out[n-1].from {
+				out[n-1] = d
+			}
+			continue
+		}
+		out = append(out, d)
+	}
+	// "11月3日到9日": the second day inherits the first's month.
+	for i := 0; i < len(out); i++ {
+		d := out[i]
+		if !d.absolute {
+			continue
+		}
+		m := continuedDay.FindStringSubmatchIndex(lower[d.to:])
+		if m == nil {
+			continue
+		}
+		day, _ := strconv.Atoi(lower[d.to+m[2] : d.to+m[3]])
+		end, ok := makeDate(d.start.Year(), int(d.start.Month()), day, d.start.Location())
+		if !ok || (i+1 < len(out) && out[i+1].from < d.to+m[1]) {
+			continue
+		}
+		second := dateSpan{span: span{d.to + m[2], d.to + m[1]}, start: end, end: end, absolute: true}
+		out = slices.Insert(out, i+1, second)
+		i++
+	}
+	return out
+}
+
+// digitBoundary rejects matches glued to more digits ("12026-11-03").
+func digitBoundary(s string, from, to int) bool {
+	isDigit := func(b byte) bool { return b >= '0' && b <= '9' }
+	return (from == 0 || !isDigit(s[from-1])) && (to == len(s) || !isDigit(s[to]))
+}
+
+func makeDate(y, m, d int, loc *time.Location) (time.Time, bool) {
+	if m < 1 || m > 12 || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, loc)
+	if t.Day() != d { // February 30th and the like
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+func group(s string, m []int, g int) string {
+	if m[2*g] < 0 {
+		return ""
+	}
+	return s[m[2*g]:m[2*g+1]]
+}
+
+func parseYMD(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
+	y, _ := strconv.Atoi(group(s, m, 1))
+	mo, _ := strconv.Atoi(group(s, m, 2))
+	d, _ := strconv.Atoi(group(s, m, 3))
+	t, ok := makeDate(y, mo, d, today.Location())
+	return t, t, ok
+}
+
+func parseChineseMonthDay(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
+	y := today.Year()
+	if g := group(s, m, 1); g != "" {
+		y, _ = strconv.Atoi(g)
+	}
+	mo, _ := strconv.Atoi(group(s, m, 2))
+	d, _ := strconv.Atoi(group(s, m, 3))
+	// "3月" followed by digits without 日 is still a date only when the
+	// day marker or a year is present; "11月3" alone is accepted too.
+	t, ok := makeDate(y, mo, d, today.Location())
+	return t, t, ok
+}
+
+var monthNames = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
+	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+
+func parseMonthNameDay(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
+	return monthDayYear(group(s, m, 1), group(s, m, 2), group(s, m, 3), today)
+}
+
+func parseDayMonthName(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
+	return monthDayYear(group(s, m, 2), group(s, m, 1), group(s, m, 3), today)
+}
+
+func monthDayYear(month, day, year string, today time.Time) (time.Time, time.Time, bool) {
+	y := today.Year()
+	if year != "" {
+		y, _ = strconv.Atoi(year)
+	}
+	d, _ := strconv.Atoi(day)
+	t, ok := makeDate(y, monthNames[month[:3]], d, today.Location())
+	return t, t, ok
+}
+
+// days covers today-from .. today-to.
+func days(from, to int) func(string, []int, time.Time) (time.Time, time.Time, bool) {
+	return func(_ string, _ []int, today time.Time) (time.Time, time.Time, bool) {
+		return today.AddDate(0, 0, -from), today.AddDate(0, 0, -to), true
+	}
+}
+
+// monday is the Monday of today's week.
+func monday(today time.Time) time.Time {
+	return today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
+}
+
+func lastWeek(_ string, _ []int, today time.Time) (time.Time, time.Time, bool) {
+	mon := monday(today)
+	return mon.AddDate(0, 0, -7), mon.AddDate(0, 0, -1), true
+}
+
+func thisWeek(_ string, _ []int, today time.Time) (time.Time, time.Time, bool) {
+	return monday(today), today, true
+}
+
+func lastNDays(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
+	n, ok := parseCount(group(s, m, 1))
+	if !ok || n < 1 || n > 3660 {
+		return time.Time{}, time.Time{}, false
+	}
+	return today.AddDate(0, 0, -(n - 1)), today, true
+}
+
+func thisMonth(_ string, _ []int, today time.Time) (time.Time, time.Time, bool) {
+	return today.AddDate(0, 0, 1-today.Day()), today, true
+}
+
+func lastMonth(_ string, _ []int, today time.Time) (time.Time, time.Time, bool) {
+	first := today.AddDate(0, 0, 1-today.Day())
+	return first.AddDate(0, -1, 0), first.AddDate(0, 0, -1), true
+}

@@ -1,0 +1,140 @@
+package builtin
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// numberSpan is a number written in a request.
+type numberSpan struct {
+	span
+	value float64
+}
+
+// numberRe finds written numbers: digits with an optional decimal part and
+// thousands separators, optionally after a currency sign; or a run of
+// Chinese numerals. Glued-on letters are checked afterwards, so "p99",
+// "node-7" and "3000ms" are identifiers, not quantities.
+var numberRe = regexp.MustCompile(`(?:[$¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|[零一二两三四五六七八九十百千]+`)
+
+// findNumbers lists the standalone numbers of text outside the taken spans.
+func findNumbers(text string, taken *spans) []numberSpan {
+	var out []numberSpan
+	for _, m := range numberRe.FindAllStringSubmatchIndex(text, -1) {
+		from, to := m[0], m[1]
+		if taken.overlaps(from, to) || gluedToWord(text, from, to) {
+			continue
+		}
+		// A percentage is a share, not a count or an amount.
+		if to < len(text) && text[to] == '%' || strings.HasPrefix(text[to:], "％") {
+			continue
+		}
+		var v float64
+		if m[2] >= 0 {
+			digits := strings.ReplaceAll(text[m[2]:m[3]], ",", "")
+			if m[4] >= 0 {
+				digits += "." + text[m[4]:m[5]]
+			}
+			f, err := strconv.ParseFloat(digits, 64)
+			if err != nil {
+				continue
+			}
+			v = f
+		} else {
+			n, ok := chineseNumber(text[from:to])
+			if !ok || !countable(text, to) {
+				continue
+			}
+			v = float64(n)
+		}
+		out = append(out, numberSpan{span: span{from, to}, value: v})
+	}
+	return out
+}
+
+// gluedToWord reports whether a match touches a Latin letter, a digit, a
+// hyphen or a dot on either side (so it is part of an identifier, a
+// version or a decimal the regexp split).
+func gluedToWord(s string, from, to int) bool {
+	if from > 0 {
+		r, _ := utf8.DecodeLastRuneInString(s[:from])
+		if isLatinOrDigit(r) || r == '-' || r == '_' || r == '.' || r == '/' || r == '#' {
+			return true
+		}
+	}
+	if to < len(s) {
+		r, _ := utf8.DecodeRuneInString(s[to:])
+		if isLatinOrDigit(r) || r == '-' || r == '_' || r == '/' {
+			return true
+		}
+		if r == '.' && to+1 < len(s) && s[to+1] >= '0' && s[to+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+func isLatinOrDigit(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// countable reports whether Chinese numerals at s[:to] are used as a
+// quantity: followed by a classifier or unit ("五个", "两台", "三百元"),
+// not part of a word like "一下" or "一起".
+func countable(s string, to int) bool {
+	r, _ := utf8.DecodeRuneInString(s[to:])
+	return strings.ContainsRune("个台元块次份张条位天", r)
+}
+
+var chineseDigits = map[rune]int{'零': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5,
+	'六': 6, '七': 7, '八': 8, '九': 9}
+
+// chineseNumber parses Chinese numerals up to the thousands: 七, 十,
+// 十五, 三十, 二百五十, 两千.
+func chineseNumber(s string) (int, bool) {
+	total, digit := 0, -1
+	for _, r := range s {
+		if d, ok := chineseDigits[r]; ok {
+			digit = d
+			continue
+		}
+		unit := 0
+		switch r {
+		case '十':
+			unit = 10
+		case '百':
+			unit = 100
+		case '千':
+			unit = 1000
+		default:
+			return 0, false
+		}
+		if digit < 0 {
+			digit = 1 // 十五: the leading 一 is implied
+		}
+		total += digit * unit
+		digit = -1
+	}
+	if digit > 0 {
+		total += digit
+	}
+	return total, total > 0 || strings.ContainsRune(s, '零')
+}
+
+var englishCounts = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14,
+	"fifteen": 15, "twenty": 20, "thirty": 30, "sixty": 60, "ninety": 90}
+
+// parseCount reads a count written in digits, Chinese numerals or an
+// English number word.
+func parseCount(s string) (int, bool) {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n, true
+	}
+	if n, ok := englishCounts[s]; ok {
+		return n, true
+	}
+	return chineseNumber(s)
+}

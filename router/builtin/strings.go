@@ -1,0 +1,342 @@
+package builtin
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// stringRole says what kind of free string a property holds, from its
+// name and description; each role has its own evidence in text.
+type stringRole uint8
+
+const (
+	roleGeneric   stringRole = iota // only quoted text or a known value
+	roleService                     // payment-api, order-service
+	rolePath                        // /static/js/app.js
+	roleDataset                     // loadtest_orders
+	roleRecipient                   // zhang.wei, #ops-payments
+	roleKeyword                     // what to search for
+	roleTitle                       // a ticket's title
+	roleMessage                     // a message's text
+	roleReason                      // why
+)
+
+func stringRoleOf(name, desc string) stringRole {
+	n := strings.ToLower(name)
+	d := strings.ToLower(desc)
+	has := func(s string, words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(s, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(n, "service", "app", "component"):
+		return roleService
+	case has(n, "path", "url"):
+		return rolePath
+	case has(n, "dataset", "table", "bucket"):
+		return roleDataset
+	case n == "to" || has(n, "recipient", "assignee", "user", "owner", "email"):
+		return roleRecipient
+	case has(n, "keyword", "query", "term", "search"):
+		return roleKeyword
+	case has(n, "title", "subject", "summary"):
+		return roleTitle
+	case has(n, "message", "text", "body", "content", "note", "comment"):
+		return roleMessage
+	case has(n, "reason", "cause", "why"):
+		return roleReason
+	case has(d, "service", "服务"):
+		return roleService
+	case has(d, "path", "路径"):
+		return rolePath
+	case has(d, "dataset", "数据集"):
+		return roleDataset
+	case has(d, "recipient", "接收人"):
+		return roleRecipient
+	}
+	return roleGeneric
+}
+
+// Evidence for the roles. Each regexp's first group is the value.
+var (
+	quotedRe     = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|'([^']{2,})'`)
+	hyphenatedRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
+	datasetRe    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	recipientRe  = regexp.MustCompile(`[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
+	serviceNear  = regexp.MustCompile(`(?:service|服务)\s+([a-z][a-z0-9-]*)|([a-z][a-z0-9-]*)\s*(?:service\b|服务)`)
+	keywordCue   = regexp.MustCompile(`(?:有没有|包含|含有|关键字|关键词|keyword|\bfor|\bcontaining|\bmatching)\s*[:：]?\s*([A-Za-z0-9_.\-]+|[\p{Han}]{2,})`)
+	titleCue     = regexp.MustCompile(`(?:标题是|标题为|标题|titled|title\s*[:：]|called|about|关于)\s*[:：]?\s*(.+)`)
+	messageCue   = regexp.MustCompile(`(?:内容是|内容为|消息是|说|saying|that says|message\s*[:：])\s*[:：]?\s*(.+)`)
+	reasonCue    = regexp.MustCompile(`(?:原因是|原因为|原因|理由是|because(?: of)?|due to|reason\s*[:：])\s*[:：]?\s*(.+)`)
+	colonRe      = regexp.MustCompile(`[:：]\s*(.+)`)
+	identifierRe = regexp.MustCompile(`\b(?:[A-Za-z]+[0-9][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+|[0-9]{3,})\b`)
+)
+
+// assignStrings fills string properties from the evidence their role
+// accepts, each use of text consumed: quoted text goes to free-text
+// properties first (a quoted title may contain a service name), then
+// values the examples gave, then each role's own evidence.
+func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[string][]string, out map[string]any) {
+	quotes := quotedSpans(text)
+	for _, role := range []stringRole{roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric} {
+		for i := range p.props {
+			pp := &p.props[i]
+			if pp.kind != propString || pp.role != role {
+				continue
+			}
+			if v, sp, ok := firstQuote(text, quotes, taken); ok {
+				out[pp.name] = v
+				taken.add(sp.from, sp.to)
+			}
+		}
+	}
+	for i := range p.props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; done || pp.kind != propString {
+			continue
+		}
+		if v, sp, ok := findKnown(pp, lower, text, taken, known[pp.name]); ok {
+			out[pp.name] = v
+			taken.add(sp.from, sp.to)
+		}
+	}
+	for _, role := range []stringRole{rolePath, roleService, roleDataset, roleRecipient, roleKeyword, roleTitle, roleMessage, roleReason} {
+		for i := range p.props {
+			pp := &p.props[i]
+			if pp.kind != propString || pp.role != role {
+				continue
+			}
+			if _, done := out[pp.name]; done {
+				continue
+			}
+			if v, sp, ok := findByRole(p, pp, text, lower, taken); ok {
+				out[pp.name] = v
+				taken.add(sp.from, sp.to)
+			}
+		}
+	}
+}
+
+// findKnown finds a value the examples gave this property, as a whole word.
+func findKnown(pp *propPlan, lower, text string, taken *spans, extra []string) (string, span, bool) {
+	if pp.role == roleTitle || pp.role == roleMessage || pp.role == roleReason || pp.role == roleKeyword {
+		return "", span{}, false // free text: an example's title is not this request's
+	}
+	for _, list := range [][]string{pp.known, extra} {
+		for _, v := range list {
+			lv := lowerASCII(v)
+			for from := 0; ; {
+				k := strings.Index(lower[from:], lv)
+				if k < 0 {
+					break
+				}
+				at := from + k
+				from = at + len(lv)
+				if wordBounded(lower, at, at+len(lv)) && !taken.overlaps(at, at+len(lv)) && !hyphenGlued(lower, at, at+len(lv)) {
+					return text[at : at+len(lv)], span{at, at + len(lv)}, true
+				}
+			}
+		}
+	}
+	return "", span{}, false
+}
+
+// hyphenGlued: "api" inside "payment-api" is not the value "api".
+func hyphenGlued(s string, from, to int) bool {
+	return from > 0 && (s[from-1] == '-' || s[from-1] == '_') || to < len(s) && (s[to] == '-' || s[to] == '_')
+}
+
+func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) (string, span, bool) {
+	first := func(re *regexp.Regexp, s string) (string, span, bool) {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			from, to := m[0], m[1]
+			if len(m) >= 4 && m[2] >= 0 {
+				from, to = m[2], m[3]
+			}
+			if !taken.overlaps(from, to) {
+				return text[from:to], span{from, to}, true
+			}
+		}
+		return "", span{}, false
+	}
+	switch pp.role {
+	case rolePath:
+		for _, tok := range rawTokens(text) {
+			if v := text[tok.from:tok.to]; strings.HasPrefix(v, "/") && len(v) > 1 && !taken.overlaps(tok.from, tok.to) {
+				return v, tok, true
+			}
+		}
+	case roleService:
+		if v, sp, ok := first(hyphenatedRe, lower); ok {
+			return v, sp, ok
+		}
+		if v, sp, ok := first(serviceNear, lower); ok && !stopword(lowerASCII(v)) && !strings.HasSuffix(v, "-") {
+			return v, sp, ok
+		}
+		return loneLatinWord(text, lower, taken)
+	case roleDataset:
+		return first(datasetRe, lower)
+	case roleRecipient:
+		return first(recipientRe, text)
+	case roleKeyword:
+		if v, sp, ok := first(keywordCue, text); ok && !stopword(lowerASCII(v)) {
+			return v, sp, ok
+		}
+		return first(identifierRe, text)
+	case roleTitle, roleMessage, roleReason:
+		cue := map[stringRole]*regexp.Regexp{roleTitle: titleCue, roleMessage: messageCue, roleReason: reasonCue}[pp.role]
+		if v, sp, ok := freeText(cue, text, taken); ok {
+			return v, sp, ok
+		}
+		if pp.role == roleReason {
+			break
+		}
+		if v, sp, ok := freeText(colonRe, text, taken); ok {
+			return v, sp, ok
+		}
+		return p.novelClause(text, taken)
+	}
+	return "", span{}, false
+}
+
+// quotedSpans lists the insides of quotes.
+func quotedSpans(text string) []span {
+	var out []span
+	for _, m := range quotedRe.FindAllStringSubmatchIndex(text, -1) {
+		for g := 1; 2*g < len(m); g++ {
+			if m[2*g] >= 0 {
+				out = append(out, span{m[2*g], m[2*g+1]})
+				break
+			}
+		}
+	}
+	return out
+}
+
+func firstQuote(text string, quotes []span, taken *spans) (string, span, bool) {
+	for _, q := range quotes {
+		if !taken.overlaps(q.from, q.to) {
+			if v := strings.TrimSpace(text[q.from:q.to]); v != "" {
+				return v, q, true
+			}
+		}
+	}
+	return "", span{}, false
+}
+
+// freeText takes what follows a cue, up to the end of its sentence,
+// trimmed; it must hold at least two letters or characters of its own.
+func freeText(cue *regexp.Regexp, text string, _ *spans) (string, span, bool) {
+	m := cue.FindStringSubmatchIndex(text)
+	if m == nil {
+		return "", span{}, false
+	}
+	from, to := m[2], m[3]
+	if k := strings.IndexAny(text[from:to], "。！？!?\n"); k >= 0 {
+		to = from + k
+	}
+	v := strings.TrimFunc(text[from:to], func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '/' && r != '#' && r != '%'
+	})
+	if utf8.RuneCountInString(v) < 2 {
+		return "", span{}, false
+	}
+	from = from + strings.Index(text[from:to], v)
+	return v, span{from, from + len(v)}, true
+}
+
+// rawTokens splits text at spaces, Han characters and CJK punctuation,
+// trimming ASCII punctuation that wraps a token ("(ORD-1)," -> "ORD-1").
+func rawTokens(text string) []span {
+	var out []span
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		from, to := start, end
+		for from < to && strings.ContainsRune(`([{<"'>`, rune(text[from])) {
+			from++
+		}
+		for to > from && strings.ContainsRune(`,.;:!?)]}>"'`, rune(text[to-1])) {
+			to--
+		}
+		if from < to {
+			out = append(out, span{from, to})
+		}
+		start = -1
+	}
+	for i, r := range text {
+		if unicode.IsSpace(r) || isHan(r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(text))
+	return out
+}
+
+// loneLatinWord finds a service named by a plain word in a Chinese request
+// ("gateway 今天的错误率"): the one Latin word there that no other param took
+// and that is not a common word.
+func loneLatinWord(text, lower string, taken *spans) (string, span, bool) {
+	han := 0
+	for _, r := range text {
+		if isHan(r) {
+			han++
+		}
+	}
+	if han < 2 {
+		return "", span{}, false
+	}
+	var found []span
+	for _, tok := range rawTokens(lower) {
+		w := lower[tok.from:tok.to]
+		if taken.overlaps(tok.from, tok.to) || stopword(w) || !isIdentifier(w) {
+			continue
+		}
+		found = append(found, tok)
+	}
+	if len(found) != 1 {
+		return "", span{}, false
+	}
+	return text[found[0].from:found[0].to], found[0], true
+}
+
+func isIdentifier(w string) bool {
+	if w == "" || !(w[0] >= 'a' && w[0] <= 'z') {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return len(w) >= 3
+}
+
+// stopword: common words that never name a service, dataset or keyword.
+func stopword(w string) bool { return commonWords[w] }
+
+var commonWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the this that these those it its is are was were be been
+		to of in on at by for from with about as into over after before between and or not no
+		me my i you your we our they them he she his her please can could would should will
+		what which who when where why how any all some there here do does did done get show
+		find search grep look see check list logs log errors error today yesterday week month
+		days day last past recent trace id ids in-scope service services api the`) {
+		m[w] = true
+	}
+	return m
+}()
