@@ -181,7 +181,18 @@ func MeetExpectation(c *harness.Case, reg *registry.Registry) types.GomegaMatche
 		if v.Pass {
 			return true, ""
 		}
-		return false, fmt.Sprintf("[%s] %s", v.Failure, strings.Join(v.Problems, "; "))
+		// The decided line already says what was decided; keep the rest.
+		var rest []string
+		for _, p := range v.Problems {
+			if !strings.HasPrefix(p, "expected ") {
+				rest = append(rest, p)
+			}
+		}
+		why := "failure category " + v.Failure
+		if len(rest) > 0 {
+			why += ": " + strings.Join(rest, "; ")
+		}
+		return false, why
 	}
 	return m
 }

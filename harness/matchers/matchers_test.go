@@ -102,7 +102,7 @@ var _ = Describe("decision matchers", func() {
 		Expect(msg).To(ContainSubstring(`meet case alerts-001 ("华东区最近的告警"): execute query_orders_by_region`))
 		// With no registry, acting on anything is a policy violation: code
 		// cannot vouch for a skill it does not know.
-		Expect(msg).To(ContainSubstring("[policy_violation]"))
+		Expect(msg).To(ContainSubstring("why: failure category policy_violation: policy violation: acted on"))
 
 		data, err := os.ReadFile("../testdata/skills.yaml")
 		Expect(err).NotTo(HaveOccurred())
