@@ -42,6 +42,7 @@ type htmlView struct {
 	Commit      string
 	Models      []string
 	Versions    []versionHead
+	HasDirs     bool // some version says where it was loaded from
 	Verdicts    []verdict
 	Tables      []metricTable
 	Actions     []matrixView
@@ -148,6 +149,7 @@ func buildHTMLView(in *Input) (*htmlView, error) {
 	v.SkillCount = len(skills)
 	for i, id := range versions {
 		v.Versions = append(v.Versions, in.versionHead(i, id, perVersion[id]))
+		v.HasDirs = v.HasDirs || v.Versions[i].Dir != ""
 		v.Actions = append(v.Actions, actionMatrix(id, perVersion[id]))
 		v.Skills = append(v.Skills, skillMatrix(id, perVersion[id], skills))
 	}
