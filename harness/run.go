@@ -38,7 +38,8 @@ type RunConfig struct {
 	// OutDir receives results.jsonl.
 	OutDir string
 	// Resume keeps the results already in OutDir whose (version, case,
-	// case hash) is still planned and runs only the rest.
+	// case hash) is still planned and runs only the rest; provider errors
+	// are run again.
 	Resume bool
 	// Progress, when set, is called after each case with the cases done
 	// (resumed ones included) and planned. Calls come from one goroutine.
@@ -165,7 +166,8 @@ func buildPlan(cfg RunConfig) []job {
 
 // resumeFrom marks the planned jobs results.jsonl already holds and
 // rewrites the file with exactly those, in plan order: a torn last line,
-// results of changed cases and results no longer planned are dropped.
+// results of changed cases and results no longer planned are dropped, and
+// provider errors are routed again (an outage is what --resume is for).
 func resumeFrom(path string, cfg RunConfig, plan []job, done []*Result) (int, error) {
 	existing, _, err := readResultsFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -182,7 +184,7 @@ func resumeFrom(path string, cfg RunConfig, plan []job, done []*Result) (int, er
 	var kept []Result
 	for i, j := range plan {
 		v, c := cfg.Versions[j.v], &cfg.Cases[j.c]
-		if k, ok := have[key{v.ID(), c.ID, c.Hash}]; ok {
+		if k, ok := have[key{v.ID(), c.ID, c.Hash}]; ok && !IsProviderError(existing[k].Decision) {
 			r := existing[k]
 			r.Seq = j.c
 			done[i] = &r
