@@ -217,7 +217,14 @@ func resultView(strs *interner, r harness.Result) *resultJSON {
 	return rj
 }
 
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+// round3 keeps three decimals, which is all a reader compares, and keeps
+// the JSON short. JSON has no NaN or infinity, so those become 0.
+func round3(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return math.Round(v*1000) / 1000
+}
 
 func errorLine(e router.Error) string {
 	var b strings.Builder

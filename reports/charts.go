@@ -100,7 +100,8 @@ func binOf(conf float64) int {
 // indicator, over decisions that are not errors (an error has no
 // meaningful confidence).
 func calibrated(r harness.Result) (in, right bool) {
-	if r.Decision.Action == router.Fail {
+	c := r.Decision.Confidence
+	if r.Decision.Action == router.Fail || math.IsNaN(c) || math.IsInf(c, 0) {
 		return false, false
 	}
 	return true, harness.Indicators(r)[harness.DecisionAccuracy]

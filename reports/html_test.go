@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	stdhtml "html"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -142,6 +143,27 @@ var _ = Describe("WriteHTML", func() {
 		Expect(got).To(HaveSuffix("… [truncated, 18000 bytes in all]"))
 		Expect(html).NotTo(ContainSubstring("persona...")) // the prompt text
 		Expect(data["s"]).To(ContainElement(ContainSubstring("prompt 57 bytes (not shown)")))
+	})
+
+	It("renders one version alone, with no deltas or flips, and survives NaN confidences", func() {
+		in := fixtureInput(t1, false)
+		var only []harness.Result
+		for _, r := range in.Results {
+			if r.Version == v1 {
+				only = append(only, r)
+			}
+		}
+		in.Results, in.Summary = only, harness.Score(only)
+		// A judge bug in memory (JSON cannot carry NaN) must not break the
+		// report; harness.Score is not asked to survive it here.
+		only[0].Decision.Confidence = math.NaN()
+		in.Meta.Versions = in.Meta.Versions[:1]
+		html := renderHTML(in)
+		Expect(html).NotTo(ContainSubstring(`<section id="flips">`))
+		Expect(html).NotTo(ContainSubstring(`<section id="verdict">`))
+		Expect(html).NotTo(ContainSubstring("Δ vs"))
+		Expect(caseDataOf(html)["c"]).To(HaveLen(5))
+		Expect(html).NotTo(ContainSubstring(`"n/a"`), "no NaN reaches an SVG coordinate")
 	})
 
 	It("renders plain deltas without a comparison and no versions without results", func() {
