@@ -151,6 +151,19 @@ var _ = Describe("Score", func() {
 		Expect(harness.Indicators(rs[0])).To(HaveKeyWithValue(harness.SchemaPassRate, false))
 	})
 
+	It("counts judge calls, not judge-stage notes, and takes the repaired choice", func() {
+		d := decide(router.Execute, "query_orders_by_region", 0.9)
+		d.Trace = []router.TraceStep{
+			{Stage: harness.StageRecall, Top: []string{"query_orders_by_region"}},
+			{Stage: harness.StageJudge, Attempt: 1, Raw: `{"skill":"Query_Orders_By_Region"}`, Choice: "Query_Orders_By_Region"},
+			{Stage: harness.StageJudge, Choice: "Query_Orders_By_Region", Note: "repaired to query_orders_by_region"},
+		}
+		calls, passed := harness.JudgeCalls(d)
+		Expect([]int{calls, passed}).To(Equal([]int{1, 1}))
+		ind := harness.Indicators(harness.Result{Expect: harness.Expect{Action: router.Execute, Skill: "query_orders_by_region"}, Decision: d})
+		Expect(ind).To(HaveKeyWithValue(harness.JudgeAccuracy, true))
+	})
+
 	It("keeps versions in order of first appearance", func() {
 		rs := scoredResults()
 		for i := range rs[:3] {

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -96,12 +97,13 @@ func classify(e Expect, d router.Decision, violation, paramsWrong bool) string {
 	switch {
 	case violation:
 		return FailPolicyViolation
+	case d.Action == router.Fail && hasCategory(d, router.CatProviderError):
+		return FailProviderError
+	case hasCategory(d, router.CatSchemaError) || hasCategory(d, router.CatInvalidSkill):
+		// Whatever action the router fell back to, the judge's output was
+		// unusable; that, not the fallback, is what to fix.
+		return FailSchemaError
 	case d.Action == router.Fail:
-		if hasCategory(d, router.CatSchemaError) || hasCategory(d, router.CatInvalidSkill) {
-			if !hasCategory(d, router.CatProviderError) {
-				return FailSchemaError
-			}
-		}
 		return FailProviderError
 	case d.Stage == StageRules && !ruleCorrect(e, d):
 		return FailRuleFalsePositive
@@ -232,10 +234,11 @@ func Recalled(d router.Decision, skill string) bool {
 
 // JudgeCalls counts the judge outputs of a decision and those that parsed
 // and matched the contract. A call that failed at the provider produced no
-// output and is not counted.
+// output and is not counted; nor are judge-stage notes that record no call
+// (a skill-name repair).
 func JudgeCalls(d router.Decision) (calls, passed int) {
 	for _, st := range d.Trace {
-		if st.Stage != StageJudge || stepHas(st, router.CatProviderError) {
+		if !isJudgeCall(st) || stepHas(st, router.CatProviderError) {
 			continue
 		}
 		calls++
@@ -250,10 +253,20 @@ func JudgeCalls(d router.Decision) (calls, passed int) {
 	return calls, passed
 }
 
-// judgeChoice is the judge's final answer (a skill or "none").
+// isJudgeCall tells a judge call's trace step (it has an attempt number,
+// a raw output or errors) from a judge-stage note.
+func isJudgeCall(st router.TraceStep) bool {
+	return st.Stage == StageJudge && (st.Attempt > 0 || st.Raw != "" || len(st.Errors) > 0 || st.Note == "")
+}
+
+// judgeChoice is the judge's final answer (a skill or "none"), after the
+// router's unambiguous case-insensitive repair of the name.
 func judgeChoice(d router.Decision) (string, bool) {
 	for i := len(d.Trace) - 1; i >= 0; i-- {
-		if st := d.Trace[i]; st.Stage == StageJudge && st.Choice != "" {
+		if st := d.Trace[i]; isJudgeCall(st) && st.Choice != "" {
+			if d.Skill != "" && strings.EqualFold(st.Choice, d.Skill) {
+				return d.Skill, true
+			}
 			return st.Choice, true
 		}
 	}
