@@ -83,7 +83,7 @@ func TestWriteSyntheticReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := reports.WriteHTML(f, syntheticInput(10000, 3)); err != nil {
+	if err := reports.WriteHTML(f, syntheticInput(10000, 3, true)); err != nil {
 		t.Fatal(err)
 	}
 }
