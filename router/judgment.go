@@ -96,7 +96,12 @@ func (rt *routing) addUsage(u *Usage) {
 }
 
 // prompt composes the system prompt from the skill set's cached sections.
+// The builtin judge reads candidates' definitions directly and never the
+// prompt, so composing one for it would only cost latency.
 func (rt *routing) prompt(cands []*registry.Skill) string {
+	if isBuiltinJudge(rt.set.models.Judge) {
+		return ""
+	}
 	sections := make([]string, len(cands))
 	for i, s := range cands {
 		sections[i] = rt.set.sections[s]

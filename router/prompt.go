@@ -36,6 +36,11 @@ func ComposePrompt(v *registry.Version, candidates []*registry.Skill) string {
 // one string concatenation.
 func composePrompt(v *registry.Version, skillSections []string) string {
 	var b strings.Builder
+	size := len(v.Persona) + len(v.Constraints) + len(v.ContractRaw) + len(limitsSection) + 512
+	for _, s := range skillSections {
+		size += len(s) + 1
+	}
+	b.Grow(size)
 	b.WriteString("# Persona\n\n")
 	b.WriteString(strings.TrimSpace(v.Persona))
 	b.WriteString("\n\n# Constraints\n\n")

@@ -171,7 +171,7 @@ func (ix *recallIndex) rank(ctx context.Context, text string, allowed []*registr
 // skills in it, or a tie at its edge) the second and last query takes
 // every document.
 func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed map[string]bool, k int) (map[string]float32, error) {
-	n := min(ix.docs, max(64, 8*k))
+	n := min(ix.docs, max(256, 16*k))
 	for {
 		res, err := ix.coll.QueryEmbedding(ctx, q, n, nil, nil)
 		if err != nil {
