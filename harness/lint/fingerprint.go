@@ -20,7 +20,7 @@ var probeNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 func (c *checker) fingerprint(ctx context.Context) {
 	v := c.v
 	at := registry.Pos{File: v.Dir}
-	r, err := router.New(v, builtin.Models)
+	r, err := newProbeRouter(v)
 	if err != nil {
 		c.add(Error, CheckFingerprint, nil, at, fmt.Sprintf("cannot build a router for %s to check its traces: %v", v.ID(), err))
 		return
@@ -35,6 +35,17 @@ func (c *checker) fingerprint(ctx context.Context) {
 			"a decision routed by %s carries version %q; every decision and trace must name the version as %s (name@fingerprint) so results can be told apart",
 			v.ID(), d.Version, v.ID()))
 	}
+}
+
+// prober routes one request; *router.Router is one.
+type prober interface {
+	Route(ctx context.Context, req router.Request) (router.Decision, error)
+}
+
+// newProbeRouter builds the router the fingerprint check asks; tests swap
+// it for one that forgets the version.
+var newProbeRouter = func(v *registry.Version) (prober, error) {
+	return router.New(v, builtin.Models)
 }
 
 // probeRequest is the first example of the registry (or a skill's

@@ -82,7 +82,7 @@ func (c *checker) suites(cases []harness.Case) {
 		if len(missing) > 0 {
 			c.add(Warning, CheckCoverage, s, s.Pos, fmt.Sprintf(
 				"%s has no %s case (as expected skill, clarify candidate or never-list); add one to %s",
-				s.Name, strings.Join(missing, " or "), strings.Join(where, " and ")))
+				s.Name, list(missing, "or"), list(where, "and")))
 		}
 		if s.SideEffect.Acts() && !failure[s.Name] {
 			c.add(Warning, CheckFailurePath, s, s.Pos, fmt.Sprintf(
@@ -162,4 +162,12 @@ func namesSkill(lines []string, name string) bool {
 
 func nameChar(b byte) bool {
 	return b == '_' || b == '.' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// list joins items as "a", "a or b", "a, b or c".
+func list(items []string, conj string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
 }
