@@ -95,33 +95,41 @@ func binOf(conf float64) int {
 	return max(0, min(confidenceBins-1, b))
 }
 
-// calibrated reports whether a result enters calibration and whether its
-// decision was right, the way the ece metric counts: decision_accuracy's
-// indicator, over decisions that are not errors (an error has no
-// meaningful confidence).
-func calibrated(r harness.Result) (in, right bool) {
-	c := r.Decision.Confidence
-	if r.Decision.Action == router.Fail || math.IsNaN(c) || math.IsInf(c, 0) {
-		return false, false
+// calibrationPoint is one decision as calibration sees it.
+type calibrationPoint struct {
+	conf  float64
+	right bool
+}
+
+// calibrationPoints keeps, per version, the decisions that enter
+// calibration and whether each was right, the way the ece metric counts:
+// decision_accuracy's indicator, over decisions that are not errors (an
+// error has no meaningful confidence). Both charts read these.
+func calibrationPoints(versions []string, perVersion map[string][]harness.Result) [][]calibrationPoint {
+	out := make([][]calibrationPoint, len(versions))
+	for i, id := range versions {
+		for _, r := range perVersion[id] {
+			c := r.Decision.Confidence
+			if r.Decision.Action == router.Fail || math.IsNaN(c) || math.IsInf(c, 0) {
+				continue
+			}
+			out[i] = append(out[i], calibrationPoint{conf: c, right: harness.Indicators(r)[harness.DecisionAccuracy]})
+		}
 	}
-	return true, harness.Indicators(r)[harness.DecisionAccuracy]
+	return out
 }
 
 // histograms draws one confidence histogram per version, right decisions
 // stacked under wrong ones, on a shared y scale so heights compare across
 // versions.
-func histograms(versions []string, perVersion map[string][]harness.Result) []chartView {
+func histograms(versions []string, points [][]calibrationPoint) []chartView {
 	type counts struct{ pass, fail [confidenceBins]int }
 	all := make([]counts, len(versions))
 	peak := 1
-	for i, id := range versions {
-		for _, r := range perVersion[id] {
-			in, right := calibrated(r)
-			if !in {
-				continue
-			}
-			b := binOf(r.Decision.Confidence)
-			if right {
+	for i := range versions {
+		for _, p := range points[i] {
+			b := binOf(p.conf)
+			if p.right {
 				all[i].pass[b]++
 			} else {
 				all[i].fail[b]++
@@ -166,7 +174,7 @@ func histograms(versions []string, perVersion map[string][]harness.Result) []cha
 // each confidence bin against the bin's mean confidence (what ece sums
 // up). Points on the diagonal are calibrated; below it the router is
 // over-confident.
-func reliability(versions []string, perVersion map[string][]harness.Result) chartView {
+func reliability(versions []string, points [][]calibrationPoint) chartView {
 	c := newChart("reliability: share of right decisions by confidence", "mean confidence in bin", "share of right decisions")
 	c.Diagonal = true
 	for t := 0; t <= 5; t++ {
@@ -177,15 +185,11 @@ func reliability(versions []string, perVersion map[string][]harness.Result) char
 	for i, id := range versions {
 		var sum [confidenceBins]float64
 		var n, pass [confidenceBins]int
-		for _, r := range perVersion[id] {
-			in, right := calibrated(r)
-			if !in {
-				continue
-			}
-			b := binOf(r.Decision.Confidence)
-			sum[b] += r.Decision.Confidence
+		for _, p := range points[i] {
+			b := binOf(p.conf)
+			sum[b] += p.conf
 			n[b]++
-			if right {
+			if p.right {
 				pass[b]++
 			}
 		}

@@ -118,13 +118,14 @@ func buildHTMLView(in *Input) (*htmlView, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode case data: %w", err)
 	}
+	points := calibrationPoints(versions, perVersion)
 	v := &htmlView{
 		Title:       in.Meta.Title,
 		Commit:      in.Meta.Commit,
 		Models:      in.Meta.Models,
 		Tables:      in.metricTables(versions),
-		Histograms:  histograms(versions, perVersion),
-		Reliability: reliability(versions, perVersion),
+		Histograms:  histograms(versions, points),
+		Reliability: reliability(versions, points),
 		Failures:    in.failures(versions, perVersion),
 		Flips:       in.flipSets(versions, perVersion),
 		FlipLimit:   flipLimit,
