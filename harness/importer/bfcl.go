@@ -55,12 +55,22 @@ func ImportBFCL(path, answersPath, out string) error {
 		}
 	}
 	cases := make([]CaseDoc, 0, len(lines))
+	// The version's own registry is every function once (first definition
+	// wins): cases route against their own tools, but a version needs skills.
+	var all []SkillDoc
+	seen := map[string]bool{}
 	for i, l := range lines {
 		c, err := bfclCase(l, answers, category)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
 		cases = append(cases, c)
+		for _, t := range c.Tools {
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				all = append(all, t)
+			}
+		}
 	}
 	kind := "normal"
 	if category == "irrelevance" {
@@ -72,7 +82,7 @@ func ImportBFCL(path, answersPath, out string) error {
 		Bands:       BandsDoc{Execute: 0.5, Clarify: 0.3},
 		Persona:     "You are an assistant that answers each request by calling one of the functions offered, or none.\n",
 		Constraints: "Call nothing when none of the functions can do what is asked.\n",
-		Skills:      []SkillDoc{},
+		Skills:      all,
 	})
 	if err != nil {
 		return err
