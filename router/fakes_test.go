@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"github.com/routebench/routebench/router"
@@ -142,4 +143,15 @@ func (f *fixedFactory) built() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.regs)
+}
+
+// extractingJudge is a scriptJudge that can also extract params on demand
+// (router.ParamExtractor), as the builtin judge does through router/models.
+type extractingJudge struct {
+	*scriptJudge
+	params map[string]any
+}
+
+func (j extractingJudge) ExtractParams(*registry.Skill, string, time.Time) map[string]any {
+	return j.params
 }

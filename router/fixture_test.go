@@ -112,8 +112,8 @@ func opsSkills() []*registry.Skill {
 		}),
 		build(skillSpec{
 			name: "get_order", se: registry.Read, scope: []string{"orders:read"},
-			desc: "按订单号查看单个订单的详情。Show one order by its id.",
-			schema: `{"type": "object", "required": ["order_id"], "properties": {"order_id": {"type": "string", "pattern": "^ORD-\\d{8}$"}}}`,
+			desc:     "按订单号查看单个订单的详情。Show one order by its id.",
+			schema:   `{"type": "object", "required": ["order_id"], "properties": {"order_id": {"type": "string", "pattern": "^ORD-\\d{8}$"}}}`,
 			triggers: []*registry.Trigger{trigger(`(?i)\bORD-\d{8}\b`)},
 			examples: []string{"where is order ORD-20261103"},
 		}),
@@ -135,20 +135,20 @@ func opsSkills() []*registry.Skill {
 		}),
 		build(skillSpec{
 			name: "create_ticket", se: registry.Write, scope: []string{"tickets:write"}, // no confirm: defaults to normal
-			desc: "创建工单。Create a ticket.",
-			schema: `{"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}, "priority": {"type": "string", "enum": ["p1", "p2", "p3", "p4"]}}}`,
+			desc:     "创建工单。Create a ticket.",
+			schema:   `{"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}, "priority": {"type": "string", "enum": ["p1", "p2", "p3", "p4"]}}}`,
 			examples: []string{"open a ticket about the checkout bug"},
 		}),
 		build(skillSpec{
 			name: "purge_cdn_cache", se: registry.Delete, scope: []string{"ops:write"}, confirm: registry.GateBatch,
-			desc: "清理 CDN 缓存。Purge the CDN cache under a path.",
-			schema: `{"type": "object", "required": ["path"], "properties": {"path": {"type": "string", "pattern": "^/"}}}`,
+			desc:     "清理 CDN 缓存。Purge the CDN cache under a path.",
+			schema:   `{"type": "object", "required": ["path"], "properties": {"path": {"type": "string", "pattern": "^/"}}}`,
 			examples: []string{"purge the cdn cache for /static"},
 		}),
 		build(skillSpec{
 			name: "delete_test_data", se: registry.Delete, scope: []string{"data:delete"}, confirm: registry.GateIrreversible,
-			desc: "删除测试数据。Delete a test dataset.",
-			schema: `{"type": "object", "required": ["dataset", "env"], "properties": {"dataset": {"type": "string"}, "env": {"type": "string", "enum": ["test", "staging"]}}}`,
+			desc:     "删除测试数据。Delete a test dataset.",
+			schema:   `{"type": "object", "required": ["dataset", "env"], "properties": {"dataset": {"type": "string"}, "env": {"type": "string", "enum": ["test", "staging"]}}}`,
 			examples: []string{"delete the test dataset orders_fake"},
 		}),
 		build(skillSpec{
@@ -160,8 +160,8 @@ func opsSkills() []*registry.Skill {
 		}),
 		build(skillSpec{
 			name: "check_date", se: registry.Read, scope: []string{"logs:read"},
-			desc: "A rule over an unformatted string, to provoke a rule that fails at run time.",
-			schema: `{"type": "object", "required": ["day"], "properties": {"day": {"type": "string"}}}`,
+			desc:     "A rule over an unformatted string, to provoke a rule that fails at run time.",
+			schema:   `{"type": "object", "required": ["day"], "properties": {"day": {"type": "string"}}}`,
 			rules:    []*registry.Rule{mustRule("date(params.day) <= date('2030-01-01')", "day must be before 2030")},
 			examples: []string{"check the date"},
 		}),

@@ -104,6 +104,14 @@ func candidateNames(cs []Candidate) []string {
 	return out
 }
 
+// ParamExtractor is implemented by judges that can read a given skill's
+// params from text without choosing a skill (the builtin judge, as wrapped
+// by router/models). The rules stage uses it when it decided a skill the
+// judge did not answer.
+type ParamExtractor interface {
+	ExtractParams(s *registry.Skill, text string, now time.Time) map[string]any
+}
+
 // byRule handles a request one trigger decided: the skill is fixed with
 // confidence 1.0; the judge, shown only that skill, supplies the params.
 func (rt *routing) byRule(ctx context.Context, s *registry.Skill) error {
@@ -115,8 +123,17 @@ func (rt *routing) byRule(ctx context.Context, s *registry.Skill) error {
 	if err != nil || !ok {
 		return err
 	}
-	if v.Skill != s.Name {
-		rt.trace(TraceStep{Stage: "judge", Choice: v.Skill, Note: fmt.Sprintf("rule decided %s; the judge answered %q, only its params are used", s.Name, v.Skill)})
+	if chosen, _, _ := resolveSkill(v.Skill, cands); chosen != s {
+		note := fmt.Sprintf("rule decided %s; the judge answered %q, only its params are used", s.Name, v.Skill)
+		// A judge that answered something else (typically "none") has no
+		// params for the rule's skill; one that can extract them on demand
+		// is asked for them, rather than asking the user for what the text
+		// already says.
+		if x, ok := rt.set.models.Judge.(ParamExtractor); ok {
+			v.Params = x.ExtractParams(s, rt.text, rt.now)
+			note = fmt.Sprintf("rule decided %s; the judge answered %q, params come from its extractor", s.Name, v.Skill)
+		}
+		rt.trace(TraceStep{Stage: "judge", Choice: v.Skill, Note: note})
 	}
 	return rt.act(ctx, s, v, 1.0, cands, ranking)
 }

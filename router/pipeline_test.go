@@ -186,6 +186,16 @@ var _ = Describe("Route", func() {
 			Expect(d.Message).To(ContainSubstring("order_id"))
 		})
 
+		It("asks a judge that can extract params for the rule's skill when it answered something else", func() {
+			j := extractingJudge{&scriptJudge{name: "fake", answer: always("none", 0, nil)}, map[string]any{"order_id": "ORD-20261103"}}
+			r, err := router.New(opsVersion(), (&fixedFactory{judge: j}).build)
+			Expect(err).NotTo(HaveOccurred())
+			d := route(r, "ORD-20261103", "orders:read")
+			Expect(d.Action).To(Equal(router.Execute))
+			Expect(d.Params).To(Equal(map[string]any{"order_id": "ORD-20261103"}))
+			Expect(d.Confidence).To(Equal(1.0))
+		})
+
 		It("passes several matched skills on as the only candidates and skips recall", func() {
 			j := &scriptJudge{name: "fake", answer: always("refund_order", 0.95, map[string]any{"order_id": "ORD-20261103", "amount": 20.0})}
 			r, _ := fixture(j)

@@ -7,10 +7,12 @@
 package models
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/builtin"
@@ -112,17 +114,36 @@ func Factory(judge, embedder string) (router.ModelFactory, error) {
 	}
 	return func(v *registry.Version, reg *registry.Registry) (router.Models, error) {
 		if provJudge == nil && provEmbed == nil {
-			return builtin.Models(v, reg)
+			m, err := builtin.Models(v, reg)
+			if err != nil {
+				return m, err
+			}
+			m.Judge = builtinJudge{m.Judge}
+			return m, nil
 		}
 		m := router.Models{Judge: provJudge, Embedder: provEmbed, EmbedderName: embedName}
 		if m.Judge == nil {
-			m.Judge = builtin.NewJudge(reg)
+			m.Judge = builtinJudge{builtin.NewJudge(reg)}
 		}
 		if m.Embedder == nil {
 			m.Embedder = builtin.NewEmbedder(reg)
 		}
 		return m, nil
 	}, nil
+}
+
+// builtinJudge lets the router ask the builtin judge's extractor for the
+// params of a skill a rule decided (router.ParamExtractor).
+type builtinJudge struct{ j router.Judge }
+
+func (b builtinJudge) Name() string { return b.j.Name() }
+
+func (b builtinJudge) Judge(ctx context.Context, req router.JudgeRequest) (router.JudgeResponse, error) {
+	return b.j.Judge(ctx, req)
+}
+
+func (builtinJudge) ExtractParams(s *registry.Skill, text string, now time.Time) map[string]any {
+	return builtin.ExtractParams(s, text, now)
 }
 
 // ForVersion is Factory for the models a version's router settings name,
