@@ -136,8 +136,14 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	// The first Ctrl-C stops routing and lets every finished case be
+	// written; a second one kills the process as usual.
 	ctx, stop := signal.NotifyContext(commandContext(cmd), os.Interrupt)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
 		Cases:       plan.cases,
@@ -153,9 +159,6 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	outcome, runErr := harness.Run(ctx, cfg)
 	bar.finish()
 	if runErr != nil {
-		if errors.Is(runErr, harness.ErrInterrupted) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "routebench: %v\n", runErr)
-		}
 		return exitcode.With(exitcode.RunError, runErr)
 	}
 	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions)); err != nil {
