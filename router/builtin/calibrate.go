@@ -6,10 +6,13 @@ import (
 )
 
 // calibration maps the judge's raw ranking to P(the chosen skill is
-// right): conf = sigmoid(theta . [1, logit(p1), fit1]), where p1 is the
-// softmax probability of the top candidate among the request's candidates
-// and fit1 its similarity fit. theta is fitted on held-out routing of the
-// registry's own texts (see doc.go).
+// right): conf = sigmoid(theta . [1, margin, fit]), where margin is the
+// candidate's logit minus the best other candidate's (clipped to
+// ±maxMargin) and fit its similarity fit. theta is fitted on held-out
+// routing of the registry's own texts (see doc.go). The margin, unlike a
+// softmax probability, does not shrink as the candidate list grows, so the
+// same calibration holds for two trigger-matched candidates and for a
+// recall stage's top 10.
 type calibration struct {
 	theta [calFeatures]float64
 	// items and correct count the held-out decisions the fit used.
@@ -22,10 +25,9 @@ type calibration struct {
 
 const calFeatures = 3
 
-// calPrior is the calibration a registry with no examples gets: the
-// softmax probability itself, discounted when the request shares little
-// with the chosen skill's texts. calPriorWeight is its strength, in
-// held-out decisions' worth.
+// calPrior is the calibration a registry with no examples gets: a margin
+// of one logit is worth one logit of confidence, and a weak fit costs some.
+// calPriorWeight is its strength, in held-out decisions' worth.
 var (
 	calPrior       = [calFeatures]float64{-1, 1, 2}
 	calPriorWeight = 4.0
@@ -39,15 +41,17 @@ const (
 	maxFloor = 0.15
 )
 
-// calFeaturesOf is the calibration's input for a top candidate with
-// softmax probability p1 and fit fit1.
-func calFeaturesOf(p1, fit1 float64) [calFeatures]float64 {
-	p := math.Min(math.Max(p1, 1e-4), 1-1e-4)
-	return [calFeatures]float64{1, math.Log(p / (1 - p)), fit1}
+// maxMargin bounds the margin: beyond it the softmax is saturated and the
+// fit says more. A lone candidate has this margin.
+const maxMargin = 12.0
+
+// calFeaturesOf is the calibration's input for a candidate.
+func calFeaturesOf(margin, fit float64) [calFeatures]float64 {
+	return [calFeatures]float64{1, math.Min(math.Max(margin, -maxMargin), maxMargin), fit}
 }
 
-func (c *calibration) confidence(p1, fit1 float64) float64 {
-	x := calFeaturesOf(p1, fit1)
+func (c *calibration) confidence(margin, fit float64) float64 {
+	x := calFeaturesOf(margin, fit)
 	var z float64
 	for k := range x {
 		z += c.theta[k] * x[k]
@@ -59,8 +63,8 @@ func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
 // heldOut is one text routed by a model that never saw it.
 type heldOut struct {
-	p1, fit1 float64
-	correct  bool
+	margin, fit1 float64
+	correct      bool
 	weight   float64
 }
 
@@ -83,7 +87,7 @@ func fitCalibration(obs []heldOut) calibration {
 			hess[k][k] = calPriorWeight
 		}
 		for _, o := range obs {
-			x := calFeaturesOf(o.p1, o.fit1)
+			x := calFeaturesOf(o.margin, o.fit1)
 			var z float64
 			for k := range x {
 				z += c.theta[k] * x[k]

@@ -1,15 +1,16 @@
 package builtin
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
+	"time"
 
+	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -52,99 +53,6 @@ func loadCLINC(t testing.TB) (clincData, []*registry.Skill) {
 	return d, skills
 }
 
-func TestCLINCExperiment(t *testing.T) {
-	if os.Getenv("ROUTEBENCH_CLINC_EXP") == "" {
-		t.Skip("set ROUTEBENCH_CLINC_EXP=1")
-	}
-	d, skills := loadCLINC(t)
-	sc := getScratch()
-	{
-		type cfg struct {
-			name   string
-			kw     [numKinds]float64
-			ts     trainSettings
-			idfPow float64
-			dfText bool
-		}
-		base := kindWeights
-		var cfgs []cfg
-		for _, spec := range strings.Split(os.Getenv("ROUTEBENCH_CLINC_CFGS"), ";") {
-			c := cfg{spec, base, defaultTraining, 1, false}
-			for _, kv := range strings.Split(spec, ",") {
-				key, val, _ := strings.Cut(kv, "=")
-				x, _ := strconv.ParseFloat(val, 64)
-				switch key {
-				case "ep":
-					c.ts.Epochs = int(x)
-				case "rate":
-					c.ts.Rate = x
-				case "l2":
-					c.ts.L2 = x
-				case "beta0":
-					c.ts.Beta0 = x
-				case "word":
-					c.kw[kindWord] = x
-				case "bi":
-					c.kw[kindBigram] = x
-				case "char":
-					c.kw[kindCharGram] = x
-				case "skip":
-					c.kw[kindSkip] = x
-				case "idfpow":
-					c.idfPow = x
-				case "dftext":
-					c.dfText = x > 0
-				case "shape":
-					c.kw[kindShape] = x
-				}
-			}
-			cfgs = append(cfgs, c)
-		}
-		for _, c := range cfgs {
-			kindWeights = c.kw
-			idfPower, dfByText = c.idfPow, c.dfText
-			m := newModel(skills)
-			items := m.trainingItems(defaultWeights, 10)
-			lm := m.train(items, c.ts, 1)
-			cands := make([]int32, len(skills))
-			fits := make([]evidence, len(skills))
-			z := make([]float64, len(skills))
-			eval := func(items [][2]string) (tops []float64, oks []bool) {
-				for _, it := range items {
-					m.query(sc, it[0])
-					m.accumulate(sc)
-					for s := range skills {
-						cands[s] = int32(s)
-						fits[s] = m.evidenceFor(sc, s, -1)
-					}
-					lm.logits(sparseVec{sc.qIdx, sc.qVal}, cands, fits, z)
-					softmaxInPlace(z)
-					best := 0
-					for s := range z {
-						if z[s] > z[best] {
-							best = s
-						}
-					}
-					tops = append(tops, z[best])
-					oks = append(oks, skills[best].Name == it[1])
-				}
-				return
-			}
-			it, iok := eval(d.Val)
-			ot, _ := eval(d.OOSVal)
-			n := 0
-			for _, o := range iok {
-				if o {
-					n++
-				}
-			}
-			fmt.Printf("%s beta=%.2v acc=%.4f %s\n", c.name, lm.beta, float64(n)/float64(len(iok)), curve(it, iok, ot))
-		}
-		kindWeights = base
-		return
-	}
-}
-
 // curve reports in-scope accuracy at the thresholds that give 30/40/49% OOS recall.
 func curve(inTop []float64, inOK []bool, oosTop []float64) string {
 	sorted := slices.Clone(oosTop)
@@ -161,4 +69,152 @@ func curve(inTop []float64, inOK []bool, oosTop []float64) string {
 		out += fmt.Sprintf(" rec%.2f:acc=%.4f", r, float64(ok)/float64(len(inTop)))
 	}
 	return out
+}
+
+// TestCLINC measures the builtin embedder + judge on CLINC150's dev split
+// (ROUTEBENCH_CLINC=1): every train intent is a skill with its train
+// texts as examples; each val query is recalled among all 150 intents by
+// the builtin embedder (a skill scores its best example's cosine, as the
+// router's recall does), the top 10 go to the judge.
+func TestCLINC(t *testing.T) {
+	if os.Getenv("ROUTEBENCH_CLINC") != "1" {
+		t.Skip("set ROUTEBENCH_CLINC=1 to measure on CLINC150 (about a minute)")
+	}
+	const topK = 10
+	d, skills := loadCLINC(t)
+	reg := &registry.Registry{Skills: skills}
+	start := time.Now()
+	models, err := Models(&registry.Version{Router: registry.RouterSettings{TopK: topK}}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("fit %d skills, %d examples: %v", len(skills), len(d.Train), time.Since(start))
+	j := models.Judge.(*Judge)
+	t.Logf("calibration: theta=%.3f floor=%.3f held-out %d (%d correct)", j.fit.cal.theta, j.fit.cal.floor, j.fit.cal.items, j.fit.cal.correct)
+
+	ctx := context.Background()
+	type doc struct {
+		skill int
+		vec   []float32
+	}
+	var docs []doc
+	for s, sk := range skills {
+		for _, ex := range sk.Examples {
+			v, _ := models.Embedder(ctx, ex.Input)
+			docs = append(docs, doc{s, v})
+		}
+	}
+	type outcome struct {
+		skill    string
+		conf     float64
+		recalled bool
+		top1     bool // best of all 150 by the judge's own ranking
+	}
+	route := func(text, want string) outcome {
+		q, _ := models.Embedder(ctx, text)
+		best := make([]float64, len(skills))
+		for i := range best {
+			best[i] = -2
+		}
+		for _, dc := range docs {
+			var dot float64
+			for k, x := range q {
+				dot += float64(x * dc.vec[k])
+			}
+			best[dc.skill] = max(best[dc.skill], dot)
+		}
+		order := make([]int, len(skills))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			switch {
+			case best[a] > best[b]:
+				return -1
+			case best[a] < best[b]:
+				return 1
+			}
+			return 0
+		})
+		var cands []*registry.Skill
+		o := outcome{}
+		for _, s := range order[:topK] {
+			cands = append(cands, skills[s])
+			o.recalled = o.recalled || skills[s].Name == want
+		}
+		resp, err := j.Judge(ctx, router.JudgeRequest{Text: text, Candidates: cands})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v verdict
+		if err := json.Unmarshal([]byte(resp.Raw), &v); err != nil {
+			t.Fatal(err)
+		}
+		o.skill, o.conf = v.Skill, v.Confidence
+		sc := getScratch()
+		ranked := j.fit.rank(sc, text, skills)
+		putScratch(sc)
+		o.top1 = ranked[0].skill.Name == want
+		return o
+	}
+	start = time.Now()
+	var in, oos []outcome
+	for _, it := range d.Val {
+		in = append(in, route(it[0], it[1]))
+	}
+	for _, it := range d.OOSVal {
+		oos = append(oos, route(it[0], "oos"))
+	}
+	t.Logf("routed %d queries in %v", len(in)+len(oos), time.Since(start))
+
+	rate := func(n, of int) float64 { return float64(n) / float64(of) }
+	recalled, top1, judged, nones := 0, 0, 0, 0
+	for k, o := range in {
+		if o.recalled {
+			recalled++
+		}
+		if o.top1 {
+			top1++
+		}
+		if o.skill == d.Val[k][1] {
+			judged++
+		}
+		if o.skill == router.NoneChoice {
+			nones++
+		}
+	}
+	oosNone := 0
+	for _, o := range oos {
+		if o.skill == router.NoneChoice {
+			oosNone++
+		}
+	}
+	t.Logf("embedder recall@%d %.4f; judge top-1 among all 150 %.4f", topK, rate(recalled, len(in)), rate(top1, len(in)))
+	t.Logf("pipeline (recall top-%d + judge): in-scope accuracy %.4f (none on %d in-scope), OOS answered none %.3f",
+		topK, rate(judged, len(in)), nones, rate(oosNone, len(oos)))
+	bestTh, bestRecall := -1.0, -1.0
+	for th := 0.0; th <= 0.99; th += 0.01 {
+		ok, declined := 0, 0
+		for k, o := range in {
+			if o.skill == d.Val[k][1] && o.conf >= th {
+				ok++
+			}
+		}
+		for _, o := range oos {
+			if o.skill == router.NoneChoice || o.conf < th {
+				declined++
+			}
+		}
+		acc, rec := rate(ok, len(in)), rate(declined, len(oos))
+		if int(th*100)%10 == 0 {
+			t.Logf("  confidence >= %.2f: in-scope accuracy %.4f, OOS recall %.3f", th, acc, rec)
+		}
+		if acc >= 0.917 && rec > bestRecall {
+			bestTh, bestRecall = th, rec
+		}
+	}
+	t.Logf("best OOS recall with in-scope accuracy >= 91.7%%: %.3f at confidence >= %.2f", bestRecall, bestTh)
+	if rate(judged, len(in)) < 0.85 {
+		t.Errorf("in-scope accuracy %.4f, want >= 0.85", rate(judged, len(in)))
+	}
 }

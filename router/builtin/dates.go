@@ -105,6 +105,27 @@ func findDates(lower string, now time.Time) []dateSpan {
 	return out
 }
 
+// dateProbe is the moment date spans are parsed against when only their
+// place matters (tokenizing): any fixed day will do.
+var dateProbe = time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+
+// dateHint cheaply rules out texts with no date: every date expression
+// has a digit or one of these.
+var dateHint = regexp.MustCompile(`[0-9今昨前周星礼月]|today|yesterday|week|month|days|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec`)
+
+// dateSpans lists where lower (lowercased text) mentions dates.
+func dateSpans(lower string) []span {
+	if !dateHint.MatchString(lower) {
+		return nil
+	}
+	found := findDates(lower, dateProbe)
+	out := make([]span, len(found))
+	for i, d := range found {
+		out[i] = d.span
+	}
+	return out
+}
+
 // digitBoundary rejects matches glued to more digits ("12026-11-03").
 func digitBoundary(s string, from, to int) bool {
 	isDigit := func(b byte) bool { return b >= '0' && b <= '9' }

@@ -55,7 +55,7 @@ func (m *model) embed(text string) []float32 {
 	}
 	var norm float64
 	for _, x := range acc {
-		norm += x * x
+		norm += float64(x * x) // the conversion forbids FMA fusion: same bits everywhere
 	}
 	out := make([]float32, EmbedDim)
 	if norm == 0 {
@@ -63,7 +63,7 @@ func (m *model) embed(text string) []float32 {
 	}
 	inv := 1 / math.Sqrt(norm)
 	for i, x := range acc {
-		out[i] = float32(x * inv)
+		out[i] = float32(float64(x * inv))
 	}
 	return out
 }

@@ -25,17 +25,12 @@ var kindWeights = [numKinds]float64{
 	kindShape:     0.5,
 	kindSkip:      0.3,
 	kindIdent:     1.0,
+	kindDate:      0.5,
 }
 
 // identJoiners keeps glued names one token; experiment knob.
 var identJoiners = true
 
-// idfPower sharpens IDF; dfByText counts document frequency over texts
-// instead of skills. Experiment knobs.
-var (
-	idfPower = 0.5
-	dfByText = false
-)
 
 // hashedFeature is one occurrence of a feature in a text.
 type hashedFeature struct {
@@ -128,5 +123,26 @@ func (sc *scratch) countTerms(text string) []termCount {
 // term frequency (a word said twice is not twice the evidence) times the
 // kind's weight times the inverse document frequency.
 func termWeight(tc termCount, idf float64) float64 {
-	return (1 + math.Log(float64(tc.count))) * kindWeights[tc.kind] * idf
+	return float64(float64(1+detLog(float64(tc.count))) * kindWeights[tc.kind] * idf)
+}
+
+// detLog is the natural logarithm computed with explicitly rounded basic
+// operations only, so it gives the same bits on every architecture
+// (math.Log is assembly on some and may be fused into FMAs on others);
+// vectors must not depend on the machine. x must be positive and finite.
+func detLog(x float64) float64 {
+	frac, exp := math.Frexp(x) // x = frac * 2^exp, frac in [0.5, 1)
+	if frac < math.Sqrt2/2 {
+		frac *= 2
+		exp--
+	}
+	// ln(frac) = 2 atanh(t), t = (frac-1)/(frac+1), |t| < 0.172
+	t := float64((frac - 1) / (frac + 1))
+	t2 := float64(t * t)
+	sum, term := 0.0, t
+	for k := 1; k < 40; k += 2 {
+		sum = float64(sum + float64(term/float64(k)))
+		term = float64(term * t2)
+	}
+	return float64(float64(2*sum) + float64(float64(exp)*math.Ln2))
 }

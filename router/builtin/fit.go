@@ -48,10 +48,10 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	return f
 }
 
-// heldOut routes every labelled text with a linear layer trained without
-// it (k-fold cross-fitting; its similarity evidence is leave-one-out
-// already), among its top-K skills by fit, and records the top candidate's
-// softmax probability, fit and whether it was right.
+// heldOut routes every request-like text with a linear layer trained
+// without it (k-fold cross-fitting; its similarity evidence is
+// leave-one-out already), among its top-K skills by fit, and records the
+// top candidate's margin, fit and whether it was right.
 func (f *fitted) heldOut(items []trainItem) []heldOut {
 	fold := func(i int) int { return int(mix(uint64(i)) % calFolds) }
 	var out []heldOut
@@ -67,7 +67,17 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 		}
 		lin := f.train(train, defaultTraining, trainSeed+uint64(k)+1)
 		for i, it := range items {
-			if fold(i) != k || it.label < 0 {
+			// Only request-like texts calibrate: examples fully, when_to_use
+			// lines at half weight. A glossary line or an enum's synonyms
+			// routed as a request says nothing about how requests go.
+			w := 0.0
+			switch f.texts[it.text].source {
+			case fromExample:
+				w = 1
+			case fromWhenToUse:
+				w = 0.5
+			}
+			if fold(i) != k || it.label < 0 || w == 0 {
 				continue
 			}
 			cands, evs = cands[:0], evs[:0]
@@ -80,19 +90,20 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 			cands, evs = topByFit(cands, evs, f.topK)
 			z = grow(z, len(cands))
 			lin.logits(f.docs[it.text], cands, evs, z)
-			softmaxInPlace(z)
 			best := 0
 			for c := range z {
 				if z[c] > z[best] || z[c] == z[best] && cands[c] < cands[best] {
 					best = c
 				}
 			}
-			w := 0.5
-			if f.texts[it.text].example >= 0 {
-				w = 1 // examples are written like requests; other texts less so
+			margin := maxMargin
+			for c := range z {
+				if c != best {
+					margin = min(margin, z[best]-z[c])
+				}
 			}
 			out = append(out, heldOut{
-				p1:      z[best],
+				margin:  margin,
 				fit1:    defaultWeights.fit(evs[best]),
 				correct: int(cands[best]) == it.label,
 				weight:  w,

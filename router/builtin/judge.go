@@ -50,8 +50,14 @@ type rankedCandidate struct {
 	conf  float64 // calibrated
 }
 
+// noneBelow is the confidence under which the judge answers "none": the
+// best candidate is more than 3:1 likely wrong, which (unlike a two-way tie
+// near 0.5, which asks for clarification) means nothing stands out.
+const noneBelow = 0.25
+
 // Judge ranks req.Candidates and answers the best one, or "none" when even
-// the best shares almost nothing with its skill's texts.
+// the best shares almost nothing with its skill's texts or is most likely
+// wrong.
 func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.JudgeResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return router.JudgeResponse{}, err
@@ -71,18 +77,18 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	ranked := f.rank(sc, req.Text, req.Candidates)
 	top := ranked[0]
 
-	v := verdict{Skill: top.skill.Name, Confidence: round4(top.conf)}
+	v := verdict{Skill: top.skill.Name, Confidence: top.conf}
 	now := req.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	if top.fit < f.cal.floor {
+	if top.fit < f.cal.floor || top.conf < noneBelow {
 		v = verdict{
 			Skill:      router.NoneChoice,
 			Confidence: round4(1 - top.conf),
 			Params:     map[string]any{},
-			Reason: fmt.Sprintf("no candidate fits: the closest, %s, has fit %.2f, below %.2f",
-				top.skill.Name, top.fit, f.cal.floor),
+			Reason: fmt.Sprintf("no candidate fits: the closest, %s, has fit %.2f (floor %.2f) and confidence %.2f",
+				top.skill.Name, top.fit, f.cal.floor, top.conf),
 		}
 	} else {
 		v.Params = extract(planFor(top.skill), req.Text, now, f.known)
@@ -94,7 +100,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	}
 	scores := make([]router.Candidate, len(ranked))
 	for i, r := range ranked {
-		scores[i] = router.Candidate{Skill: r.skill.Name, Score: round4(r.conf)}
+		scores[i] = router.Candidate{Skill: r.skill.Name, Score: r.conf}
 	}
 	return router.JudgeResponse{Raw: string(raw), Scores: scores}, nil
 }
@@ -124,12 +130,22 @@ func (f *fitted) rank(sc *scratch, text string, cands []*registry.Skill) []ranke
 	}
 	z := make([]float64, n)
 	f.lin.logits(sparseVec{idx: sc.qIdx, val: sc.qVal}, idx, evs, z)
-	softmaxInPlace(z)
 	ranked := make([]rankedCandidate, n)
 	for c := range cands {
+		margin := maxMargin
+		for o := range z {
+			if o != c {
+				margin = min(margin, z[c]-z[o])
+			}
+		}
 		fit := defaultWeights.fit(evs[c])
-		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: fit, prob: z[c],
-			conf: f.cal.confidence(z[c], fit)}
+		// Rounded here, so the order below is the order callers see.
+		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: fit,
+			conf: round4(f.cal.confidence(margin, fit))}
+	}
+	softmaxInPlace(z)
+	for c := range ranked {
+		ranked[c].prob = z[c]
 	}
 	slices.SortFunc(ranked, func(a, b rankedCandidate) int {
 		if c := cmp.Compare(b.conf, a.conf); c != 0 {

@@ -24,10 +24,25 @@ const (
 	roleHint
 )
 
+// textSource is the registry field a text comes from.
+type textSource uint8
+
+const (
+	fromName textSource = iota
+	fromDescription
+	fromWhenToUse
+	fromExample
+	fromGlossary
+	fromEnum
+	fromWhenNotToUse
+	fromCounterExample
+)
+
 // skillText is one text of the registry with its skill and role.
 type skillText struct {
 	skill  int
 	role   role
+	source textSource
 	weight float64
 	// example is the index in Skill.Examples for example texts, else -1;
 	// leave-one-out calibration removes exactly these.
@@ -104,9 +119,9 @@ type model struct {
 // collectTexts lists every registry text with its skill and role.
 func collectTexts(skills []*registry.Skill) []skillText {
 	var out []skillText
-	add := func(s int, r role, w float64, ex int, t string) {
+	add := func(s int, r role, src textSource, w float64, ex int, t string) {
 		if strings.TrimSpace(t) != "" {
-			out = append(out, skillText{skill: s, role: r, weight: w, example: ex, text: t})
+			out = append(out, skillText{skill: s, role: r, source: src, weight: w, example: ex, text: t})
 		}
 	}
 	names := make(map[string]int, len(skills))
@@ -114,34 +129,34 @@ func collectTexts(skills []*registry.Skill) []skillText {
 		names[s.Name] = i
 	}
 	for i, s := range skills {
-		add(i, rolePositive, 0.5, -1, humanizeName(s.Name))
+		add(i, rolePositive, fromName, 0.5, -1, humanizeName(s.Name))
 		for _, part := range splitSentences(s.Description) {
-			add(i, rolePositive, 1, -1, part)
+			add(i, rolePositive, fromDescription, 1, -1, part)
 		}
 		for _, t := range s.WhenToUse {
-			add(i, rolePositive, 1, -1, t)
+			add(i, rolePositive, fromWhenToUse, 1, -1, t)
 		}
 		for k, ex := range s.Examples {
-			add(i, rolePositive, 1, k, ex.Input)
+			add(i, rolePositive, fromExample, 1, k, ex.Input)
 		}
 		for _, term := range sortedKeys(s.Glossary) {
-			add(i, rolePositive, 0.7, -1, term+" "+s.Glossary[term])
+			add(i, rolePositive, fromGlossary, 0.7, -1, term+" "+s.Glossary[term])
 		}
 		// The ways of writing the skill's enum values ("响应时间" for
 		// latency, "reopen" for open) are the words its requests use.
 		for _, t := range enumVocabulary(s) {
-			add(i, rolePositive, 0.5, -1, t)
+			add(i, rolePositive, fromEnum, 0.5, -1, t)
 		}
 		for _, t := range s.WhenNotToUse {
-			add(i, roleNegative, 1, -1, t)
+			add(i, roleNegative, fromWhenNotToUse, 1, -1, t)
 			for _, other := range namedSkills(t, names) {
 				if other != i {
-					add(other, roleHint, 1, -1, t)
+					add(other, roleHint, fromWhenNotToUse, 1, -1, t)
 				}
 			}
 		}
 		for _, t := range s.CounterExamples {
-			add(i, roleNegative, 1, -1, t)
+			add(i, roleNegative, fromCounterExample, 1, -1, t)
 		}
 	}
 	return out
@@ -255,33 +270,27 @@ func newModel(skills []*registry.Skill) *model {
 				kinds = append(kinds, tc.kind)
 				lastSkill = append(lastSkill, -1)
 			}
-			if dfByText && st.role == rolePositive {
-				df[id]++
-			} else if st.role == rolePositive && lastSkill[id] != st.skill {
+			if st.role == rolePositive && lastSkill[id] != st.skill {
 				df[id]++
 				lastSkill[id] = st.skill
 			}
 		}
 	}
+	// The square root flattens IDF: on CLINC150 it beat plain IDF by more
+	// than a point of accuracy (common words still carry some intent:
+	// "what is" vs "how do i").
 	n := float64(len(skills))
-	if dfByText {
-		n = 0
-		for _, st := range m.texts {
-			if st.role == rolePositive {
-				n++
-			}
-		}
-	}
 	m.idf = make([]float32, len(df))
 	for i, d := range df {
-		m.idf[i] = float32(math.Pow(math.Log((1+n)/(1+float64(d)))+1, idfPower))
+		m.idf[i] = float32(math.Sqrt(detLog((1+n)/(1+float64(d))) + 1))
 	}
-	m.maxIDF = math.Pow(math.Log(1+n)+1, idfPower)
+	m.maxIDF = float64(float32(math.Sqrt(detLog(1+n) + 1)))
 
 	m.docs = make([]sparseVec, len(m.texts))
 	for t := range m.texts {
 		m.docs[t] = m.vectorOf(textTerms[t])
 	}
+	m.stripNegatives()
 	m.docPost = buildPostings(m.docs, len(df))
 
 	m.positives = make([][]int32, len(skills))
@@ -304,6 +313,43 @@ func newModel(skills []*registry.Skill) *model {
 	}
 	m.cenPost = buildPostings(m.centroid, len(df))
 	return m
+}
+
+// stripNegatives keeps, of each when_not_to_use and counter_example
+// vector, only the features its skill's positive texts never use, then
+// renormalizes. "华东区上周的订单" as a counter-example of the alerts skill
+// shares 华东区上周 with alert requests; what it says against the skill is
+// 订单. A request is then pushed away only for what it shares with that.
+func (m *model) stripNegatives() {
+	own := make([]map[int32]bool, len(m.skills))
+	for t, st := range m.texts {
+		if st.role != rolePositive {
+			continue
+		}
+		if own[st.skill] == nil {
+			own[st.skill] = map[int32]bool{}
+		}
+		for _, i := range m.docs[t].idx {
+			own[st.skill][i] = true
+		}
+	}
+	for t, st := range m.texts {
+		if st.role != roleNegative {
+			continue
+		}
+		d := m.docs[t]
+		kept := sparseVec{}
+		var norm float64
+		for k, i := range d.idx {
+			if !own[st.skill][i] {
+				kept.idx = append(kept.idx, i)
+				kept.val = append(kept.val, d.val[k])
+				norm += float64(d.val[k]) * float64(d.val[k])
+			}
+		}
+		scaleVec(kept, norm)
+		m.docs[t] = kept
+	}
 }
 
 // vectorOf weighs known features and normalizes.

@@ -24,9 +24,6 @@ func TestOpsDebug(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x := os.Getenv("IDFPOW"); x != "" {
-		fmt.Sscan(x, &idfPower)
-	}
 	if os.Getenv("LIN") == "0" {
 		linearScale = 0
 	}

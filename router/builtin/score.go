@@ -10,7 +10,7 @@ const (
 	evNearest         // to its closest positive text: one example can decide
 	evSecond          // mean of the two closest: agreement of two texts
 	evHint            // to another skill's "use this one instead" line
-	evNegative        // how much closer to the skill's counter-examples than to its texts (a penalty)
+	evNegative        // to what the skill's counter-examples say and its texts do not (a penalty)
 	numEvidence
 )
 
@@ -113,16 +113,14 @@ func (m *model) evidenceFor(sc *scratch, s int, skip int32) evidence {
 			ev[evHint] = max(ev[evHint], float64(sc.docAcc[t]))
 		}
 	}
-	var neg float64
+	// Negative texts hold only what the skill's own texts never say (see
+	// stripNegatives), so sharing an id or a region with a counter-example
+	// costs nothing.
 	for _, t := range m.negatives[s] {
 		if t != skip {
-			neg = max(neg, float64(sc.docAcc[t]))
+			ev[evNegative] = max(ev[evNegative], float64(sc.docAcc[t]))
 		}
 	}
-	// A counter-example counts only by how much closer the request is to
-	// it than to the skill's own texts: "TCK-204518 关掉" and "TCK-204518
-	// 谁在处理" share the id, which says nothing against either skill.
-	ev[evNegative] = max(0, neg-first)
 	return ev
 }
 

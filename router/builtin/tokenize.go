@@ -20,10 +20,11 @@ const (
 	kindShape                            // a number's shape: how many digits
 	kindSkip                             // two Latin words with one word between them
 	kindIdent                            // a glued name: order-service, zhang.wei
+	kindDate                             // a date expression, whatever its date
 	numKinds
 )
 
-var kindNames = [numKinds]string{"", "w", "b", "c", "h", "hh", "#", "s", "id"}
+var kindNames = [numKinds]string{"", "w", "b", "c", "h", "hh", "#", "s", "id", "d"}
 
 // tokenKind says what a token of the segmented text is.
 type tokenKind uint8
@@ -37,6 +38,10 @@ const (
 	// one feature, without character n-grams or parts that would make
 	// "search-api" look like a search.
 	tokIdent
+	// tokDate is a date expression ("上周", "last 7 days", "2026-11-03"):
+	// a param value whose words would make every request about last week
+	// look alike, so it is one feature saying "a date is given".
+	tokDate
 )
 
 // token is a span of the lowercased text.
@@ -71,15 +76,30 @@ func isJoiner(r rune) bool {
 // runs. Apostrophes inside words are dropped ("don't" -> "dont") so
 // contractions match their written-out spelling's stem.
 func segment(text string, dst []token) []token {
-	lower := strings.ToLower(text)
+	lower := lowerASCII(text)
+	dates := dateSpans(lower)
 	joined := false
 	i := 0
 	for i < len(lower) {
+		if len(dates) > 0 && i >= dates[0].from {
+			if i < dates[0].to {
+				dst = append(dst, token{kind: tokDate, text: lower[dates[0].from:dates[0].to]})
+				i = dates[0].to
+				joined = false
+			}
+			dates = dates[1:]
+			continue
+		}
+		// A token stops where a date begins.
+		limit := len(lower)
+		if len(dates) > 0 {
+			limit = dates[0].from
+		}
 		r, size := utf8.DecodeRuneInString(lower[i:])
 		switch {
 		case isHan(r):
 			j := i + size
-			for j < len(lower) {
+			for j < limit {
 				r2, s2 := utf8.DecodeRuneInString(lower[j:])
 				if !isHan(r2) {
 					break
@@ -92,7 +112,7 @@ func segment(text string, dst []token) []token {
 		case isWordRune(r):
 			j, digitsOnly := i, true
 			apostrophe, ident := false, false
-			for j < len(lower) {
+			for j < limit {
 				r2, s2 := utf8.DecodeRuneInString(lower[j:])
 				if identJoiners && (r2 == '-' || r2 == '_' || r2 == '.' || r2 == '@') && j > i && !digitsOnly &&
 					j+1 < len(lower) && lower[j+1] >= 'a' && lower[j+1] <= 'z' {
@@ -204,6 +224,10 @@ func featurize(tokens []token, e emitter) {
 			charGrams(t.text, e)
 		case tokIdent:
 			e.emit(kindIdent, t.text, "", "")
+			prev, prev2 = "", ""
+			continue
+		case tokDate:
+			e.emit(kindDate, "date", "", "")
 			prev, prev2 = "", ""
 			continue
 		}

@@ -1,0 +1,56 @@
+package builtin
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("tokenizer", func() {
+	It("splits English into words, bigrams and marked character n-grams", func() {
+		got := terms("Show orders")
+		Expect(got).To(ContainElements("w:show", "w:orders", "b:show orders", "c:<sh", "c:ers>", "c:<orde", "c:rders"))
+		Expect(got).NotTo(ContainElement("w:Show"), "text is lowercased")
+	})
+
+	It("reads Chinese as characters and character bigrams", func() {
+		got := terms("华东区订单")
+		Expect(got).To(Equal([]string{"h:华", "h:东", "hh:华东", "h:区", "hh:东区", "h:订", "hh:区订", "h:单", "hh:订单"}))
+	})
+
+	It("keeps both scripts of a mixed request apart", func() {
+		got := terms("查一下 payment-api 的 error 日志")
+		Expect(got).To(ContainElements("hh:查一", "id:payment-api", "w:error", "hh:日志"))
+		Expect(got).NotTo(ContainElement("w:payment"), "a glued name is one feature, not its parts")
+		Expect(got).NotTo(ContainElement(HavePrefix("b:")), "no bigram across Han text")
+	})
+
+	It("makes an id one feature of its kind, not its digits", func() {
+		got := terms("close TCK-204518 and ORD-20261103")
+		Expect(got).To(ContainElements("id:tck-#6", "id:ord-#8"))
+		Expect(got).NotTo(ContainElement("w:204518"))
+	})
+
+	It("keeps short numbers and the shape of long ones", func() {
+		Expect(terms("scale to 5 replicas")).To(ContainElements("w:5", "#:1", "b:to 5"))
+		Expect(terms("trace 7f3a9c21")).To(ContainElement("w:7f3a9c21"))
+		Expect(terms("year 20261")).To(ContainElement("#:5"))
+		Expect(terms("year 20261")).NotTo(ContainElement("w:20261"))
+	})
+
+	It("makes a date expression one feature, whatever the date", func() {
+		for _, text := range []string{"华东区上周的订单", "华东区昨天的订单", "orders of the east region from 2026-11-01", "orders in the last 7 days"} {
+			got := terms(text)
+			Expect(got).To(ContainElement("d:date"), text)
+			Expect(got).NotTo(ContainElements("hh:上周", "hh:昨天", "w:last", "w:7"), text)
+		}
+		Expect(terms("华东区上周的订单")).To(ContainElements("hh:华东", "hh:订单"))
+	})
+
+	It("joins contractions", func() {
+		Expect(terms("don't")).To(ContainElement("w:dont"))
+	})
+
+	It("emits nothing for punctuation only", func() {
+		Expect(terms("?!，。 ...")).To(BeEmpty())
+	})
+})
