@@ -31,7 +31,6 @@ var kindWeights = [numKinds]float64{
 // identJoiners keeps glued names one token; experiment knob.
 var identJoiners = true
 
-
 // hashedFeature is one occurrence of a feature in a text.
 type hashedFeature struct {
 	hash uint64

@@ -239,11 +239,11 @@ func testSkills() []*registry.Skill {
 			Confirm:         registry.GateBatch,
 		},
 		{
-			Name:        "send_notification",
-			Description: "给一个人或一个频道发一条通知：邮件、短信或 Slack。Send one message to one person or channel by email, sms or slack.",
-			WhenToUse:   []string{"用户要通知某个人或某个频道", "The user asks to text or email someone"},
+			Name:         "send_notification",
+			Description:  "给一个人或一个频道发一条通知：邮件、短信或 Slack。Send one message to one person or channel by email, sms or slack.",
+			WhenToUse:    []string{"用户要通知某个人或某个频道", "The user asks to text or email someone"},
 			WhenNotToUse: []string{"要就事故给全部客户或全员群发 (use broadcast_incident_update)"},
-			SideEffect:  registry.Send,
+			SideEffect:   registry.Send,
 			ParamsSchema: schema([]string{"channel", "to", "message"}, map[string]any{
 				"channel": map[string]any{"type": "string", "enum": []any{"email", "sms", "slack"},
 					"x-synonyms": map[string]any{"email": []any{"邮件"}, "sms": []any{"短信", "text message"}}},
