@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -77,9 +76,3 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
-
-// isRedacted reports whether err already went through a Redactor.
-func isRedacted(err error) bool {
-	var re *redactedError
-	return errors.As(err, &re)
-}

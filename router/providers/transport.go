@@ -26,7 +26,6 @@ type exchange struct {
 	prompt   string // redacted canonical body of the last request sent
 	key      string
 	replayed bool
-	attempts int
 }
 
 type exchangeCtxKey struct{}
@@ -55,13 +54,7 @@ func (ex *exchange) noteReplay() {
 	ex.mu.Unlock()
 }
 
-func (ex *exchange) noteAttempt() {
-	ex.mu.Lock()
-	ex.attempts++
-	ex.mu.Unlock()
-}
-
-// Prompt returns the redacted request body and whether it was replayed.
+// result returns the redacted request body and whether it was replayed.
 func (ex *exchange) result() (prompt string, replayed bool) {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
@@ -87,9 +80,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	ex := exchangeFrom(ctx)
 	for attempt := 1; ; attempt++ {
-		ex.noteAttempt()
 		resp, err := t.attempt(req, body)
 		timedOut := err != nil && isTimeout(err) && ctx.Err() == nil
 		retry := timedOut || (err == nil && retryableStatus(resp.StatusCode))
