@@ -27,8 +27,16 @@ func profileText(s *registry.Skill) string {
 	return strings.Join(append([]string{s.Description}, s.WhenToUse...), "\n")
 }
 
-func newSpace(ctx context.Context, reg *registry.Registry) (*space, error) {
-	embed := builtin.NewEmbedder(reg)
+// newSpace embeds v's skills with the builtin embedder fitted as v's
+// router fits it (same recall depth), so the fingerprint check's router
+// reuses the fit instead of paying for a second one.
+func newSpace(ctx context.Context, v *registry.Version) (*space, error) {
+	models, err := builtin.Models(v, v.Registry)
+	if err != nil {
+		return nil, err
+	}
+	embed := models.Embedder
+	reg := v.Registry
 	sp := &space{skills: reg.Skills}
 	for _, s := range reg.Skills {
 		p, err := embed(ctx, profileText(s))
@@ -150,7 +158,7 @@ func (c *checker) space(ctx context.Context) *space {
 	if c.sp != nil || c.spErr {
 		return c.sp
 	}
-	sp, err := newSpace(ctx, c.v.Registry)
+	sp, err := newSpace(ctx, c.v)
 	if err != nil {
 		c.spErr = true
 		c.add(Error, CheckNearDuplicate, nil, registry.Pos{File: c.v.Dir}, fmt.Sprintf("cannot embed the skills: %v", err))
