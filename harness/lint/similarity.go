@@ -108,6 +108,10 @@ func (sp *space) nearest(i int) int {
 	return best
 }
 
+// fitMargin is how much closer another skill's examples must be before a
+// description counts as misplaced: hashed features make smaller gaps noise.
+const fitMargin = 0.02
+
 // similarity runs the embedding-space checks: near-duplicate profiles and
 // descriptions that read closer to another skill's examples than to their
 // own.
@@ -134,7 +138,7 @@ func (c *checker) similarity(ctx context.Context) {
 			continue
 		}
 		own := cosine(sp.description[i], sp.examples[i])
-		other, otherSim := -1, own
+		other, otherSim := -1, own+fitMargin
 		for j := range sp.skills {
 			if j == i || sp.examples[j] == nil {
 				continue
