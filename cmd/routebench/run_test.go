@@ -142,3 +142,20 @@ func TestRunProviderErrorsExit3WithResultsWritten(t *testing.T) {
 	_, err = os.Stat(filepath.Join(out, harness.SummaryFile))
 	g.Expect(err).NotTo(HaveOccurred(), "outputs are written before exit 3")
 }
+
+func TestLoadVersionsFromGit(t *testing.T) {
+	g := NewWithT(t)
+	vs, err := loadVersions([]string{"git:HEAD:fixtures/ops/prompts/v1"})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(vs).To(HaveLen(1))
+	g.Expect(vs[0].Name).To(Equal("v1"))
+	g.Expect(vs[0].Dir).To(Equal("git:HEAD:fixtures/ops/prompts/v1"))
+	g.Expect(vs[0].Registry.Skills).NotTo(BeEmpty())
+
+	_, err = loadVersions([]string{"git:HEAD:fixtures/ops/prompts/nope"})
+	g.Expect(err).To(MatchError(ContainSubstring("git:HEAD:fixtures/ops/prompts/nope")))
+	_, err = loadVersions([]string{"git:HEAD"})
+	g.Expect(err).To(MatchError(ContainSubstring("want git:REV:DIR")))
+	_, err = loadVersions([]string{"../../fixtures/ops/prompts/v1", "git:HEAD:fixtures/ops/prompts/v1"})
+	g.Expect(err).To(MatchError(ContainSubstring(`version name "v1" is also the name of`)))
+}
