@@ -50,7 +50,7 @@ func calFeaturesOf(margin, fit float64) [calFeatures]float64 {
 	return [calFeatures]float64{1, math.Min(math.Max(margin, -maxMargin), maxMargin), fit}
 }
 
-func (c *calibration) confidence(margin, fit float64) float64 {
+func (c calibration) confidence(margin, fit float64) float64 {
 	x := calFeaturesOf(margin, fit)
 	var z float64
 	for k := range x {

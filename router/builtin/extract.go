@@ -330,8 +330,8 @@ func findPattern(pp *propPlan, text string) (string, span, bool) {
 		return "", span{}, false
 	}
 	for _, m := range pp.loose.FindAllStringIndex(text, -1) {
-		if gluedToWord(text, m[0], m[1]) && !pp.anchor.MatchString(text[m[0]:m[1]]) {
-			continue
+		if gluedToWord(text, m[0], m[1]) {
+			continue // "ORD-123456789" holds no 8-digit order id
 		}
 		v := text[m[0]:m[1]]
 		if !pp.anchor.MatchString(v) {

@@ -156,8 +156,11 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 	first := func(re *regexp.Regexp, s string) (string, span, bool) {
 		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
 			from, to := m[0], m[1]
-			if len(m) >= 4 && m[2] >= 0 {
-				from, to = m[2], m[3]
+			for g := 1; 2*g < len(m); g++ { // the first group that took part
+				if m[2*g] >= 0 {
+					from, to = m[2*g], m[2*g+1]
+					break
+				}
 			}
 			if !taken.overlaps(from, to) {
 				return text[from:to], span{from, to}, true
