@@ -88,7 +88,7 @@ var _ = Describe("Limits and the single retry", func() {
 			writeJSON(w, 200, okReply)
 		})
 		o := fastOptions(server.URL)
-		o.Timeout = 100 * time.Millisecond
+		o.Timeout = 250 * time.Millisecond
 		_, err := judgeAgainst(o).Judge(context.Background(), judgeRequest("orders east"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(server.Count()).To(Equal(2))
@@ -152,7 +152,7 @@ var _ = Describe("Limits and the single retry", func() {
 					break
 				}
 			}
-			time.Sleep(25 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond)
 			inFlight.Add(-1)
 			writeJSON(w, 200, okReply)
 		})

@@ -97,7 +97,7 @@ func setenv(name, value string) {
 func fastOptions(base string) providers.Options {
 	return providers.Options{
 		BaseURL:      base,
-		Timeout:      300 * time.Millisecond,
+		Timeout:      2 * time.Second,
 		RetryCap:     40 * time.Millisecond,
 		RetryBackoff: 5 * time.Millisecond,
 		Prices:       providers.PriceTable{"gpt-4o-mini": {InputPerM: 0.15, OutputPerM: 0.60}, "claude-haiku-4-5": {InputPerM: 1, OutputPerM: 5}},
