@@ -61,8 +61,13 @@ func BenchmarkRouteFakeModels(b *testing.B) {
 
 // syntheticVersion is n skills with m example inputs each, made of a
 // shared vocabulary so recall has real work to do.
-func syntheticVersion(n, m int) *registry.Version {
-	rng := rand.New(rand.NewPCG(1, 2))
+func syntheticVersion(n, m int) *registry.Version { return syntheticVersionSeed(n, m, 1) }
+
+// syntheticVersionSeed varies the texts with seed: builtin models cache
+// their fit by registry content, so a benchmark of fitting needs a new
+// registry every iteration.
+func syntheticVersionSeed(n, m int, seed uint64) *registry.Version {
+	rng := rand.New(rand.NewPCG(seed, 2))
 	vocab := strings.Fields("order alert log metric ticket service region zone refund restart scale purge cache delete data send notify incident deploy east south north west prod staging payment gateway search latency cpu memory error warn critical paid shipped 订单 告警 日志 服务 重启 扩容 退款 发送 通知 华东 华南 华北 西南 上周 昨天 最近 工单 缓存 删除")
 	phrase := func(k int) string {
 		w := make([]string, k)
