@@ -6,13 +6,14 @@ import (
 )
 
 // calibration maps the judge's raw ranking to P(the chosen skill is
-// right): conf = sigmoid(theta . [1, margin, fit]), where margin is the
-// candidate's logit minus the best other candidate's (clipped to
-// ±maxMargin) and fit its similarity fit. theta is fitted on held-out
-// routing of the registry's own texts (see doc.go). The margin, unlike a
-// softmax probability, does not shrink as the candidate list grows, so the
-// same calibration holds for two trigger-matched candidates and for a
-// recall stage's top 10.
+// right): conf = sigmoid(theta . [1, margin, logit p, fit]), where margin
+// is the candidate's logit minus the best other candidate's, p its softmax
+// probability among the candidates (both clipped to ±maxMargin) and fit its
+// similarity fit. theta is fitted on held-out routing of the registry's own
+// texts (see doc.go). The margin says how far ahead the candidate is
+// whatever the number of candidates; p also sees the crowd behind it
+// (three close runners-up are worse than one), which is what tells an
+// unrelated request from a clear one.
 type calibration struct {
 	theta [calFeatures]float64
 	// items and correct count the held-out decisions the fit used.
@@ -23,13 +24,14 @@ type calibration struct {
 	floor float64
 }
 
-const calFeatures = 3
+const calFeatures = 4
 
-// calPrior is the calibration a registry with no examples gets: a margin
-// of one logit is worth one logit of confidence, and a weak fit costs some.
+// calPrior is the calibration a registry with no examples gets: margin
+// and softmax logit share one logit of confidence per logit, and a weak
+// fit costs some.
 // calPriorWeight is its strength, in held-out decisions' worth.
 var (
-	calPrior       = [calFeatures]float64{-1, 1, 2}
+	calPrior       = [calFeatures]float64{-1, 0.5, 0.5, 2}
 	calPriorWeight = 4.0
 )
 
@@ -45,13 +47,23 @@ const (
 // fit says more. A lone candidate has this margin.
 const maxMargin = 12.0
 
-// calFeaturesOf is the calibration's input for a candidate.
-func calFeaturesOf(margin, fit float64) [calFeatures]float64 {
-	return [calFeatures]float64{1, math.Min(math.Max(margin, -maxMargin), maxMargin), fit}
+// calInput is what calibration reads about one candidate.
+type calInput struct {
+	margin float64 // logit minus the best other candidate's
+	prob   float64 // softmax probability among the candidates
+	fit    float64 // similarity fit
 }
 
-func (c calibration) confidence(margin, fit float64) float64 {
-	x := calFeaturesOf(margin, fit)
+func clipMargin(x float64) float64 { return math.Min(math.Max(x, -maxMargin), maxMargin) }
+
+// calFeaturesOf is the calibration's input vector for a candidate.
+func calFeaturesOf(in calInput) [calFeatures]float64 {
+	p := math.Min(math.Max(in.prob, 1e-6), 1-1e-6)
+	return [calFeatures]float64{1, clipMargin(in.margin), clipMargin(math.Log(p / (1 - p))), in.fit}
+}
+
+func (c calibration) confidence(in calInput) float64 {
+	x := calFeaturesOf(in)
 	var z float64
 	for k := range x {
 		z += c.theta[k] * x[k]
@@ -63,8 +75,8 @@ func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
 // heldOut is one text routed by a model that never saw it.
 type heldOut struct {
-	margin, fit1 float64
-	correct      bool
+	calInput
+	correct bool
 	weight       float64
 }
 
@@ -87,7 +99,7 @@ func fitCalibration(obs []heldOut) calibration {
 			hess[k][k] = calPriorWeight
 		}
 		for _, o := range obs {
-			x := calFeaturesOf(o.margin, o.fit1)
+			x := calFeaturesOf(o.calInput)
 			var z float64
 			for k := range x {
 				z += c.theta[k] * x[k]
@@ -104,7 +116,7 @@ func fitCalibration(obs []heldOut) calibration {
 				}
 			}
 		}
-		step, ok := solve3(hess, grad)
+		step, ok := solve(hess, grad)
 		if !ok {
 			break
 		}
@@ -128,7 +140,7 @@ func noneFloorOf(obs []heldOut) float64 {
 	var fits []float64
 	for _, o := range obs {
 		if o.correct {
-			fits = append(fits, o.fit1)
+			fits = append(fits, o.fit)
 		}
 	}
 	if len(fits) == 0 {
@@ -139,8 +151,8 @@ func noneFloorOf(obs []heldOut) float64 {
 	return math.Min(math.Max(q/2, minFloor), maxFloor)
 }
 
-// solve3 solves h*x = g by Gaussian elimination with partial pivoting.
-func solve3(h [calFeatures][calFeatures]float64, g [calFeatures]float64) ([calFeatures]float64, bool) {
+// solve solves h*x = g by Gaussian elimination with partial pivoting.
+func solve(h [calFeatures][calFeatures]float64, g [calFeatures]float64) ([calFeatures]float64, bool) {
 	const n = calFeatures
 	for col := 0; col < n; col++ {
 		piv := col

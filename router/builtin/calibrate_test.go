@@ -35,17 +35,18 @@ var _ = Describe("calibration", func() {
 		c := fitCalibration(nil)
 		Expect(c.theta).To(Equal(calPrior))
 		Expect(c.floor).To(Equal(minFloor))
-		Expect(c.confidence(0, 0)).To(BeNumerically("~", sigmoid(calPrior[0]), 1e-12))
+		Expect(c.confidence(calInput{prob: 0.5})).To(BeNumerically("~", sigmoid(calPrior[0]), 1e-12))
 	})
 
 	It("recovers a known logistic and is reliable on it", func() {
-		truth := [calFeatures]float64{-2, 1.5, 3}
+		truth := [calFeatures]float64{-2, 1, 0.5, 3}
 		rng := rand.New(rand.NewPCG(1, 2))
 		var obs []heldOut
 		for range 20000 {
-			o := heldOut{margin: rng.Float64() * 6, fit1: rng.Float64() * 0.8, weight: 1}
-			x := calFeaturesOf(o.margin, o.fit1)
-			z := truth[0]*x[0] + truth[1]*x[1] + truth[2]*x[2]
+			m := rng.Float64() * 6
+			o := heldOut{calInput: calInput{margin: m, prob: sigmoid(m - 2*rng.Float64()), fit: rng.Float64() * 0.8}, weight: 1}
+			x := calFeaturesOf(o.calInput)
+			z := truth[0]*x[0] + truth[1]*x[1] + truth[2]*x[2] + truth[3]*x[3]
 			o.correct = rng.Float64() < sigmoid(z)
 			obs = append(obs, o)
 		}
@@ -56,7 +57,7 @@ var _ = Describe("calibration", func() {
 		conf := make([]float64, len(obs))
 		correct := make([]bool, len(obs))
 		for i, o := range obs {
-			conf[i], correct[i] = c.confidence(o.margin, o.fit1), o.correct
+			conf[i], correct[i] = c.confidence(o.calInput), o.correct
 		}
 		Expect(reliability(conf, correct)).To(BeNumerically("<", 0.05))
 	})
@@ -64,10 +65,11 @@ var _ = Describe("calibration", func() {
 	It("leans on the prior when a registry has few examples", func() {
 		// Three right answers prove little: theta moves toward them, but
 		// not to a confident extreme.
-		obs := []heldOut{{margin: 1, fit1: 0.3, correct: true, weight: 1}, {margin: 1, fit1: 0.3, correct: true, weight: 1}, {margin: 1, fit1: 0.3, correct: true, weight: 1}}
-		c := fitCalibration(obs)
-		Expect(c.confidence(1, 0.3)).To(BeNumerically("<", 0.95))
-		Expect(c.confidence(1, 0.3)).To(BeNumerically(">", fitCalibration(nil).confidence(1, 0.3)))
+		in := calInput{margin: 1, prob: 0.6, fit: 0.3}
+		right := heldOut{calInput: in, correct: true, weight: 1}
+		c := fitCalibration([]heldOut{right, right, right})
+		Expect(c.confidence(in)).To(BeNumerically("<", 0.95))
+		Expect(c.confidence(in)).To(BeNumerically(">", fitCalibration(nil).confidence(in)))
 	})
 
 	It("matches the held-out accuracy of the registry it was fitted on", func() {
@@ -76,7 +78,7 @@ var _ = Describe("calibration", func() {
 		Expect(f.cal.items).To(Equal(len(obs)))
 		var sumConf, sumRight, sumW float64
 		for _, o := range obs {
-			sumConf += o.weight * f.cal.confidence(o.margin, o.fit1)
+			sumConf += o.weight * f.cal.confidence(o.calInput)
 			if o.correct {
 				sumRight += o.weight
 			}
@@ -89,8 +91,8 @@ var _ = Describe("calibration", func() {
 
 	It("orders confidence by margin and by fit", func() {
 		c := fittedFor(testSkills(), defaultTopK).cal
-		Expect(c.confidence(3, 0.3)).To(BeNumerically(">", c.confidence(1, 0.3)))
-		Expect(c.confidence(2, 0.5)).To(BeNumerically(">", c.confidence(2, 0.1)))
-		Expect(c.confidence(-2, 0.3)).To(BeNumerically("<", 0.5), "a candidate behind another is likely wrong")
+		Expect(c.confidence(calInput{margin: 3, prob: 0.9, fit: 0.3})).To(BeNumerically(">", c.confidence(calInput{margin: 1, prob: 0.6, fit: 0.3})))
+		Expect(c.confidence(calInput{margin: 2, prob: 0.8, fit: 0.5})).To(BeNumerically(">", c.confidence(calInput{margin: 2, prob: 0.8, fit: 0.1})))
+		Expect(c.confidence(calInput{margin: -2, prob: 0.1, fit: 0.3})).To(BeNumerically("<", 0.5), "a candidate behind another is likely wrong")
 	})
 })

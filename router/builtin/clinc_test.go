@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -93,15 +94,13 @@ func TestCLINC(t *testing.T) {
 	t.Logf("calibration: theta=%.3f floor=%.3f held-out %d (%d correct)", j.fit.cal.theta, j.fit.cal.floor, j.fit.cal.items, j.fit.cal.correct)
 
 	ctx := context.Background()
-	type doc struct {
-		skill int
-		vec   []float32
-	}
-	var docs []doc
+	var docSkill []int
+	var docVecs []float32 // flat, EmbedDim per document
 	for s, sk := range skills {
 		for _, ex := range sk.Examples {
 			v, _ := models.Embedder(ctx, ex.Input)
-			docs = append(docs, doc{s, v})
+			docSkill = append(docSkill, s)
+			docVecs = append(docVecs, v...)
 		}
 	}
 	type outcome struct {
@@ -116,12 +115,12 @@ func TestCLINC(t *testing.T) {
 		for i := range best {
 			best[i] = -2
 		}
-		for _, dc := range docs {
-			var dot float64
-			for k, x := range q {
-				dot += float64(x * dc.vec[k])
+		for d, s := range docSkill {
+			var dot float32
+			for k, x := range docVecs[d*EmbedDim : (d+1)*EmbedDim] {
+				dot += x * q[k]
 			}
-			best[dc.skill] = max(best[dc.skill], dot)
+			best[s] = max(best[s], float64(dot))
 		}
 		order := make([]int, len(skills))
 		for i := range order {
@@ -158,10 +157,20 @@ func TestCLINC(t *testing.T) {
 		return o
 	}
 	start = time.Now()
-	var in, oos []outcome
-	for _, it := range d.Val {
-		in = append(in, route(it[0], it[1]))
+	// ROUTEBENCH_CLINC_EVERY=n routes every n-th val query, for quick looks.
+	every := 1
+	if e, err := strconv.Atoi(os.Getenv("ROUTEBENCH_CLINC_EVERY")); err == nil && e > 1 {
+		every = e
 	}
+	var in, oos []outcome
+	var val [][2]string
+	for k, it := range d.Val {
+		if k%every == 0 {
+			val = append(val, it)
+			in = append(in, route(it[0], it[1]))
+		}
+	}
+	d.Val = val
 	for _, it := range d.OOSVal {
 		oos = append(oos, route(it[0], "oos"))
 	}

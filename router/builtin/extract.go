@@ -85,8 +85,9 @@ type propPlan struct {
 
 // extractPlan is a skill's properties, in name order for determinism.
 type extractPlan struct {
-	props    []propPlan
-	hasDates bool
+	props      []propPlan
+	hasDates   bool
+	hasNumbers bool
 	// command holds the Han bigrams of the skill's own texts (see novelClause).
 	command map[string]bool
 }
@@ -127,6 +128,7 @@ func newPlan(s *registry.Skill) *extractPlan {
 			plan.hasDates = true
 		case typ == "integer" || typ == "number":
 			pp.kind = propNumber
+			plan.hasNumbers = true
 			pp.integer = typ == "integer"
 			pp.cues = cueWords(name, desc)
 		case typ == "string" && schema["pattern"] != nil:
@@ -296,7 +298,10 @@ func extract(p *extractPlan, text string, now time.Time, known map[string][]stri
 	// digits ("11月3日") are not taken for numbers.
 	assignDates(p, findDates(lower, now), &taken, out)
 	assignEnums(p, lower, &taken, out)
-	nums := findNumbers(text, &taken)
+	var nums []numberSpan
+	if p.hasNumbers {
+		nums = findNumbers(text, &taken)
+	}
 	for i := range p.props {
 		if pp := &p.props[i]; pp.kind == propNumber {
 			if n, ok := nearestNumber(pp, lower, nums, &taken); ok {

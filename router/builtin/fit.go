@@ -3,6 +3,7 @@ package builtin
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"math"
 	"slices"
 	"sync"
 
@@ -96,17 +97,11 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 					best = c
 				}
 			}
-			margin := maxMargin
-			for c := range z {
-				if c != best {
-					margin = min(margin, z[best]-z[c])
-				}
-			}
+			in := candidateInput(z, best, defaultWeights.fit(evs[best]))
 			out = append(out, heldOut{
-				margin:  margin,
-				fit1:    defaultWeights.fit(evs[best]),
-				correct: int(cands[best]) == it.label,
-				weight:  w,
+				calInput: in,
+				correct:  int(cands[best]) == it.label,
+				weight:   w,
 			})
 		}
 	}
@@ -128,6 +123,24 @@ func knownValues(skills []*registry.Skill) map[string][]string {
 		slices.SortStableFunc(out[name], func(a, b string) int { return len(b) - len(a) })
 	}
 	return out
+}
+
+// candidateInput is the calibration input of candidate c given all
+// candidates' logits z.
+func candidateInput(z []float64, c int, fit float64) calInput {
+	margin := maxMargin
+	mx := z[c]
+	for o := range z {
+		if o != c {
+			margin = min(margin, z[c]-z[o])
+		}
+		mx = max(mx, z[o])
+	}
+	var sum float64
+	for _, v := range z {
+		sum += math.Exp(v - mx)
+	}
+	return calInput{margin: margin, prob: math.Exp(z[c]-mx) / sum, fit: fit}
 }
 
 // topByFit keeps the k candidates with the highest fit, best first.

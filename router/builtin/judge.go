@@ -132,20 +132,10 @@ func (f *fitted) rank(sc *scratch, text string, cands []*registry.Skill) []ranke
 	f.lin.logits(sparseVec{idx: sc.qIdx, val: sc.qVal}, idx, evs, z)
 	ranked := make([]rankedCandidate, n)
 	for c := range cands {
-		margin := maxMargin
-		for o := range z {
-			if o != c {
-				margin = min(margin, z[c]-z[o])
-			}
-		}
-		fit := defaultWeights.fit(evs[c])
+		in := candidateInput(z, c, defaultWeights.fit(evs[c]))
 		// Rounded here, so the order below is the order callers see.
-		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: fit,
-			conf: round4(f.cal.confidence(margin, fit))}
-	}
-	softmaxInPlace(z)
-	for c := range ranked {
-		ranked[c].prob = z[c]
+		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: in.fit, prob: in.prob,
+			conf: round4(f.cal.confidence(in))}
 	}
 	slices.SortFunc(ranked, func(a, b rankedCandidate) int {
 		if c := cmp.Compare(b.conf, a.conf); c != 0 {
