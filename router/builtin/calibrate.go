@@ -77,7 +77,7 @@ func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 type heldOut struct {
 	calInput
 	correct bool
-	weight       float64
+	weight  float64
 }
 
 // fitCalibration finds the maximum a posteriori theta: logistic
