@@ -14,10 +14,10 @@ import (
 // threshold, wrong executions against coverage (fit and eval), and the
 // judge's reliability diagram on the eval split before and after Platt.
 const (
-	panelW, panelH = 340, 300
-	marginL        = 46
+	panelW, panelH = 340, 330
+	marginL        = 50
 	marginT        = 40
-	plotW, plotH   = panelW - marginL - 14, panelH - marginT - 44
+	plotW, plotH   = panelW - marginL - 14, panelH - marginT - 84
 )
 
 // series is one line of a panel.
@@ -47,11 +47,19 @@ func (p panel) frame(title, xlabel, ylabel string) {
 		fmt.Fprintf(p.b, `<text x="%.1f" y="%.1f" class="a" text-anchor="middle">%.2f</text>`+"\n", p.x(v), y0+14, v)
 		yv := p.ymax * v
 		fmt.Fprintf(p.b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="g"/>`+"\n", x0, p.y(yv), p.x(1), p.y(yv))
-		fmt.Fprintf(p.b, `<text x="%.1f" y="%.1f" class="a" text-anchor="end">%.2f</text>`+"\n", x0-4, p.y(yv)+4, yv)
+		fmt.Fprintf(p.b, `<text x="%.1f" y="%.1f" class="a" text-anchor="end">%s</text>`+"\n", x0-4, p.y(yv)+3, tick(yv, p.ymax))
 	}
-	fmt.Fprintf(p.b, `<text x="%.1f" y="%.1f" class="a" text-anchor="middle">%s</text>`+"\n", p.x(0.5), y0+30, html.EscapeString(xlabel))
+	fmt.Fprintf(p.b, `<text x="%.1f" y="%.1f" class="a" text-anchor="middle">%s</text>`+"\n", p.x(0.5), y0+28, html.EscapeString(xlabel))
 	fmt.Fprintf(p.b, `<text x="%.1f" y="%.1f" class="a" text-anchor="middle" transform="rotate(-90 %.1f %.1f)">%s</text>`+"\n",
-		x0-34, p.y(p.ymax/2), x0-34, p.y(p.ymax/2), html.EscapeString(ylabel))
+		x0-38, p.y(p.ymax/2), x0-38, p.y(p.ymax/2), html.EscapeString(ylabel))
+}
+
+// tick formats an axis value with enough decimals for the axis range.
+func tick(v, ymax float64) string {
+	if ymax < 0.2 {
+		return fmt.Sprintf("%.3f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 func (p panel) line(s series) {
@@ -72,14 +80,15 @@ func (p panel) line(s series) {
 	fmt.Fprintf(p.b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="1.6"%s/>`+"\n", pts.String(), s.colour, dash)
 }
 
-func (p panel) vline(v float64, colour, label string) {
+// vline marks a threshold; row staggers the labels of nearby marks.
+func (p panel) vline(v float64, colour, label string, row int) {
 	fmt.Fprintf(p.b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-dasharray="2 2"/>`+"\n", p.x(v), p.y(0), p.x(v), p.y(p.ymax), colour)
-	fmt.Fprintf(p.b, `<text x="%.1f" y="%.1f" class="a" fill="%s">%s</text>`+"\n", p.x(v)+2, p.y(p.ymax)+10, colour, html.EscapeString(label))
+	fmt.Fprintf(p.b, `<text x="%.1f" y="%.1f" class="a" fill="%s" text-anchor="end">%s</text>`+"\n", p.x(v)-2, p.y(p.ymax)+10+11*float64(row), colour, html.EscapeString(label))
 }
 
 func (p panel) legend(ss []series) {
 	for k, s := range ss {
-		y := float64(panelH - 30 + 12*(k/3))
+		y := float64(marginT+plotH+48) + float64(12*(k/3))
 		x := float64(p.i*panelW+marginL) + float64(k%3)*98
 		dash := ""
 		if s.dashed {
@@ -100,7 +109,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 
 	// Panel 1: rates against the execute threshold.
 	p1 := panel{i: 0, ymax: 1, b: b}
-	p1.frame("Fit split: rates vs execute threshold", "execute threshold (clarify: best accuracy)", "rate")
+	p1.frame("Fit split: rates vs execute threshold", "execute threshold (clarify: best accuracy at each)", "rate")
 	xs := make([]float64, len(r.FitCurve))
 	col := func(curve []Point, f func(Point) float64) []float64 {
 		ys := make([]float64, len(curve))
@@ -122,8 +131,8 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	}
 	cur, _ := r.Current.Registry().For(registry.Read)
 	rec, _ := r.Recommended.Registry().For(registry.Read)
-	p1.vline(cur, "#555", "current")
-	p1.vline(rec, "#000", "recommended")
+	p1.vline(cur, "#555", fmt.Sprintf("current %.2f", cur), 0)
+	p1.vline(rec, "#000", fmt.Sprintf("recommended %.2f", rec), 1)
 	p1.legend(rates)
 
 	// Panel 2: wrong executions against coverage, zoomed on the target.

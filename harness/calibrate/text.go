@@ -144,7 +144,7 @@ func (r *Report) writeHeldOut(p printer) {
 	}
 	row("wrong_execution_rate", func(e Evaluation) harness.Rate { return e.WrongExec })
 	for _, c := range Classes {
-		row("  "+string(c)+" (own cases)", func(e Evaluation) harness.Rate { return e.ByClass[c] })
+		row("  "+string(c)+" only", func(e Evaluation) harness.Rate { return e.ByClass[c] })
 	}
 	row("decision_accuracy", func(e Evaluation) harness.Rate { return e.Accuracy })
 	row("clarification_rate", func(e Evaluation) harness.Rate { return e.Clarification })
