@@ -1,8 +1,11 @@
 package importer
 
 import (
+	"fmt"
+	"io"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/routebench/routebench/harness"
 )
@@ -239,4 +242,54 @@ func normalizeBFCL(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// nameOutcome says whether the router acted on the expected function, and
+// whether it chose it at all (acting, or asking for params it could not
+// find). BFCL's function-name accuracy is the first; the second shows how
+// much of the gap is params extraction rather than routing.
+func nameOutcome(r harness.Result) (acted, chose bool) {
+	d := r.Decision
+	right := d.Skill == r.Expect.Skill
+	return right && d.Action.Acts(), right && (d.Action.Acts() || d.Action == "clarify")
+}
+
+// WriteBFCL prints BFCL-style figures next to each other: full AST accuracy
+// (function and params under BFCL's checker), function-name accuracy, and
+// abstention for irrelevance, with the failure kinds.
+func WriteBFCL(w io.Writer, results []harness.Result) error {
+	type counts struct{ acted, chose, n int }
+	names := map[string]counts{}
+	for _, r := range results {
+		cat := bfclTag(r.Tags)
+		if cat == "" || r.Expect.Action == "refuse" {
+			continue
+		}
+		c := names[cat]
+		acted, chose := nameOutcome(r)
+		c.n++
+		if acted {
+			c.acted++
+		}
+		if chose {
+			c.chose++
+		}
+		names[cat] = c
+	}
+	frac := func(k, n int) string { return fmt.Sprintf("%.3f (%d/%d)", float64(k)/float64(n), k, n) }
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "category\tn\tbfcl_accuracy\tfunction_name_called\tfunction_name_chosen\tfailures")
+	for _, s := range ScoreBFCL(results) {
+		acted, chose := "-", "-"
+		label := "(abstention)"
+		if c, ok := names[s.Category]; ok {
+			acted, chose, label = frac(c.acted, c.n), frac(c.chose, c.n), ""
+		}
+		kinds := make([]string, 0, len(s.Errors))
+		for _, k := range sortedKeys(s.Errors) {
+			kinds = append(kinds, fmt.Sprintf("%s %d", k, s.Errors[k]))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s %s\t%s\t%s\t%s\n", s.Category, s.N, frac(s.Correct, s.N), label, acted, chose, strings.Join(kinds, ", "))
+	}
+	return tw.Flush()
 }

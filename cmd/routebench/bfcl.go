@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/importer"
+	"github.com/routebench/routebench/internal/exitcode"
+)
+
+func init() { subcommands = append(subcommands, newBFCLCmd) }
+
+func newBFCLCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "bfcl-check RESULTS.jsonl",
+		Short: "Score imported BFCL results with BFCL's checker, next to routebench's own metrics",
+		Long: `Apply BFCL's AST checker to the results of imported BFCL cases: a call fails on
+a wrong function, a missing required param, an unexpected param, a wrong type or
+a value outside the acceptable list (strings compared after BFCL's normalization).
+Irrelevance cases count as right only when nothing was called; a router error is
+never an abstention.
+
+Example:
+  routebench import bfcl ../shared/data/bfcl/BFCL_v4_multiple.json \
+      --answers ../shared/data/bfcl/possible_answer/BFCL_v4_multiple.json --out out/bfcl
+  routebench run --versions out/bfcl/version --suites out/bfcl/suites --out out/bfcl-run
+  routebench bfcl-check out/bfcl-run/results.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			results, err := harness.ReadResults(args[0])
+			if err != nil {
+				return exitcode.With(exitcode.Usage, fmt.Errorf("bfcl-check: %w", err))
+			}
+			return importer.WriteBFCL(cmd.OutOrStdout(), results)
+		},
+	}
+}
