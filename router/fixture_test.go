@@ -123,7 +123,7 @@ func opsSkills() []*registry.Skill {
 			schema: `{"type": "object", "required": ["order_id"], "properties": {"order_id": {"type": "string", "pattern": "^ORD-\\d{8}$"},
 				"amount": {"type": "number", "exclusiveMinimum": 0}, "reason": {"type": "string"}}}`,
 			rules:    []*registry.Rule{mustRule("params.amount > 0 && params.amount <= 5000", "refunds above 5000 are not allowed here")},
-			triggers: []*registry.Trigger{trigger(`(?i)\bORD-\d{8}\b`)},
+			triggers: []*registry.Trigger{trigger(`(?i)(refund|退款).{0,20}\bORD-\d{8}\b|\bORD-\d{8}\b.{0,20}(refund|退款)`)},
 			examples: []string{"refund order ORD-20261103"},
 		}),
 		build(skillSpec{

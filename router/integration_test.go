@@ -48,13 +48,23 @@ var _ = Describe("the ops demo versions", func() {
 		return route(r, text, scopes...)
 	}
 
-	It("matches the order-id trigger of get_order and refund_order, and only get_order without orders:write", func() {
+	It("decides a bare order id by rule, and lets a refund of it reach the judge with both skills", func() {
 		j := &scriptJudge{name: "fake", answer: always("get_order", 0.9, map[string]any{"order_id": "ORD-20261103"})}
 		d := routeV2(j, "ORD-20261103 到哪了", suiteScopes...)
-		Expect(step(d, "rules").Matched).To(ConsistOf("get_order", "refund_order"))
-		d = routeV2(j, "ORD-20261103 到哪了", "orders:read")
 		Expect(d.Stage).To(Equal("rules"))
+		Expect(step(d, "rules").Matched).To(Equal([]string{"get_order"}))
 		Expect(d.Action).To(Equal(router.Execute))
+		d = routeV2(j, "给 ORD-20261103 退款 20 元", suiteScopes...)
+		Expect(step(d, "rules").Matched).To(ConsistOf("get_order", "refund_order"))
+		Expect(d.Stage).To(Equal("judge"))
+	})
+
+	It("does not let an order id decide get_order for a refund request from a caller who cannot refund", func() {
+		j := &scriptJudge{name: "fake", answer: always("none", 0.9, nil)}
+		d := routeV2(j, "给 ORD-20261103 退款 20 元", "orders:read")
+		Expect(step(d, "rules").Matched).To(Equal([]string{"get_order"}))
+		Expect(d.Stage).To(Equal("judge"))
+		Expect(d.Action).To(Equal(router.Refuse))
 	})
 
 	It("refuses a prod restart for a caller without ops:prod, and gates it for one with it", func() {

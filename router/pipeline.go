@@ -55,12 +55,15 @@ func (rt *routing) run(ctx context.Context) error {
 	// Stage 1: rules.
 	matched := matchTriggers(candidates, rt.text)
 	rules := TraceStep{Stage: "rules", Matched: skillNames(matched)}
-	if len(matched) == 1 {
+	if len(matched) == 1 && !sharedSignal(set.reg.Skills, candidates, rt.text) {
 		rt.trace(rules)
 		return rt.byRule(ctx, matched[0])
 	}
-	if len(matched) > 1 {
+	if len(matched) > 0 {
 		rules.Note = "several skills matched; they are the candidates, recall skipped"
+		if len(matched) == 1 {
+			rules.Note = "the same signal matches a skill you cannot use, so it does not decide; the judge weighs the matched skill"
+		}
 		rt.trace(rules)
 		ranked, err := set.index.rank(ctx, rt.text, matched, len(matched))
 		if err != nil {

@@ -208,12 +208,23 @@ var _ = Describe("Route", func() {
 			Expect(d.Gate).To(Equal(registry.GateIrreversible))
 		})
 
-		It("never consults the triggers of a skill outside the caller's scope", func() {
+		It("does not let a signal shared with a skill outside the caller's scope decide, and never offers that skill", func() {
 			j := &scriptJudge{name: "fake", answer: always("refund_order", 1, map[string]any{"order_id": "ORD-20261103"})}
 			r, _ := fixture(j)
 			d := route(r, "refund ORD-20261103", "orders:read")
 			Expect(step(d, "rules").Matched).To(Equal([]string{"get_order"}))
-			Expect(d.Skill).To(Equal("get_order"), "the rule decides; the judge's choice of an out-of-scope skill is ignored")
+			Expect(step(d, "rules").Note).To(ContainSubstring("does not decide"))
+			Expect(names(j.Calls()[0].Candidates)).To(Equal([]string{"get_order"}), "the out-of-scope skill is never a candidate")
+			Expect(d.Stage).To(Equal("judge"))
+			Expect(d.Action.Acts()).To(BeFalse(), "the judge named a skill that is not a candidate: invalid_skill")
+		})
+
+		It("lets a trigger decide when no skill outside the caller's scope shares it", func() {
+			j := &scriptJudge{name: "fake", answer: always("none", 0, nil)}
+			r, _ := fixture(j)
+			d := route(r, "where is ORD-20261103?", "orders:read")
+			Expect(d.Stage).To(Equal("rules"))
+			Expect(d.Skill).To(Equal("get_order"))
 		})
 	})
 

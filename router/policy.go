@@ -75,6 +75,23 @@ func matchTriggers(candidates []*registry.Skill, text string) []*registry.Skill 
 	return matched
 }
 
+// sharedSignal reports whether a trigger of a skill that did not pass policy
+// also matches the text. An order id names both "show the order" and
+// "refund the order"; when the caller may only read, the id alone must not
+// decide "show the order" for "refund ORD-…". The dropped skill is only
+// consulted here and never becomes a candidate.
+func sharedSignal(all, candidates []*registry.Skill, text string) bool {
+	for _, s := range all {
+		if slices.Contains(candidates, s) {
+			continue
+		}
+		if len(matchTriggers([]*registry.Skill{s}, text)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func skillNames(skills []*registry.Skill) []string {
 	out := make([]string, len(skills))
 	for i, s := range skills {
