@@ -144,10 +144,11 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		<-ctx.Done()
 		stop()
 	}()
+	ctx, newRouter := withBudget(ctx, routerFactory(o.judge, o.embedder))
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
 		Cases:       plan.cases,
-		NewRouter:   routerFactory(o.judge, o.embedder),
+		NewRouter:   newRouter,
 		Include:     plan.include,
 		Shard:       plan.shard,
 		Concurrency: o.concurrency,
@@ -159,6 +160,9 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	outcome, runErr := harness.Run(ctx, cfg)
 	bar.finish()
 	if runErr != nil {
+		if err := budgetStop(ctx); err != nil {
+			return err
+		}
 		return exitcode.With(exitcode.RunError, runErr)
 	}
 	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions)); err != nil {
