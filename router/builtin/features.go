@@ -76,13 +76,13 @@ type scratch struct {
 	hasher featureHasher
 	counts []termCount
 	// query-time buffers of the judge
-	qIdx    []int32
-	qVal    []float32
-	docAcc  []float32
-	cenAcc  []float32
-	negAcc  []float32
-	linAcc  []float32
-	skillSc []skillScore
+	qIdx   []int32
+	qVal   []float32
+	docAcc []float32
+	cenAcc []float32
+	negAcc []float32
+	first  []float64 // per skill, while collecting evidence
+	second []float64
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -54,60 +55,83 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 // leave-one-out already), among its top-K skills by fit, and records the
 // top candidate's margin, fit and whether it was right.
 func (f *fitted) heldOut(items []trainItem) []heldOut {
-	fold := func(i int) int { return int(mix(uint64(i)) % calFolds) }
-	var out []heldOut
-	var z []float64
-	var cands []int32
-	var evs []evidence
-	for k := range calFolds {
-		var train []trainItem
-		for i, it := range items {
-			if fold(i) != k {
-				train = append(train, it)
-			}
+	// Only request-like texts calibrate: examples fully, when_to_use lines
+	// at half weight. A glossary line or an enum's synonyms routed as a
+	// request says nothing about how requests go.
+	weight := func(it trainItem) float64 {
+		if it.label < 0 {
+			return 0
 		}
-		lin := f.train(train, defaultTraining, trainSeed+uint64(k)+1)
-		for i, it := range items {
-			// Only request-like texts calibrate: examples fully, when_to_use
-			// lines at half weight. A glossary line or an enum's synonyms
-			// routed as a request says nothing about how requests go.
-			w := 0.0
-			switch f.texts[it.text].source {
-			case fromExample:
-				w = 1
-			case fromWhenToUse:
-				w = 0.5
-			}
-			if fold(i) != k || it.label < 0 || w == 0 {
-				continue
-			}
-			cands, evs = cands[:0], evs[:0]
-			// items list their own skill first when it was not among the
-			// top by fit; held-out routing must not get that hint.
-			for c := range it.cands {
-				cands = append(cands, it.cands[c])
-				evs = append(evs, it.evs[c])
-			}
-			cands, evs = topByFit(cands, evs, f.topK)
-			z = grow(z, len(cands))
-			lin.logits(f.docs[it.text], cands, evs, z)
-			best := 0
-			for c := range z {
-				if z[c] > z[best] || z[c] == z[best] && cands[c] < cands[best] {
-					best = c
+		switch f.texts[it.text].source {
+		case fromExample:
+			return 1
+		case fromWhenToUse:
+			return 0.5
+		}
+		return 0
+	}
+	calibrating := 0
+	for _, it := range items {
+		if weight(it) > 0 {
+			calibrating++
+		}
+	}
+	// Five folds; three for large registries, whose fold models are each
+	// as costly as the final one and whose held-out set is large anyway.
+	folds := calFolds
+	if calibrating > 2000 {
+		folds = 3
+	}
+	fold := func(i int) int { return int(mix(uint64(i)) % uint64(folds)) }
+	perFold := make([][]heldOut, folds)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for k := range folds {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var train []trainItem
+			for i, it := range items {
+				if fold(i) != k {
+					train = append(train, it)
 				}
 			}
-			in := candidateInput(z, best, defaultWeights.fit(evs[best]))
-			out = append(out, heldOut{
-				calInput: in,
-				correct:  int(cands[best]) == it.label,
-				weight:   w,
-			})
-		}
+			lin := f.train(train, defaultTraining, trainSeed+uint64(k)+1)
+			var z []float64
+			for i, it := range items {
+				w := weight(it)
+				if fold(i) != k || w == 0 {
+					continue
+				}
+				// Items list their own skill first when it was not among
+				// the top by fit; held-out routing must not get that hint.
+				cands, evs := topByFit(slices.Clone(it.cands), slices.Clone(it.evs), f.topK)
+				z = grow(z, len(cands))
+				lin.logits(f.docs[it.text], cands, evs, z)
+				best := 0
+				for c := range z {
+					if z[c] > z[best] || z[c] == z[best] && cands[c] < cands[best] {
+						best = c
+					}
+				}
+				perFold[k] = append(perFold[k], heldOut{
+					calInput: candidateInput(z, best, defaultWeights.fit(evs[best])),
+					correct:  int(cands[best]) == it.label,
+					weight:   w,
+				})
+			}
+		})
+	}
+	wg.Wait()
+	var out []heldOut
+	for _, obs := range perFold {
+		out = append(out, obs...)
 	}
 	return out
 }
 
+// knownValues lists, per property name, the string values the examples
+// give it, longest first.
 func knownValues(skills []*registry.Skill) map[string][]string {
 	out := map[string][]string{}
 	for _, s := range skills {

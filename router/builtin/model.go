@@ -114,6 +114,11 @@ type model struct {
 	hints     [][]int32
 
 	cal calibration
+
+	// linRows maps vocabulary features to rows of the linear layer (see
+	// linearModel.rows); linCount is the number of rows.
+	linRows  []int32
+	linCount int
 }
 
 // collectTexts lists every registry text with its skill and role.
@@ -292,6 +297,16 @@ func newModel(skills []*registry.Skill) *model {
 	}
 	m.stripNegatives()
 	m.docPost = buildPostings(m.docs, len(df))
+	m.linRows = make([]int32, len(df))
+	for i := range m.linRows {
+		m.linRows[i] = -1
+	}
+	for i := range df {
+		if n := m.docPost.start[i+1] - m.docPost.start[i]; n >= 2 {
+			m.linRows[i] = int32(m.linCount)
+			m.linCount++
+		}
+	}
 
 	m.positives = make([][]int32, len(skills))
 	m.negatives = make([][]int32, len(skills))

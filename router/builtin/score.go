@@ -60,16 +60,24 @@ func (m *model) query(sc *scratch, text string) {
 func (m *model) accumulate(sc *scratch) {
 	sc.docAcc = zeroed(sc.docAcc, len(m.texts))
 	sc.cenAcc = zeroed(sc.cenAcc, len(m.skills))
+	docAcc, cenAcc := sc.docAcc, sc.cenAcc
 	for k, id := range sc.qIdx {
 		qv := sc.qVal[k]
-		p := &m.docPost
-		for j := p.start[id]; j < p.start[id+1]; j++ {
-			sc.docAcc[p.owner[j]] += qv * p.val[j]
-		}
-		c := &m.cenPost
-		for j := c.start[id]; j < c.start[id+1]; j++ {
-			sc.cenAcc[c.owner[j]] += qv * c.val[j]
-		}
+		addPostings(docAcc, &m.docPost, id, qv)
+		addPostings(cenAcc, &m.cenPost, id, qv)
+	}
+}
+
+// addPostings adds qv times feature id's weight in every vector holding
+// it. This loop is most of a registry's fitting time (every text is routed
+// against all others), so it is written for bounds-check elimination.
+func addPostings(acc []float32, p *postings, id int32, qv float32) {
+	from, to := p.start[id], p.start[id+1]
+	owners := p.owner[from:to]
+	vals := p.val[from:to]
+	vals = vals[:len(owners)]
+	for j, o := range owners {
+		acc[o] += qv * vals[j]
 	}
 }
 
@@ -122,6 +130,49 @@ func (m *model) evidenceFor(sc *scratch, s int, skip int32) evidence {
 		}
 	}
 	return ev
+}
+
+// allEvidence is evidenceFor for every skill at once, in one sequential
+// pass over the texts (fitting routes every text against every skill).
+func (m *model) allEvidence(sc *scratch, skip int32, evs []evidence) {
+	first := sc.first[:0]
+	second := sc.second[:0]
+	for range m.skills {
+		first = append(first, 0)
+		second = append(second, 0)
+	}
+	for s := range evs {
+		evs[s] = evidence{evCentroid: float64(sc.cenAcc[s])}
+	}
+	for t, st := range m.texts {
+		if int32(t) == skip {
+			continue
+		}
+		x := float64(sc.docAcc[t])
+		s := st.skill
+		switch st.role {
+		case rolePositive:
+			x *= st.weight
+			if x > first[s] {
+				first[s], second[s] = x, first[s]
+			} else if x > second[s] {
+				second[s] = x
+			}
+		case roleHint:
+			evs[s][evHint] = max(evs[s][evHint], x)
+		case roleNegative:
+			evs[s][evNegative] = max(evs[s][evNegative], x)
+		}
+	}
+	for s := range evs {
+		evs[s][evNearest] = first[s]
+		evs[s][evSecond] = (first[s] + second[s]) / 2
+	}
+	if skip >= 0 && m.texts[skip].role == rolePositive {
+		s := m.texts[skip].skill
+		evs[s][evCentroid] = m.centroidWithout(s, skip, evs[s][evCentroid])
+	}
+	sc.first, sc.second = first, second
 }
 
 // centroidWithout is the cosine between text t (as the query) and skill

@@ -1,0 +1,71 @@
+package builtin
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("similarity model", func() {
+	It("collects every skill's evidence in one pass exactly as one skill at a time", func() {
+		m := newModel(testSkills())
+		sc := getScratch()
+		defer putScratch(sc)
+		evs := make([]evidence, len(m.skills))
+		for t := range m.texts {
+			d := m.docs[t]
+			sc.qIdx = append(sc.qIdx[:0], d.idx...)
+			sc.qVal = append(sc.qVal[:0], d.val...)
+			m.accumulate(sc)
+			m.allEvidence(sc, int32(t), evs)
+			for s := range m.skills {
+				Expect(m.evidenceFor(sc, s, int32(t))).To(Equal(evs[s]), "text %d, skill %d", t, s)
+			}
+		}
+	})
+
+	It("takes a text back out of its centroid exactly", func() {
+		skills := testSkills()
+		m := newModel(skills)
+		sc := getScratch()
+		defer putScratch(sc)
+		orders := m.byName["query_orders_by_region"]
+		t := m.positives[orders][3]
+		// Rebuild the centroid without t by hand and compare cosines.
+		var rest []int32
+		for _, p := range m.positives[orders] {
+			if p != t {
+				rest = append(rest, p)
+			}
+		}
+		without, _ := m.centroidOf(rest)
+		var want float64
+		d := m.docs[t]
+		for k, i := range d.idx {
+			for j, c := range without.idx {
+				if c == i {
+					want += float64(d.val[k]) * float64(without.val[j])
+				}
+			}
+		}
+		sc.qIdx = append(sc.qIdx[:0], d.idx...)
+		sc.qVal = append(sc.qVal[:0], d.val...)
+		m.accumulate(sc)
+		Expect(m.evidenceFor(sc, orders, t)[evCentroid]).To(BeNumerically("~", want, 1e-5))
+	})
+
+	It("keeps of a counter-example only what the skill's own texts never say", func() {
+		m := newModel(testSkills())
+		alerts := m.byName["query_alerts_by_zone"]
+		for _, t := range m.negatives[alerts] {
+			own := map[int32]bool{}
+			for _, p := range m.positives[alerts] {
+				for _, i := range m.docs[p].idx {
+					own[i] = true
+				}
+			}
+			for _, i := range m.docs[t].idx {
+				Expect(own[i]).To(BeFalse(), "negative text %q kept a feature of the skill", m.texts[t].text)
+			}
+		}
+	})
+})
