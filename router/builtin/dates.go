@@ -38,20 +38,20 @@ var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 // on Monday; "this week"/"this month" run to today; "last N days" ends
 // today and spans N days.
 var dateRules = []dateRule{
-	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true},
+	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, need: []string{"-", "/", "."}},
 	{re: regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}},
 	{re: regexp.MustCompile(`\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
 	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
-	{re: regexp.MustCompile(`今天|今日|\btoday\b`), parse: days(0, 0), need: []string{"今", "today"}},
-	{re: regexp.MustCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1), need: []string{"昨", "yesterday"}},
+	{re: regexp.MustCompile(`今天|今日|\btoday\b`), parse: days(0, 0), need: []string{"今天", "今日", "today"}},
+	{re: regexp.MustCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1), need: []string{"昨天", "昨日", "yesterday"}},
 	{re: regexp.MustCompile(`前天|\bthe day before yesterday\b`), parse: days(2, 2), need: []string{"前天", "before yesterday"}},
-	{re: regexp.MustCompile(`上周|上个?星期|上个?礼拜|\blast week\b|\bprevious week\b`), parse: lastWeek, need: []string{"上", "week"}},
-	{re: regexp.MustCompile(`本周|这周|这个?星期|本星期|\bthis week\b`), parse: thisWeek, need: []string{"周", "星期", "week"}},
-	{re: regexp.MustCompile(`(?:最近|近|过去)\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(?:天|日)`), parse: lastNDays, need: []string{"天", "日"}},
-	{re: regexp.MustCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0), need: []string{"周", "星期"}},
+	{re: regexp.MustCompile(`上周|上个?星期|上个?礼拜|\blast week\b|\bprevious week\b`), parse: lastWeek, need: []string{"上周", "上星期", "上个", "上礼拜", "week"}},
+	{re: regexp.MustCompile(`本周|这周|这个?星期|本星期|\bthis week\b`), parse: thisWeek, need: []string{"本周", "这周", "星期", "week"}},
+	{re: regexp.MustCompile(`(?:最近|近|过去)\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(?:天|日)`), parse: lastNDays, need: []string{"近", "过去"}},
+	{re: regexp.MustCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0), need: []string{"近", "过去"}},
 	{re: regexp.MustCompile(`\b(?:last|past|previous)\s+([0-9]+|[a-z]+)\s+days?\b`), parse: lastNDays, need: []string{"day"}},
-	{re: regexp.MustCompile(`本月|这个月|\bthis month\b`), parse: thisMonth, need: []string{"月", "month"}},
-	{re: regexp.MustCompile(`上个?月|\blast month\b|\bprevious month\b`), parse: lastMonth, need: []string{"月", "month"}},
+	{re: regexp.MustCompile(`本月|这个月|\bthis month\b`), parse: thisMonth, need: []string{"本月", "这个月", "month"}},
+	{re: regexp.MustCompile(`上个?月|\blast month\b|\bprevious month\b`), parse: lastMonth, need: []string{"上个月", "上月", "month"}},
 }
 
 // continuedDay matches a range's second day written without its month:

@@ -88,6 +88,7 @@ type extractPlan struct {
 	props      []propPlan
 	hasDates   bool
 	hasNumbers bool
+	freeText   bool // has a string property that quoted text may fill
 	// command holds the Han bigrams of the skill's own texts (see novelClause).
 	command map[string]bool
 }
@@ -140,6 +141,10 @@ func newPlan(s *registry.Skill) *extractPlan {
 		case typ == "string" || typ == "":
 			pp.kind = propString
 			pp.role = stringRoleOf(name, desc)
+			switch pp.role {
+			case roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric:
+				plan.freeText = true
+			}
 		default:
 			continue
 		}
@@ -283,8 +288,13 @@ func lowerASCII(s string) string {
 // not numbers), then dates, enums, numbers and strings, each using up the
 // text it consumed.
 func extract(p *extractPlan, text string, now time.Time, known map[string][]string) map[string]any {
-	out := map[string]any{}
 	lower := lowerASCII(text)
+	return extractDated(p, text, lower, findDates(lower, now), known)
+}
+
+// extractDated is extract with the text's dates already found.
+func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known map[string][]string) map[string]any {
+	out := map[string]any{}
 	var taken spans
 	for i := range p.props {
 		if pp := &p.props[i]; pp.kind == propPattern {
@@ -296,7 +306,7 @@ func extract(p *extractPlan, text string, now time.Time, known map[string][]stri
 	}
 	// Dates are found even for a skill without date params, so their
 	// digits ("11月3日") are not taken for numbers.
-	assignDates(p, findDates(lower, now), &taken, out)
+	assignDates(p, dates, &taken, out)
 	assignEnums(p, lower, &taken, out)
 	var nums []numberSpan
 	if p.hasNumbers {

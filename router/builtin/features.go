@@ -80,9 +80,13 @@ type scratch struct {
 	qVal   []float32
 	docAcc []float32
 	cenAcc []float32
-	negAcc []float32
 	first  []float64 // per skill, while collecting evidence
 	second []float64
+	// dated, lower and dates carry a request's date spans from the judge
+	// to the tokenizer, so the date rules run once per request.
+	dated bool
+	lower string
+	dates []span
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -94,7 +98,13 @@ func putScratch(s *scratch) { scratchPool.Put(s) }
 // countTerms featurizes text into sc.counts: distinct features sorted by
 // hash, with counts.
 func (sc *scratch) countTerms(text string) []termCount {
-	sc.tokens = segment(text, sc.tokens[:0])
+	if sc.dated {
+		// The judge found the dates already (with the request's now).
+		sc.tokens = segmentDated(sc.lower, sc.dates, sc.tokens[:0])
+		sc.dated = false
+	} else {
+		sc.tokens = segment(text, sc.tokens[:0])
+	}
 	sc.hasher.out = sc.hasher.out[:0]
 	featurize(sc.tokens, &sc.hasher)
 	fs := sc.hasher.out
@@ -122,7 +132,23 @@ func (sc *scratch) countTerms(text string) []termCount {
 // term frequency (a word said twice is not twice the evidence) times the
 // kind's weight times the inverse document frequency.
 func termWeight(tc termCount, idf float64) float64 {
-	return float64(float64(1+detLog(float64(tc.count))) * kindWeights[tc.kind] * idf)
+	return float64(tfFactor(tc.count) * kindWeights[tc.kind] * idf)
+}
+
+// tfTable holds 1+ln(n) for small counts, the only ones short texts have.
+var tfTable = func() [32]float64 {
+	var t [32]float64
+	for n := 1; n < len(t); n++ {
+		t[n] = 1 + detLog(float64(n))
+	}
+	return t
+}()
+
+func tfFactor(n int) float64 {
+	if n < len(tfTable) {
+		return tfTable[n]
+	}
+	return 1 + detLog(float64(n))
 }
 
 // detLog is the natural logarithm computed with explicitly rounded basic

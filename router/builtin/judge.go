@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,16 +73,22 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		// Candidates from another skill set (per-request tools): learn them.
 		f = fittedFor(req.Candidates, f.topK)
 	}
-	sc := getScratch()
-	defer putScratch(sc)
-	ranked := f.rank(sc, req.Text, req.Candidates)
-	top := ranked[0]
-
-	v := verdict{Skill: top.skill.Name, Confidence: top.conf}
 	now := req.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
+	sc := getScratch()
+	defer putScratch(sc)
+	lower := lowerASCII(req.Text)
+	dates := findDates(lower, now)
+	sc.dated, sc.lower, sc.dates = true, lower, sc.dates[:0]
+	for _, d := range dates {
+		sc.dates = append(sc.dates, d.span)
+	}
+	ranked := f.rank(sc, req.Text, req.Candidates)
+	top := ranked[0]
+
+	v := verdict{Skill: top.skill.Name, Confidence: top.conf}
 	if top.fit < f.cal.floor || top.conf < noneBelow {
 		v = verdict{
 			Skill:      router.NoneChoice,
@@ -91,7 +98,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 				top.skill.Name, top.fit, f.cal.floor, top.conf),
 		}
 	} else {
-		v.Params = extract(planFor(top.skill), req.Text, now, f.known)
+		v.Params = extractDated(planFor(top.skill), req.Text, lower, dates, f.known)
 		v.Reason = f.reason(sc, ranked)
 	}
 	raw, err := json.Marshal(v)
@@ -147,7 +154,7 @@ func (f *fitted) rank(sc *scratch, text string, cands []*registry.Skill) []ranke
 }
 
 // reason says why the top candidate won: the registry text it is closest
-// to, and the runner-up.
+// to, and the runner-up. Built by hand: it is on every request's path.
 func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 	top := ranked[0]
 	best, bestCos := int32(-1), 0.0
@@ -156,15 +163,40 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 			best, bestCos = t, c
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s fits best (p=%.2f, fit %.2f)", top.skill.Name, top.prob, top.fit)
+	b := make([]byte, 0, 192)
+	b = append(b, top.skill.Name...)
+	b = append(b, " fits best (p="...)
+	b = strconv.AppendFloat(b, top.prob, 'f', 2, 64)
+	b = append(b, ", fit "...)
+	b = strconv.AppendFloat(b, top.fit, 'f', 2, 64)
+	b = append(b, ')')
 	if best >= 0 {
-		fmt.Fprintf(&b, "; closest registry text %q (cos %.2f)", f.texts[best].text, bestCos)
+		b = append(b, "; closest registry text "...)
+		b = strconv.AppendQuote(b, clip(f.texts[best].text, 60))
+		b = append(b, " (cos "...)
+		b = strconv.AppendFloat(b, bestCos, 'f', 2, 64)
+		b = append(b, ')')
 	}
 	if len(ranked) > 1 {
-		fmt.Fprintf(&b, "; runner-up %s (p=%.2f)", ranked[1].skill.Name, ranked[1].prob)
+		b = append(b, "; runner-up "...)
+		b = append(b, ranked[1].skill.Name...)
+		b = append(b, " (p="...)
+		b = strconv.AppendFloat(b, ranked[1].prob, 'f', 2, 64)
+		b = append(b, ')')
 	}
-	return b.String()
+	return string(b)
+}
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	k := 0
+	for i := range s {
+		if k == n {
+			return s[:i] + "…"
+		}
+		k++
+	}
+	return s
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

@@ -83,7 +83,10 @@ var (
 // properties first (a quoted title may contain a service name), then
 // values the examples gave, then each role's own evidence.
 func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[string][]string, out map[string]any) {
-	quotes := quotedSpans(text)
+	var quotes []span
+	if p.freeText && strings.ContainsAny(text, `"“「『'`) {
+		quotes = quotedSpans(text)
+	}
 	for _, role := range []stringRole{roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric} {
 		for i := range p.props {
 			pp := &p.props[i]

@@ -77,7 +77,11 @@ func isJoiner(r rune) bool {
 // contractions match their written-out spelling's stem.
 func segment(text string, dst []token) []token {
 	lower := lowerASCII(text)
-	dates := dateSpans(lower)
+	return segmentDated(lower, dateSpans(lower), dst)
+}
+
+// segmentDated is segment for lowercased text whose date spans are known.
+func segmentDated(lower string, dates []span, dst []token) []token {
 	joined := false
 	i := 0
 	for i < len(lower) {
