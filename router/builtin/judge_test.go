@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -197,6 +198,36 @@ var _ = Describe("judge", func() {
 		var v verdict
 		Expect(json.Unmarshal([]byte(resp.Raw), &v)).To(Succeed())
 		Expect(v.Skill).To(Equal("get_weather"))
+	})
+
+	It("gives the same answers when called concurrently", func() {
+		reg := testRegistry()
+		j := NewJudge(reg)
+		want := map[string]string{}
+		for _, text := range benchRequests {
+			resp, err := j.Judge(context.Background(), router.JudgeRequest{Text: text, Now: testNow, Candidates: reg.Skills})
+			Expect(err).NotTo(HaveOccurred())
+			want[text] = resp.Raw
+		}
+		var wg sync.WaitGroup
+		got := make([][]string, 8)
+		for w := range got {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				for k := range 40 {
+					text := benchRequests[(w+k)%len(benchRequests)]
+					resp, err := j.Judge(context.Background(), router.JudgeRequest{Text: text, Now: testNow, Candidates: reg.Skills})
+					Expect(err).NotTo(HaveOccurred())
+					if resp.Raw != want[text] {
+						got[w] = append(got[w], text)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for _, diffs := range got {
+			Expect(diffs).To(BeEmpty())
+		}
 	})
 
 	It("answers none when there are no candidates", func() {
