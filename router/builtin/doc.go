@@ -9,19 +9,22 @@
 // Text is lowercased and split into Latin words, numbers and Han runs.
 // Features are Latin words, adjacent-word bigrams and skip-bigrams,
 // character 3-5-grams of Latin words (so "replicas" meets "replica"), Han
-// characters and Han bigrams (Chinese has no spaces), and number shapes.
-// Ids ("TCK-300871") and glued names ("order-service", "zhang.wei") are one
-// feature each: they are param values, and their parts would otherwise
-// make "search-api" look like a search. Features are hashed with FNV-1a
+// characters and Han bigrams (Chinese has no spaces), numbers of up to
+// three digits and the shape (digit count) of every number. Param values
+// are one feature each, since they say nothing about intent and their
+// parts would mislead: ids ("TCK-300871" -> "tck-#6"), glued names
+// ("order-service", "zhang.wei", so "search-api" is not a search) and date
+// expressions ("上周", "last 7 days", "2026-11-03" -> "a date"). Features are hashed with FNV-1a
 // (64 bit) and weighted by sublinear term frequency times a smoothed IDF
 // over skills (a word every skill uses says nothing about which skill is
 // meant), raised to the power 0.5.
 //
 // # Embedder
 //
-// NewEmbedder hashes weighted features into EmbedDim signed buckets and
-// L2-normalizes, as chromem-go requires. Same registry, same text: same
-// vector on any machine.
+// NewEmbedder hashes weighted features into EmbedDim (512) signed buckets
+// and L2-normalizes, as chromem-go requires. Same registry, same text: same
+// vector on any machine (logarithms are computed with explicitly rounded
+// basic operations, so neither assembly nor FMA fusion can change a bit).
 //
 // # Judge
 //
@@ -37,7 +40,10 @@
 // per-skill corrections on top of the fit (trained by seeded SGD on every
 // registry text, each routed against the registry without itself;
 // counter-examples train "not this skill"), so words that separate
-// confusable skills gain weight.
+// confusable skills gain weight. Epochs shrink as the registry grows (16
+// for a demo registry, 8 for 15,000 examples) and features seen in one
+// text only get no weights, which keeps fitting a 150-skill registry with
+// 100 examples each at a few seconds.
 //
 // # Calibration
 //
@@ -52,9 +58,9 @@
 // a posteriori logistic regression (Newton's method) on held-out routing
 // of the registry itself: every positive text is routed among its top-K
 // skills by fit (K = the version's top_k), with similarity evidence
-// computed leave-one-out and the linear layer cross-fitted over 5 folds,
-// so no decision used a model that saw its text; each is labelled right or
-// wrong. Examples count fully, other texts half (they read less like
+// computed leave-one-out and the linear layer cross-fitted over 5 folds (3
+// above 2,000 examples), so no decision used a model that saw its text;
+// each is labelled right or wrong. Examples count fully, other texts half (they read less like
 // requests). A Gaussian prior centred on (a, b, c) = (-1, 1, 2), worth four
 // decisions, keeps a registry with few examples near "a logit of margin is
 // a logit of confidence, discounted when the fit is weak". Because the fit maximizes
@@ -73,9 +79,11 @@
 // Every candidate gets the same calibration applied to its own margin
 // (negative for all but the top) in JudgeResponse.Scores.
 //
-// On CLINC150 (dev split: train texts as examples of 150 skills, val
-// queries recalled top-10 by the builtin embedder, then judged) see
-// TestCLINC for the figures; run it with ROUTEBENCH_CLINC=1.
+// On CLINC150's dev split (train texts as examples of 150 skills; val
+// queries recalled top-10 by the builtin embedder, then judged; measured
+// by TestCLINC with ROUTEBENCH_CLINC=1): in-scope accuracy 92.5%; declining
+// below confidence 0.46 keeps 91.7% in-scope accuracy and declines 53% of
+// the out-of-scope queries.
 //
 // # Params
 //

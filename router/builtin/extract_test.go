@@ -3,6 +3,8 @@ package builtin
 import (
 	"time"
 
+	"github.com/routebench/routebench/router/registry"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -173,6 +175,20 @@ var _ = Describe("ExtractParams", func() {
 		Entry(nil, "broadcast_incident_update", "broadcast to internal staff that INC-0107 is mitigated", "message"),
 		Entry(nil, "send_notification", "notify the team", "to", "message", "channel"),
 	)
+
+	It("finds datasets, recipients and services by their shape", func() {
+		s := &registry.Skill{Name: "delete_test_data", ParamsSchema: schema([]string{"dataset", "env"}, map[string]any{
+			"dataset": map[string]any{"type": "string", "description": "dataset name / 数据集名称"},
+			"env":     map[string]any{"type": "string", "enum": []any{"test", "staging"}, "x-synonyms": map[string]any{"staging": []any{"预发环境", "预发"}}},
+		})}
+		Expect(ExtractParams(s, "删掉预发环境的 cdn_cache_fixtures 测试数据集", testNow)).To(Equal(map[string]any{"dataset": "cdn_cache_fixtures", "env": "staging"}))
+		Expect(ExtractParams(s, "delete the mock_users dataset in the test env", testNow)).To(Equal(map[string]any{"dataset": "mock_users", "env": "test"}))
+		Expect(ExtractParams(s, "clean up staging", testNow)).To(Equal(map[string]any{"env": "staging"}))
+
+		metrics := skillNamed(testRegistry(), "get_service_metrics")
+		Expect(ExtractParams(metrics, "cpu of the checkout service", testNow)).To(HaveKeyWithValue("service", "checkout"))
+		Expect(ExtractParams(metrics, "inventory-service 的内存使用情况", testNow)).To(HaveKeyWithValue("service", "inventory-service"))
+	})
 
 	It("fills only properties the schema has", func() {
 		got := extractFor("get_order", "看看华东区上周 ORD-20261103 的订单，退款 200 元")
