@@ -92,3 +92,9 @@ func resolvePaths(base string, paths []string) []string {
 	}
 	return out
 }
+
+// Resolve makes a path written in the config relative to the config's
+// directory, as versions and suites are.
+func (c *Config) Resolve(p string) string {
+	return resolvePaths(filepath.Dir(c.Path), []string{p})[0]
+}

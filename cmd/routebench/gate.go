@@ -105,7 +105,7 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 	if err != nil {
 		return err
 	}
-	pairs, notes, err := gateVersions(hc, o)
+	pairs, notes, err := gateVersions(hc, cfg, o)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func loadGateConfig(o gateOptions) (*harness.Config, gate.Config, error) {
 
 // gateVersions loads each head version and its base. Notes (per head id)
 // say which versions had no base.
-func gateVersions(hc *harness.Config, o gateOptions) ([]versionPair, map[string][]string, error) {
+func gateVersions(hc *harness.Config, cfg gate.Config, o gateOptions) ([]versionPair, map[string][]string, error) {
 	notes := map[string][]string{}
 	if o.base == "" {
 		vs, err := loadVersionsEach([]string{o.headVersion, o.baseVersion})
@@ -257,6 +257,9 @@ func gateVersions(hc *harness.Config, o gateOptions) ([]versionPair, map[string]
 	var problems []error
 	for i, spec := range hc.Versions {
 		head := heads[i]
+		if len(cfg.Versions) > 0 && !slices.Contains(cfg.Versions, spec) {
+			continue // not gated (gate.versions)
+		}
 		if strings.HasPrefix(spec, "git:") {
 			problems = append(problems, fmt.Errorf("%s: versions: %s is already a git revision; gate --base compares working-tree directories", hc.Path, spec))
 			continue

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -14,6 +15,10 @@ import (
 
 // Config is the gate block of routebench.yaml.
 type Config struct {
+	// Versions, when set, are the configured versions `gate --base` holds to
+	// the rules; the others (say, a historical v1 kept for the report) are
+	// not gated. Empty means every configured version.
+	Versions   []string    `json:"versions,omitempty"`
 	Thresholds []Threshold `json:"thresholds"`
 	// Regression is nil when the block has no regression rule.
 	Regression *Regression `json:"regression,omitempty"`
@@ -42,7 +47,23 @@ func FromConfig(c *harness.Config) (Config, error) {
 	if c == nil || c.Gate == nil {
 		return Config{}, nil
 	}
-	return ParseConfig(c.Path, c.Gate)
+	cfg, err := ParseConfig(c.Path, c.Gate)
+	if err != nil {
+		return cfg, err
+	}
+	p := &parser{file: c.Path}
+	for key, val := range p.fields(c.Gate, "gate", []string{"versions", "thresholds", "regression"}) {
+		if key != "versions" {
+			continue
+		}
+		for i, item := range val.Content {
+			cfg.Versions[i] = c.Resolve(item.Value)
+			if !slices.Contains(c.Versions, cfg.Versions[i]) {
+				p.add(item, fmt.Sprintf("gate.versions[%d]", i), "%q is not one of the config's versions (%s); list a directory from `versions:`", item.Value, strings.Join(c.Versions, ", "))
+			}
+		}
+	}
+	return cfg, p.err()
 }
 
 // ParseConfig validates the value of a `gate:` key. file names the source
@@ -56,8 +77,14 @@ func ParseConfig(file string, node *yaml.Node) (Config, error) {
 	if !p.expect(node, yaml.MappingNode, "gate", "a mapping with thresholds and regression") {
 		return cfg, p.err()
 	}
-	for key, val := range p.fields(node, "gate", []string{"thresholds", "regression"}) {
+	for key, val := range p.fields(node, "gate", []string{"versions", "thresholds", "regression"}) {
 		switch key {
+		case "versions":
+			if p.expect(val, yaml.SequenceNode, "gate.versions", "a list of version directories from `versions:`") {
+				for _, item := range val.Content {
+					cfg.Versions = append(cfg.Versions, item.Value)
+				}
+			}
 		case "thresholds":
 			cfg.Thresholds = p.thresholds(val)
 		case "regression":

@@ -86,11 +86,20 @@ var _ = Describe("config", func() {
 			names = append(names, t.String())
 		}
 		Expect(names).To(Equal([]string{
-			"decision_accuracy >= 0.85", "wrong_execution_rate <= 0.07",
-			"policy_violations == 0", "refusal_recall{suite:adversarial} >= 0.95",
+			"decision_accuracy >= 0.75", "decision_accuracy{suite:normal} >= 0.9", "wrong_execution_rate <= 0.1",
+			"policy_violations == 0", "refusal_recall{suite:adversarial} >= 0.6",
 		}))
+		Expect(cfg.Versions).To(Equal([]string{"../../fixtures/ops/prompts/v2"}))
 		Expect(*cfg.Regression).To(Equal(gate.Regression{
-			Metrics: []string{"decision_accuracy", "refusal_accuracy", "param_error_rate"}, MaxDrop: 0.02, Alpha: 0.05}))
+			Metrics: []string{"decision_accuracy", "refusal_accuracy", "wrong_execution_rate", "param_error_rate"}, MaxDrop: 0.02, Alpha: 0.05}))
+	})
+
+	It("gates only the listed versions, which must be configured ones", func() {
+		cfg, err := load("versions: [p/v1, p/v2]\nsuites: [s]\ngate:\n  versions: [p/v2]\n")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.Versions).To(Equal([]string{"p/v2"}))
+		_, err = load("versions: [p/v1, p/v2]\nsuites: [s]\ngate:\n  versions: [p/v3]\n")
+		Expect(err).To(MatchError(ContainSubstring(`routebench.yaml:4: gate.versions[0]: "p/v3" is not one of the config's versions (p/v1, p/v2)`)))
 	})
 
 	It("names file, line and entry of a bad threshold", func() {
