@@ -120,11 +120,11 @@ func buildCaseData(versions []string, results []harness.Result) ([]byte, error) 
 	for i, v := range versions {
 		col[v] = i
 	}
-	byCase := map[string]*caseJSON{}
-	for _, r := range results {
-		if _, ok := byCase[r.Case]; !ok {
-			byCase[r.Case] = &caseJSON{ID: r.Case, Results: make([]*resultJSON, len(versions))}
-		}
+	// Each case's results, by pointer: a result is over 500 bytes and a
+	// large run holds tens of thousands.
+	byCase := map[string][]*harness.Result{}
+	for i := range results {
+		byCase[results[i].Case] = append(byCase[results[i].Case], &results[i])
 	}
 	ids := make([]string, 0, len(byCase))
 	for id := range byCase {
@@ -133,13 +133,12 @@ func buildCaseData(versions []string, results []harness.Result) ([]byte, error) 
 	sort.Strings(ids)
 	// Intern in case order, not result order, so the string table (and
 	// the bytes) do not depend on the order results arrived in.
-	ordered := make(map[string][]harness.Result, len(ids))
-	for _, r := range results {
-		ordered[r.Case] = append(ordered[r.Case], r)
+	if len(ids) > 0 {
+		d.Cases = make([]caseJSON, 0, len(ids)) // nil when empty: the JSON says null, as it always did
 	}
 	for _, id := range ids {
-		c := byCase[id]
-		rs := ordered[id]
+		c := caseJSON{ID: id, Results: make([]*resultJSON, len(versions))}
+		rs := byCase[id]
 		sort.SliceStable(rs, func(i, j int) bool { return col[rs[i].Version] < col[rs[j].Version] })
 		first := rs[0]
 		c.Suite = strs.id(first.Suite)
@@ -153,7 +152,7 @@ func buildCaseData(versions []string, results []harness.Result) ([]byte, error) 
 			}
 			c.Results[col[r.Version]] = rj
 		}
-		d.Cases = append(d.Cases, *c)
+		d.Cases = append(d.Cases, c)
 	}
 	d.Strings = strs.strings
 	// json.Marshal escapes <, >, &, U+2028 and U+2029; that is what makes
@@ -186,7 +185,7 @@ func matcherView(m harness.ParamMatcher) any {
 	return m.Equals
 }
 
-func resultView(strs *interner, r harness.Result) *resultJSON {
+func resultView(strs *interner, r *harness.Result) *resultJSON {
 	d := r.Decision
 	rj := &resultJSON{Failure: strs.id(r.Failure), Action: strs.id(string(d.Action)), Skill: strs.id(d.Skill),
 		Confidence: round3(d.Confidence), Stage: strs.id(d.Stage), Gate: strs.id(string(d.Gate)),

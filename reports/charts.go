@@ -108,12 +108,17 @@ type calibrationPoint struct {
 func calibrationPoints(versions []string, perVersion map[string][]harness.Result) [][]calibrationPoint {
 	out := make([][]calibrationPoint, len(versions))
 	for i, id := range versions {
-		for _, r := range perVersion[id] {
+		rs := perVersion[id]
+		for j := range rs {
+			r := &rs[j]
 			c := r.Decision.Confidence
 			if r.Decision.Action == router.Fail || math.IsNaN(c) || math.IsInf(c, 0) {
 				continue
 			}
-			out[i] = append(out[i], calibrationPoint{conf: c, right: harness.Indicators(r)[harness.DecisionAccuracy]})
+			// harness.Indicators(r)[harness.DecisionAccuracy], without
+			// building every other indicator of every result.
+			right := harness.DecisionCorrect(r.Expect, r.Decision) && r.Failure != harness.FailPolicyViolation
+			out[i] = append(out[i], calibrationPoint{conf: c, right: right})
 		}
 	}
 	return out

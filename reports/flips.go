@@ -63,11 +63,12 @@ func fromCompare(f compare.Flip) flip {
 // made without a comparison.
 func flipsFromResults(base, head string, baseResults, headResults []harness.Result) flipSet {
 	s := flipSet{Base: base, Head: head}
-	before := make(map[string]harness.Result, len(baseResults))
-	for _, r := range baseResults {
-		before[r.Case] = r
+	before := make(map[string]*harness.Result, len(baseResults))
+	for i := range baseResults {
+		before[baseResults[i].Case] = &baseResults[i]
 	}
-	for _, r := range headResults {
+	for i := range headResults {
+		r := &headResults[i]
 		b, ok := before[r.Case]
 		if !ok || b.Pass == r.Pass {
 			continue

@@ -50,11 +50,40 @@ type matrixCell struct {
 	Title string
 }
 
-// byVersion groups results by version ID.
+// byVersion groups results by version ID. A run writes each version's
+// results in one block, so the groups are usually windows onto results
+// (no copy: a result is over 500 bytes and a large run has tens of
+// thousands); interleaved results are copied into exact-size slices.
+// Callers only read the groups.
 func byVersion(results []harness.Result) map[string][]harness.Result {
 	m := map[string][]harness.Result{}
-	for _, r := range results {
-		m[r.Version] = append(m[r.Version], r)
+	contiguous := true
+	for i := 0; i < len(results); {
+		j := i + 1
+		for j < len(results) && results[j].Version == results[i].Version {
+			j++
+		}
+		if _, seen := m[results[i].Version]; seen {
+			contiguous = false
+			break
+		}
+		m[results[i].Version] = results[i:j:j]
+		i = j
+	}
+	if contiguous {
+		return m
+	}
+	counts := map[string]int{}
+	for i := range results {
+		counts[results[i].Version]++
+	}
+	m = make(map[string][]harness.Result, len(counts))
+	for i := range results {
+		v := results[i].Version
+		if m[v] == nil {
+			m[v] = make([]harness.Result, 0, counts[v])
+		}
+		m[v] = append(m[v], results[i])
 	}
 	return m
 }
@@ -82,8 +111,8 @@ func actionMatrix(version string, results []harness.Result) matrixView {
 		delete(colSet, a)
 	}
 	cols = append(cols, sortedKeys(colSet)...)
-	return buildMatrix(version, rows, cols, results, func(r harness.Result) (string, string) {
-		return string(r.Expect.Action), string(r.Decision.Action)
+	return buildMatrix(version, rows, cols, results, func(r *harness.Result) (string, string, bool) {
+		return string(r.Expect.Action), string(r.Decision.Action), true
 	}, "expected %s, decided %s")
 }
 
@@ -119,16 +148,13 @@ func skillMatrix(version string, results []harness.Result, skills []string) matr
 		}
 		return otherSkills
 	}
-	var expecting []harness.Result
-	for _, r := range results {
-		if r.Expect.Skill != "" {
-			expecting = append(expecting, r)
-		}
-	}
 	rows := append(append([]string(nil), skills...), otherSkills)
 	cols := append(append([]string(nil), skills...), otherSkills,
 		"("+string(router.Clarify)+")", "("+string(router.Refuse)+")", "("+string(router.Fail)+")")
-	m := buildMatrix(version, rows, cols, expecting, func(r harness.Result) (string, string) {
+	m := buildMatrix(version, rows, cols, results, func(r *harness.Result) (string, string, bool) {
+		if r.Expect.Skill == "" {
+			return "", "", false
+		}
 		decided := "(" + string(r.Decision.Action) + ")"
 		if r.Decision.Action.Acts() {
 			decided = noSkill
@@ -136,7 +162,7 @@ func skillMatrix(version string, results []harness.Result, skills []string) matr
 				decided = fold(r.Decision.Skill)
 			}
 		}
-		return fold(r.Expect.Skill), decided
+		return fold(r.Expect.Skill), decided, true
 	}, "expected %s, decided %s")
 	// "other skills" on both axes is not a correct answer: it may be two
 	// different skills.
@@ -150,17 +176,21 @@ func skillMatrix(version string, results []harness.Result, skills []string) matr
 	return m
 }
 
-// buildMatrix counts results into rows × cols. Rows with no results are
-// dropped; an unlisted column value is added at the end.
+// buildMatrix counts results into rows × cols; key says where a result
+// goes, or false to leave it out. Rows with no results are dropped; an
+// unlisted column value is added at the end.
 func buildMatrix(version string, rows, cols []string, results []harness.Result,
-	key func(harness.Result) (string, string), title string) matrixView {
+	key func(*harness.Result) (string, string, bool), title string) matrixView {
 	counts := map[[2]string]int{}
 	colIndex := map[string]bool{}
 	for _, c := range cols {
 		colIndex[c] = true
 	}
-	for _, r := range results {
-		row, col := key(r)
+	for i := range results {
+		row, col, ok := key(&results[i])
+		if !ok {
+			continue
+		}
 		if !colIndex[col] {
 			colIndex[col] = true
 			cols = append(cols, col)

@@ -1,0 +1,49 @@
+package reports_test
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/reports"
+)
+
+// BenchmarkWritersRealRun renders all three reports from a real run's
+// results.jsonl, the reports' share of the load benchmark (see
+// harness/cmd/gencases):
+//
+//	ROUTEBENCH_RESULTS=/tmp/cases/out/results.jsonl go test ./reports/ -run '^$' -bench WritersRealRun
+func BenchmarkWritersRealRun(b *testing.B) {
+	path := os.Getenv("ROUTEBENCH_RESULTS")
+	if path == "" {
+		b.Skip("set ROUTEBENCH_RESULTS to a results.jsonl")
+	}
+	results, err := harness.ReadResults(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := reports.Input{Meta: reports.MetaFromResults(results), Results: results, Summary: harness.Score(results)}
+	in.Meta.GeneratedAt = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	writers := []struct {
+		name  string
+		write func(w *countingWriter) error
+	}{
+		{"html", func(w *countingWriter) error { return reports.WriteHTML(w, in) }},
+		{"junit", func(w *countingWriter) error { return reports.WriteJUnit(w, results) }},
+		{"markdown", func(w *countingWriter) error { return reports.WriteMarkdown(w, in) }},
+	}
+	for _, wr := range writers {
+		b.Run(wr.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := cpuSeconds()
+			for b.Loop() {
+				var cw countingWriter
+				if err := wr.write(&cw); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+		})
+	}
+}
