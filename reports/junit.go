@@ -58,10 +58,12 @@ type junitFailure struct {
 // suite order; cases are sorted by ID, so equal results give equal bytes.
 func WriteJUnit(w io.Writer, results []harness.Result) error {
 	type key struct{ version, suite string }
-	groups := map[key][]harness.Result{}
+	// Groups hold pointers: a result is over 500 bytes.
+	groups := map[key][]*harness.Result{}
 	var versions []string
 	seen := map[string]bool{}
-	for _, r := range results {
+	for i := range results {
+		r := &results[i]
 		if !seen[r.Version] {
 			seen[r.Version] = true
 			versions = append(versions, r.Version)
@@ -99,11 +101,11 @@ func WriteJUnit(w io.Writer, results []harness.Result) error {
 	return nil
 }
 
-func junitSuiteOf(version, suite string, results []harness.Result) junitSuite {
-	rs := append([]harness.Result(nil), results...)
+func junitSuiteOf(version, suite string, rs []*harness.Result) junitSuite {
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Case < rs[j].Case })
 	js := junitSuite{Name: version + "/" + suite, Tests: len(rs),
-		Properties: []junitProperty{{"version", version}, {"suite", suite}}}
+		Properties: []junitProperty{{"version", version}, {"suite", suite}},
+		Cases:      make([]junitCase, 0, len(rs))}
 	var total int64
 	for _, r := range rs {
 		total += r.LatencyUS
@@ -145,7 +147,7 @@ func sortSuites(suites []string) []string {
 
 // expectedVersusDecided is the one-line failure message:
 // "expected execute query_alerts_by_zone, decided execute query_orders_by_region (confidence 0.910)".
-func expectedVersusDecided(r harness.Result) string {
+func expectedVersusDecided(r *harness.Result) string {
 	return "expected " + actionSkill(r.Expect.Action, r.Expect.Skill) + ", decided " +
 		actionSkill(r.Decision.Action, r.Decision.Skill) + " (confidence " + fixed(r.Decision.Confidence, 3) + ")"
 }
@@ -159,11 +161,15 @@ func actionSkill(a router.Action, skill string) string {
 
 // caseReport is a failed case as a person debugging it wants it: the
 // input, what was expected, what was decided, and the stage trace.
-func caseReport(r harness.Result) string {
+func caseReport(r *harness.Result) string {
 	var b strings.Builder
+	b.Grow(1024)
 	line := func(k, v string) {
 		if v != "" {
-			b.WriteString(k + ": " + v + "\n")
+			b.WriteString(k)
+			b.WriteString(": ")
+			b.WriteString(v)
+			b.WriteByte('\n')
 		}
 	}
 	line("input", truncateRunes(r.Input, maxInputRunes))
@@ -187,9 +193,13 @@ func caseReport(r harness.Result) string {
 	if len(d.Trace) > 0 {
 		b.WriteString("trace:\n")
 		for _, s := range d.Trace {
-			b.WriteString("  " + traceLine(s) + "\n")
+			b.WriteString("  ")
+			b.WriteString(traceLine(s))
+			b.WriteByte('\n')
 			if s.Raw != "" {
-				b.WriteString("    raw: " + truncateRunes(s.Raw, maxRawRunes) + "\n")
+				b.WriteString("    raw: ")
+				b.WriteString(truncateRunes(s.Raw, maxRawRunes))
+				b.WriteByte('\n')
 			}
 		}
 	}
