@@ -46,10 +46,10 @@ var _ = Describe("the ops demo", Ordered, func() {
 
 	It("catches each part of v3's bad edit", func() {
 		v3 := pickVersion(r, "v3@")
-		Expect(pick(v3, lint.CheckConfusablePair, "scale_service")).To(ConsistOf(
-			HaveField("Message", ContainSubstring("does not name restart_service"))))
+		Expect(pick(v3, lint.CheckConfusablePair, "query_orders_by_region")).To(ConsistOf(
+			HaveField("Message", ContainSubstring("does not name query_alerts_by_zone"))))
+		Expect(pick(v3, lint.CheckDescriptionFit, "query_alerts_by_zone")).To(HaveLen(1))
 		Expect(pick(v3, lint.CheckDescriptionFit, "get_service_metrics")).To(HaveLen(1))
-		Expect(pick(v3, lint.CheckDescriptionFit, "create_ticket")).To(HaveLen(1))
 		Expect(pick(pickVersion(r, "v2@"), lint.CheckDescriptionFit, "")).To(BeEmpty())
 	})
 
