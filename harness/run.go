@@ -133,6 +133,17 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	}
 
 	out := &RunOutcome{Planned: len(plan), Resumed: resumed}
+	// Sized up front: a result is over 500 bytes, and growing a slice of
+	// tens of thousands by doubling copies them several times.
+	finishedCount := 0
+	for _, r := range done {
+		if r != nil {
+			finishedCount++
+		}
+	}
+	if finishedCount > 0 {
+		out.Results = make([]Result, 0, finishedCount)
+	}
 	for _, r := range done {
 		if r != nil {
 			out.Results = append(out.Results, *r)
