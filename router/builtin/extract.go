@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -51,6 +50,8 @@ const (
 	propDate
 	propNumber
 	propPattern
+	propNumberList // an array of numbers
+	propBool
 )
 
 type dateRole uint8
@@ -71,16 +72,18 @@ type enumTerm struct {
 
 // propPlan is how one schema property is found in text.
 type propPlan struct {
-	name    string
-	kind    propKind
-	integer bool
-	terms   []enumTerm // enum, longest first
-	date    dateRole
-	anchor  *regexp.Regexp // the pattern as written
-	loose   *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
-	cues    []string       // words that name a number ("replica", "副本", "元")
-	role    stringRole
-	known   []string // values the skill's examples give this property, longest first
+	name     string
+	kind     propKind
+	integer  bool
+	terms    []enumTerm // enum, longest first
+	date     dateRole
+	anchor   *regexp.Regexp // the pattern as written
+	loose    *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
+	cues     []string       // words that name a number ("replica", "副本", "元")
+	nameCues []string       // the parts of the property's name, the strongest cues
+	required bool
+	role     stringRole
+	known    []string // values the skill's examples give this property, longest first
 }
 
 // extractPlan is a skill's properties, in name order for determinism.
@@ -111,9 +114,10 @@ func newPlan(s *registry.Skill) *extractPlan {
 		own = append(own, k, s.Glossary[k])
 	}
 	plan := &extractPlan{command: commandBigrams(own)}
+	required := s.Required()
 	for _, name := range sortedKeys(props) {
 		schema := props[name]
-		pp := propPlan{name: name}
+		pp := propPlan{name: name, required: slices.Contains(required, name), nameCues: nameParts(name)}
 		typ, _ := schema["type"].(string)
 		desc, _ := schema["description"].(string)
 		switch {
@@ -132,6 +136,13 @@ func newPlan(s *registry.Skill) *extractPlan {
 			plan.hasNumbers = true
 			pp.integer = typ == "integer"
 			pp.cues = cueWords(name, desc)
+		case typ == "array" && numericItems(schema):
+			pp.kind = propNumberList
+			plan.hasNumbers = true
+			items, _ := schema["items"].(map[string]any)
+			pp.integer = items["type"] == "integer"
+		case typ == "boolean":
+			pp.kind = propBool
 		case typ == "string" && schema["pattern"] != nil:
 			pat, _ := schema["pattern"].(string)
 			if !compilePattern(&pp, pat) {
@@ -308,27 +319,14 @@ func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known ma
 	// digits ("11月3日") are not taken for numbers.
 	assignDates(p, dates, &taken, out)
 	assignEnums(p, lower, &taken, out)
-	var nums []numberSpan
 	if p.hasNumbers {
-		nums = findNumbers(text, &taken)
-	}
-	for i := range p.props {
-		if pp := &p.props[i]; pp.kind == propNumber {
-			if n, ok := nearestNumber(pp, lower, nums, &taken); ok {
-				out[pp.name] = numberValue(pp, n.value)
-				taken.add(n.from, n.to)
-			}
-		}
+		nums := findNumbers(text, &taken)
+		assignNumberLists(p, text, nums, &taken, out)
+		assignNumbers(p, lower, nums, &taken, out)
 	}
 	assignStrings(p, text, lower, &taken, known, out)
+	assignBools(p, lower, out)
 	return out
-}
-
-func numberValue(pp *propPlan, v float64) any {
-	if pp.integer && v == math.Trunc(v) && math.Abs(v) < 1<<53 {
-		return int(v)
-	}
-	return v
 }
 
 // findPattern finds a value matching the property's pattern: a whole
@@ -443,35 +441,4 @@ func wordBounded(s string, from, to int) bool {
 	before := from == 0 || !isLatinOrDigit(rune(s[from-1]))
 	after := to == len(s) || !isLatinOrDigit(rune(s[to]))
 	return before && after
-}
-
-// nearestNumber picks the free number closest to one of the property's
-// cue words; with no cue in the text, the first free number.
-func nearestNumber(pp *propPlan, lower string, nums []numberSpan, taken *spans) (numberSpan, bool) {
-	best, bestDist := -1, math.MaxInt
-	for i, n := range nums {
-		if taken.overlaps(n.from, n.to) {
-			continue
-		}
-		d := math.MaxInt - 1
-		for _, c := range pp.cues {
-			for from := 0; ; {
-				k := strings.Index(lower[from:], c)
-				if k < 0 {
-					break
-				}
-				at := from + k
-				from = at + len(c)
-				gap := max(at-n.to, n.from-(at+len(c)), 0)
-				d = min(d, gap)
-			}
-		}
-		if d < bestDist {
-			best, bestDist = i, d
-		}
-	}
-	if best < 0 {
-		return numberSpan{}, false
-	}
-	return nums[best], true
 }

@@ -24,7 +24,14 @@ func findNumbers(text string, taken *spans) []numberSpan {
 	var out []numberSpan
 	for _, m := range numberRe.FindAllStringSubmatchIndex(text, -1) {
 		from, to := m[0], m[1]
-		if taken.overlaps(from, to) || gluedToWord(text, from, to) {
+		// A minus sign after a space, "=", "(" or "[" makes a negative
+		// number ("b=-3", "[-50000, ..."); after a letter it joins an id.
+		negative := from > 0 && text[from-1] == '-' && (from == 1 || strings.IndexByte(" =([,:", text[from-2]) >= 0)
+		if negative {
+			from--
+		}
+		unitTo := to + unitSuffix(text, to)
+		if taken.overlaps(from, to) || gluedToWord(text, from, unitTo) {
 			continue
 		}
 		// A percentage is a share, not a count or an amount.
@@ -48,6 +55,13 @@ func findNumbers(text string, taken *spans) []numberSpan {
 				continue
 			}
 			v = float64(n)
+		}
+		if negative {
+			v = -v
+		}
+		if k, scale := magnitudeWord(text, to); k > 0 {
+			v *= scale
+			to += k
 		}
 		out = append(out, numberSpan{span: span{from, to}, value: v})
 	}
@@ -137,4 +151,53 @@ func parseCount(s string) (int, bool) {
 		return n, true
 	}
 	return chineseNumber(s)
+}
+
+// units are measurement units that may be glued to a number ("6cm",
+// "300K", "5C", "150lbs"): the number is still a quantity. "ms" is left
+// out on purpose: "3000ms" in a pasted log line is part of the log.
+var units = func() map[string]bool {
+	m := map[string]bool{}
+	for _, u := range strings.Fields(`m cm mm km kg g mg lb lbs ft in s sec secs h hr hrs min mins
+		C K F J kJ W kW V A N Hz kHz MHz GHz mph kph kmh L ml mL nm ly AU eV`) {
+		m[u] = true
+	}
+	return m
+}()
+
+// unitSuffix is the length of a measurement unit glued to the number
+// ending at to, or 0. The unit must end the word ("5J/K" and "10 m^3"
+// keep their unit's tail).
+func unitSuffix(s string, to int) int {
+	end := to
+	for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {
+		end++
+	}
+	if end == to || !units[s[to:end]] {
+		return 0
+	}
+	if end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '-' || s[end] == '_') {
+		return 0
+	}
+	return end - to
+}
+
+// magnitudeWord reads " million" and the like after a number: "213
+// million" is 213000000, the value a schema's integer wants.
+func magnitudeWord(s string, to int) (int, float64) {
+	rest := s[to:]
+	trimmed := strings.TrimLeft(rest, " ")
+	if len(trimmed) == len(rest) {
+		return 0, 0
+	}
+	for _, w := range [...]struct {
+		word  string
+		scale float64
+	}{{"thousand", 1e3}, {"million", 1e6}, {"billion", 1e9}} {
+		if len(trimmed) >= len(w.word) && strings.EqualFold(trimmed[:len(w.word)], w.word) &&
+			(len(trimmed) == len(w.word) || !isLatinOrDigit(rune(trimmed[len(w.word)]))) {
+			return len(rest) - len(trimmed) + len(w.word), w.scale
+		}
+	}
+	return 0, 0
 }

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,6 +22,7 @@ const (
 	roleTitle                       // a ticket's title
 	roleMessage                     // a message's text
 	roleReason                      // why
+	roleName                        // a place, person or organisation: "San Francisco, CA", "Brazil"
 )
 
 func stringRoleOf(name, desc string) stringRole {
@@ -59,13 +61,15 @@ func stringRoleOf(name, desc string) stringRole {
 		return roleDataset
 	case has(d, "recipient", "接收人"):
 		return roleRecipient
+	case namesPlace(n, d):
+		return roleName
 	}
 	return roleGeneric
 }
 
 // Evidence for the roles. Each regexp's first group is the value.
 var (
-	quotedRe     = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|'([^']{2,})'`)
+	quotedRe     = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|` + "`([^`]+)`")
 	hyphenatedRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
 	datasetRe    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
 	recipientRe  = regexp.MustCompile(`[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
@@ -84,7 +88,7 @@ var (
 // values the examples gave, then each role's own evidence.
 func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[string][]string, out map[string]any) {
 	var quotes []span
-	if p.freeText && strings.ContainsAny(text, `"“「『'`) {
+	if p.freeText && strings.ContainsAny(text, "\"“「『'`") {
 		quotes = quotedSpans(text)
 	}
 	for _, role := range []stringRole{roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric} {
@@ -109,6 +113,7 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 			taken.add(sp.from, sp.to)
 		}
 	}
+	assignNames(p, text, taken, out)
 	for _, role := range []stringRole{rolePath, roleService, roleDataset, roleRecipient, roleKeyword, roleTitle, roleMessage, roleReason} {
 		for i := range p.props {
 			pp := &p.props[i]
@@ -211,7 +216,7 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 	return "", span{}, false
 }
 
-// quotedSpans lists the insides of quotes.
+// quotedSpans lists the insides of quotes, in order of appearance.
 func quotedSpans(text string) []span {
 	var out []span
 	for _, m := range quotedRe.FindAllStringSubmatchIndex(text, -1) {
@@ -220,6 +225,32 @@ func quotedSpans(text string) []span {
 				out = append(out, span{m[2*g], m[2*g+1]})
 				break
 			}
+		}
+	}
+	out = append(out, singleQuoted(text)...)
+	slices.SortFunc(out, func(a, b span) int { return a.from - b.from })
+	return out
+}
+
+// singleQuoted finds 'text in single quotes' without mistaking
+// apostrophes for quotes: a quote opens after a non-letter and closes
+// before one, so "What's ... Weeknd's" holds no quote and 'Let's meet'
+// keeps its apostrophe.
+func singleQuoted(text string) []span {
+	var out []span
+	open := -1
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\'' {
+			continue
+		}
+		before := i == 0 || !isLatinOrDigit(rune(text[i-1]))
+		after := i+1 == len(text) || !isLatinOrDigit(rune(text[i+1]))
+		switch {
+		case open < 0 && before && i+1 < len(text) && text[i+1] != ' ':
+			open = i + 1
+		case open >= 0 && after && text[i-1] != ' ' && i-open >= 2:
+			out = append(out, span{open, i})
+			open = -1
 		}
 	}
 	return out

@@ -1,0 +1,196 @@
+package builtin
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// placeNameWords in a property's name say it holds a proper name;
+// placeDescWords do so in its description.
+var (
+	placeNameWords = []string{"city", "country", "location", "place", "destination", "origin", "state",
+		"province", "address", "venue", "company", "team", "player", "artist", "author", "person",
+		"species", "brand", "restaurant", "hotel", "park", "museum", "club", "league", "name"}
+	placeDescWords = []string{"city", "country", "location", "destination", "company", "team"}
+)
+
+// namesPlace reports whether a string property holds a place, person or
+// organisation, from its name or description.
+func namesPlace(name, desc string) bool {
+	for _, w := range placeNameWords {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	for _, w := range placeDescWords {
+		if strings.Contains(desc, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// properNameRe finds a run of capitalised words, joined by spaces or a
+// lowercase particle ("Isle of Man", "Rio de Janeiro"), optionally followed
+// by a two-letter state code ("San Francisco, CA").
+var properNameRe = regexp.MustCompile(`\b[A-Z][A-Za-z'&.-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon)\s+)?[A-Z][A-Za-z'&.-]*)*(?:,\s*[A-Z]{2}\b)?`)
+
+// nameLeads are the words a proper name of a place or party follows in a
+// request: "in Brazil", "from Sydney to Melbourne", "for Homo Sapiens".
+// A capitalised phrase after anything else ("the Population Density",
+// the sentence's first word) is not taken.
+var nameLeads = map[string]bool{"in": true, "at": true, "from": true, "to": true, "for": true,
+	"near": true, "between": true, "and": true, "of": true, "visit": true, "visiting": true,
+	"around": true, "by": true, "with": true, "against": true, "vs": true, "versus": true}
+
+// properName is a capitalised phrase and the word before it.
+type properName struct {
+	span
+	lead string
+}
+
+func properNames(text string, taken *spans) []properName {
+	var out []properName
+	add := func(from, to int) {
+		if taken.overlaps(from, to) || to-from < 2 {
+			return
+		}
+		lead := strings.TrimRight(text[:from], " '\"`“「『")
+		if k := strings.LastIndexAny(lead, " ,(\"'"); k >= 0 {
+			lead = lead[k+1:]
+		}
+		out = append(out, properName{span{from, to}, lowerASCII(lead)})
+	}
+	for _, m := range properNameRe.FindAllStringIndex(text, -1) {
+		from, to := m[0], m[1]
+		to = from + sentenceEnd(text[from:to])
+		for to > from && (text[to-1] == '.' || text[to-1] == '\'' || text[to-1] == '-') && !strings.Contains(text[from:to-1], ".") {
+			to-- // a sentence's full stop, not "D.C."
+		}
+		if strings.HasSuffix(text[from:to], "'s") {
+			to -= 2 // "Ronaldo's matches": the name is Ronaldo
+		}
+		if !inQuote(text, from) {
+			add(from, to)
+		}
+	}
+	// Quoted text is a name too: "the company 'Google'".
+	if strings.ContainsAny(text, "\"“「『'`") {
+		for _, q := range quotedSpans(text) {
+			add(q.from, q.to)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b properName) int { return a.from - b.from })
+	return out
+}
+
+// inQuote reports whether a capitalised run starts right after a quote
+// mark; the quote's whole text is taken instead.
+func inQuote(text string, from int) bool {
+	return from > 0 && strings.ContainsRune("'\"`", rune(text[from-1]))
+}
+
+// assignNames fills place/person/organisation properties with capitalised
+// names that follow a preposition. A property named for where a journey
+// starts takes the name after "from", one named for where it ends the name
+// after "to"; the others take the remaining names in order. Lowercase
+// words are never taken: "a small green bird in forest" names no place.
+func assignNames(p *extractPlan, text string, taken *spans, out map[string]any) {
+	var props []int
+	for i := range p.props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; !done && pp.kind == propString && pp.role == roleName {
+			props = append(props, i)
+		}
+	}
+	if len(props) == 0 {
+		return
+	}
+	names := properNames(text, taken)
+	if len(names) == 0 {
+		return
+	}
+	used := make([]bool, len(names))
+	take := func(i, k int) {
+		out[p.props[i].name] = text[names[k].from:names[k].to]
+		taken.add(names[k].from, names[k].to)
+		used[k] = true
+	}
+	// A name right after the property's own word is the surest: "the
+	// artist Beyonce", "company Google", "player Messi".
+	for _, i := range props {
+		for k, n := range names {
+			if !used[k] && slices.Contains(p.props[i].nameCues, strings.TrimSuffix(n.lead, "s")) {
+				take(i, k)
+				break
+			}
+		}
+	}
+	for k, n := range names {
+		if !nameLeads[n.lead] {
+			used[k] = true // "the Population Density", a sentence's first word
+		}
+	}
+	var rest []int
+	for _, i := range props {
+		if _, done := out[p.props[i].name]; done {
+			continue
+		}
+		lead := journeyLead(p.props[i].name)
+		if lead == "" {
+			rest = append(rest, i)
+			continue
+		}
+		for k, n := range names {
+			if !used[k] && n.lead == lead {
+				take(i, k)
+				break
+			}
+		}
+	}
+	k := 0
+	for _, i := range rest {
+		for k < len(names) && used[k] {
+			k++
+		}
+		if k == len(names) {
+			return
+		}
+		take(i, k)
+	}
+}
+
+// journeyLead is the preposition before the value of a journey's start
+// ("from") or end ("to") property, "" for other properties.
+func journeyLead(name string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "start") || strings.Contains(n, "origin") || strings.Contains(n, "from") ||
+		strings.Contains(n, "source") || strings.Contains(n, "depart"):
+		return "from"
+	case strings.Contains(n, "end") || strings.Contains(n, "destination") || n == "to" ||
+		strings.HasPrefix(n, "to_") || strings.Contains(n, "arriv"):
+		return "to"
+	}
+	return ""
+}
+
+// sentenceEnd cuts a capitalised run at a full stop that ends a sentence
+// ("Texas. Don't"): after a word of four letters or more, unlike "Mr. X"
+// or "Apple Inc.".
+func sentenceEnd(s string) int {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '.' || s[i+1] != ' ' {
+			continue
+		}
+		w := i
+		for w > 0 && s[w-1] != ' ' {
+			w--
+		}
+		if i-w >= 4 && !strings.Contains(s[w:i], ".") {
+			return i
+		}
+	}
+	return len(s)
+}
