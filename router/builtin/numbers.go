@@ -30,8 +30,12 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		if negative {
 			from--
 		}
-		unitTo := to + unitSuffix(text, to)
-		if taken.overlaps(from, to) || gluedToWord(text, from, unitTo) {
+		// A glued unit ends the word: only the number's left side must be free.
+		right := to
+		if unitSuffix(text, to) > 0 {
+			right = len(text)
+		}
+		if taken.overlaps(from, to) || gluedToWord(text, from, right) {
 			continue
 		}
 		// A percentage is a share, not a count or an amount.

@@ -74,11 +74,22 @@ func cueGap(lower, cue string, n span) int {
 	best := -1
 	cueAt(lower, cue, func(at int) {
 		gap := max(at-n.to, n.from-(at+len(cue)), 0)
+		if gap > 0 && clauseBreak(lower[min(at+len(cue), n.to):max(at, n.from)]) {
+			gap += clausePenalty // "300K, a final temperature": final names the next number
+		}
 		if best < 0 || gap < best {
 			best = gap
 		}
 	})
 	return best
+}
+
+// clausePenalty is what a comma or "and" between a cue and a number adds
+// to their distance: the cue more likely names a number in its own clause.
+const clausePenalty = 40
+
+func clauseBreak(gap string) bool {
+	return strings.ContainsAny(gap, ",;，；") || strings.Contains(gap, " and ")
 }
 
 // gapCap bounds how much one absent or distant cue weighs.
