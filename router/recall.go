@@ -127,11 +127,15 @@ func (ix *recallIndex) rank(ctx context.Context, text string, allowed []*registr
 	if k == 0 {
 		return []Candidate{}, nil
 	}
-	isAllowed := make(map[string]bool, len(allowed))
+	// Per-skill state is indexed by registry position rather than kept in
+	// maps: this runs once per request.
+	isAllowed := make([]bool, len(ix.order))
 	for _, s := range allowed {
-		isAllowed[s.Name] = true
+		if i, ok := ix.order[s.Name]; ok {
+			isAllowed[i] = true
+		}
 	}
-	best := map[string]float32{}
+	var best []float32
 	if ix.docs > 0 {
 		q, err := ix.embed(ctx, text)
 		if err != nil {
@@ -145,9 +149,9 @@ func (ix *recallIndex) rank(ctx context.Context, text string, allowed []*registr
 	}
 	out := make([]Candidate, 0, len(allowed))
 	for _, s := range allowed {
-		sc, ok := best[s.Name]
-		if !ok {
-			sc = 0
+		var sc float32
+		if i, ok := ix.order[s.Name]; ok && best != nil {
+			sc = best[i]
 		}
 		out = append(out, Candidate{Skill: s.Name, Score: round4(float64(sc))})
 	}
@@ -169,27 +173,34 @@ func (ix *recallIndex) rank(ctx context.Context, text string, allowed []*registr
 // than the last document returned. Every chromem query scans the whole
 // collection, so when a small window is not conclusive (too few allowed
 // skills in it, or a tie at its edge) the second and last query takes
-// every document.
-func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed map[string]bool, k int) (map[string]float32, error) {
-	n := min(ix.docs, max(256, 16*k))
+// every document. Scores are by registry position; a skill with no
+// document in the results scores 0.
+func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed []bool, k int) ([]float32, error) {
+	n := min(ix.docs, recallWindow*k)
+	best := make([]float32, len(allowed))
+	seen := make([]bool, len(allowed))
 	for {
 		res, err := ix.coll.QueryEmbedding(ctx, q, n, nil, nil)
 		if err != nil {
 			return nil, fmt.Errorf("query recall index: %w", err)
 		}
-		best := map[string]float32{}
+		clear(best)
+		clear(seen)
+		found := 0
 		kth := float32(math.Inf(1))
 		for _, r := range res {
-			name := r.Metadata["skill"]
-			if _, seen := best[name]; seen || !allowed[name] {
+			i, ok := ix.order[r.Metadata["skill"]]
+			if !ok || seen[i] || !allowed[i] {
 				continue
 			}
-			best[name] = r.Similarity
-			if len(best) == k {
+			seen[i] = true
+			best[i] = r.Similarity
+			found++
+			if found == k {
 				kth = r.Similarity
 			}
 		}
-		if n >= ix.docs || len(res) == 0 || (len(best) >= k && kth > res[len(res)-1].Similarity) {
+		if n >= ix.docs || len(res) == 0 || (found >= k && kth > res[len(res)-1].Similarity) {
 			return best, nil
 		}
 		n = ix.docs
@@ -199,3 +210,10 @@ func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed map[
 // round4 keeps scores readable in JSON (float32 similarities would print as
 // 0.9100000262260437).
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// recallWindow is how many documents per wanted skill the first query
+// takes. chromem scans every document whatever nResults is, but builds,
+// sorts and returns only nResults: a window of a few documents per skill
+// is almost always conclusive, and when it is not, the full second query
+// costs one more scan.
+const recallWindow = 4

@@ -1,0 +1,55 @@
+package router_test
+
+import (
+	"context"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/models"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// BenchmarkRecall is the recall stage alone (request embedding and the
+// chromem query) on the v2 demo registry with the builtin embedder: the
+// share of BenchmarkRoute's 200 µs budget that recall takes.
+func BenchmarkRecall(b *testing.B) {
+	dir := fixturesDir + "v2"
+	if _, err := os.Stat(dir); err != nil {
+		b.Skip("fixture " + dir + " not present")
+	}
+	v, err := registry.Load(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := models.Factory(models.Builtin, models.Builtin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := router.New(v, f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		if _, err := router.RecallForTest(ctx, r, benchTexts[i%len(benchTexts)], suiteScopes); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// CPU time, chromem's query goroutines included, is what a shared
+	// machine does not inflate the way it does ns/op.
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
+}
+
+// cpuTime is the process's user+system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
