@@ -72,18 +72,19 @@ type enumTerm struct {
 
 // propPlan is how one schema property is found in text.
 type propPlan struct {
-	name     string
-	kind     propKind
-	integer  bool
-	terms    []enumTerm // enum, longest first
-	date     dateRole
-	anchor   *regexp.Regexp // the pattern as written
-	loose    *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
-	cues     []string       // words that name a number ("replica", "副本", "元")
-	nameCues []string       // the parts of the property's name, the strongest cues
-	required bool
-	role     stringRole
-	known    []string // values the skill's examples give this property, longest first
+	name      string
+	kind      propKind
+	integer   bool
+	terms     []enumTerm // enum, longest first
+	date      dateRole
+	anchor    *regexp.Regexp // the pattern as written
+	loose     *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
+	cues      []string       // words that name a number ("replica", "副本", "元")
+	nameCues  []string       // the parts of the property's name, the strongest cues
+	required  bool
+	role      stringRole
+	known     []string // values the skill's examples give this property, longest first
+	described []string // values the property's description quotes, longest first
 }
 
 // extractPlan is a skill's properties, in name order for determinism.
@@ -92,6 +93,7 @@ type extractPlan struct {
 	hasDates   bool
 	hasNumbers bool
 	freeText   bool // has a string property that quoted text may fill
+	examples   bool // the skill has examples (a registry written for routing, not a bare tool schema)
 	// command holds the Han bigrams of the skill's own texts (see novelClause).
 	command map[string]bool
 }
@@ -113,7 +115,7 @@ func newPlan(s *registry.Skill) *extractPlan {
 	for _, k := range sortedKeys(s.Glossary) {
 		own = append(own, k, s.Glossary[k])
 	}
-	plan := &extractPlan{command: commandBigrams(own)}
+	plan := &extractPlan{command: commandBigrams(own), examples: len(s.Examples) > 0}
 	required := s.Required()
 	for _, name := range sortedKeys(props) {
 		schema := props[name]
@@ -152,6 +154,7 @@ func newPlan(s *registry.Skill) *extractPlan {
 		case typ == "string" || typ == "":
 			pp.kind = propString
 			pp.role = stringRoleOf(name, desc)
+			pp.described = describedValues(desc)
 			switch pp.role {
 			case roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric:
 				plan.freeText = true

@@ -152,4 +152,33 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(ExtractParams(review, "What's the timing for The Weeknd's concert?", testNow)).NotTo(HaveKey("text"))
 		})
 	})
+
+	Describe("identifiers, years and values a description quotes", func() {
+		snp := toolSkill("mutation_type", map[string]any{"snp_id": prop("string", "The ID of the SNP.")}, "snp_id")
+		census := toolSkill("census", map[string]any{"year": prop("string", "The year.")}, "year")
+		gold := toolSkill("metal_price", map[string]any{
+			"measure": prop("string", "The measure unit for price, like 'ounce' or 'kg'."),
+		}, "measure")
+		It("takes an id-shaped token for an id param", func() {
+			Expect(ExtractParams(snp, "mutation for SNP ID rs6034464.", testNow)).To(HaveKeyWithValue("snp_id", "rs6034464"))
+			Expect(ExtractParams(snp, "which mutation is this?", testNow)).To(BeEmpty())
+		})
+		It("takes a four-digit year for a year string, nothing else", func() {
+			Expect(ExtractParams(census, "density for Brazil in 2022", testNow)).To(HaveKeyWithValue("year", "2022"))
+			Expect(ExtractParams(census, "density with 300 people", testNow)).To(BeEmpty())
+		})
+		It("takes a value the description quotes only when the text says it", func() {
+			Expect(ExtractParams(gold, "current Gold price per ounce", testNow)).To(HaveKeyWithValue("measure", "ounce"))
+			Expect(ExtractParams(gold, "current Gold price", testNow)).To(BeEmpty())
+			Expect(ExtractParams(gold, "price in kgs", testNow)).To(BeEmpty())
+		})
+		It("orders a journey named with between: the start first", func() {
+			dist := toolSkill("distance", map[string]any{
+				"start_location": prop("string", "The starting location."),
+				"end_location":   prop("string", "The ending location."),
+			}, "start_location", "end_location")
+			Expect(ExtractParams(dist, "the distance between Boston, MA, and Washington, D.C. in miles", testNow)).
+				To(Equal(map[string]any{"start_location": "Boston, MA", "end_location": "Washington, D.C."}))
+		})
+	})
 })

@@ -34,7 +34,7 @@ func namesPlace(name, desc string) bool {
 // properNameRe finds a run of capitalised words, joined by spaces or a
 // lowercase particle ("Isle of Man", "Rio de Janeiro"), optionally followed
 // by a two-letter state code ("San Francisco, CA").
-var properNameRe = regexp.MustCompile(`\b[A-Z][A-Za-z'&.-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon)\s+)?[A-Z][A-Za-z'&.-]*)*(?:,\s*[A-Z]{2}\b)?`)
+var properNameRe = regexp.MustCompile(`\b[A-Z][A-Za-z'&.-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon)\s+)?[A-Z][A-Za-z'&.-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
 
 // nameLeads are the words a proper name of a place or party follows in a
 // request: "in Brazil", "from Sydney to Melbourne", "for Homo Sapiens".
@@ -138,17 +138,23 @@ func assignNames(p *extractPlan, text string, taken *spans, out map[string]any) 
 			continue
 		}
 		lead := journeyLead(p.props[i].name)
-		if lead == "" {
-			rest = append(rest, i)
-			continue
-		}
+		found := false
 		for k, n := range names {
-			if !used[k] && n.lead == lead {
+			if lead != "" && !used[k] && n.lead == lead {
 				take(i, k)
+				found = true
 				break
 			}
 		}
+		if !found {
+			rest = append(rest, i)
+		}
 	}
+	// "between Boston and Washington": the start is named first.
+	rank := map[string]int{"from": 0, "": 1, "to": 2}
+	slices.SortStableFunc(rest, func(a, b int) int {
+		return rank[journeyLead(p.props[a].name)] - rank[journeyLead(p.props[b].name)]
+	})
 	k := 0
 	for _, i := range rest {
 		for k < len(names) && used[k] {
@@ -193,4 +199,50 @@ func sentenceEnd(s string) int {
 		}
 	}
 	return len(s)
+}
+
+// describedRe finds the values a description quotes: "The measure unit
+// for price, like 'ounce' or 'kg'".
+var describedRe = regexp.MustCompile(`'([^']{1,40})'|"([^"]{1,40})"`)
+
+// describedValues lists a description's quoted values, longest first.
+func describedValues(desc string) []string {
+	var out []string
+	for _, m := range describedRe.FindAllStringSubmatch(desc, -1) {
+		v := m[1] + m[2]
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
+
+// assignDescribedValues fills a string property with a value its
+// description quotes when the text says that value as a whole word: a
+// description's "like 'ounce' or 'kg'" and "price per ounce" give
+// "ounce". A quoted value the text does not say is not chosen.
+func assignDescribedValues(p *extractPlan, lower, text string, taken *spans, out map[string]any) {
+	for i := range p.props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; done || pp.kind != propString || len(pp.described) == 0 {
+			continue
+		}
+		for _, v := range pp.described {
+			lv := lowerASCII(v)
+			found := false
+			cueAt(lower, lv, func(at int) {
+				end := at + len(lv)
+				if found || !wordBounded(lower, at, end) || taken.overlaps(at, end) {
+					return
+				}
+				out[pp.name] = text[at:end]
+				taken.add(at, end)
+				found = true
+			})
+			if found {
+				break
+			}
+		}
+	}
 }

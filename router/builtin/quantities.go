@@ -182,9 +182,9 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 			required = append(required, i)
 		}
 	}
-	fill := unnamed
-	if len(required) > 0 && len(required) == len(free) {
-		fill = required
+	fill := required
+	if len(required) == 0 && p.examples {
+		fill = unnamed // a registry's own skill: its examples show how it is asked
 	}
 	if len(fill) == 0 || len(fill) != len(free) {
 		return

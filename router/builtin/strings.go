@@ -23,6 +23,8 @@ const (
 	roleMessage                     // a message's text
 	roleReason                      // why
 	roleName                        // a place, person or organisation: "San Francisco, CA", "Brazil"
+	roleID                          // an identifier: rs6034464, DNA123
+	roleYear                        // a year written as a string: "2022"
 )
 
 func stringRoleOf(name, desc string) stringRole {
@@ -63,6 +65,10 @@ func stringRoleOf(name, desc string) stringRole {
 		return roleRecipient
 	case namesPlace(n, d):
 		return roleName
+	case n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID"):
+		return roleID
+	case n == "year" || strings.HasSuffix(n, "_year"):
+		return roleYear
 	}
 	return roleGeneric
 }
@@ -79,6 +85,7 @@ var (
 	messageCue   = regexp.MustCompile(`(?:内容是|内容为|消息是|说|saying|that says|message\s*[:：])\s*[:：]?\s*(.+)`)
 	reasonCue    = regexp.MustCompile(`(?:原因是|原因为|原因|理由是|because(?: of)?|due to|reason\s*[:：])\s*[:：]?\s*(.+)`)
 	colonRe      = regexp.MustCompile(`[:：]\s*(.+)`)
+	yearRe       = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
 	identifierRe = regexp.MustCompile(`\b(?:[A-Za-z]+[0-9][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+|[0-9]{3,})\b`)
 )
 
@@ -113,8 +120,9 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 			taken.add(sp.from, sp.to)
 		}
 	}
+	assignDescribedValues(p, lower, text, taken, out)
 	assignNames(p, text, taken, out)
-	for _, role := range []stringRole{rolePath, roleService, roleDataset, roleRecipient, roleKeyword, roleTitle, roleMessage, roleReason} {
+	for _, role := range []stringRole{rolePath, roleService, roleDataset, roleRecipient, roleID, roleYear, roleKeyword, roleTitle, roleMessage, roleReason} {
 		for i := range p.props {
 			pp := &p.props[i]
 			if pp.kind != propString || pp.role != role {
@@ -193,6 +201,10 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 		return loneLatinWord(text, lower, taken)
 	case roleDataset:
 		return first(datasetRe, lower)
+	case roleID:
+		return first(identifierRe, text)
+	case roleYear:
+		return first(yearRe, text)
 	case roleRecipient:
 		return first(recipientRe, text)
 	case roleKeyword:
