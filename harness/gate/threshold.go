@@ -6,6 +6,7 @@ package gate
 
 import (
 	"fmt"
+	"github.com/routebench/routebench/internal/textdist"
 	"math"
 	"regexp"
 	"strconv"
@@ -173,30 +174,9 @@ func unknownMetric(name string, known []string) error {
 func suggest(got string, known []string) string {
 	best, bestDist := "", 3
 	for _, k := range known {
-		if d := editDistance(got, k); d < bestDist {
+		if d := textdist.Levenshtein(got, k); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance over runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"github.com/routebench/routebench/internal/textdist"
 	"sort"
 	"strings"
 )
@@ -77,7 +78,7 @@ func (ps *problems) merge(err error, file string) {
 func suggest(got string, known []string) string {
 	best, bestDist := "", 3
 	for _, k := range known {
-		if d := editDistance(got, k); d < bestDist {
+		if d := textdist.Levenshtein(got, k); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
@@ -90,26 +91,4 @@ func suggest(got string, known []string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance, used only for "did you mean" hints.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
