@@ -338,19 +338,29 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
+	// junit.xml needs only the results, so it is written while the
+	// summary is scored: on a large run the outputs are seconds of work.
+	junit := make(chan error, 1)
+	go func() {
+		junit <- writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, results) })
+	}()
 	summary := harness.Score(results)
-	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
-		return err
+	err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary)
+	if err == nil {
+		err = writeReports(dir, results, summary, versions, junit)
+	} else {
+		<-junit
 	}
-	if err := writeReports(dir, results, summary, versions); err != nil {
+	if err != nil {
 		return err
 	}
 	return harness.WriteTable(stdout, summary)
 }
 
 // writeReports is the single place the run and merge commands render
-// reports (package reports): report.html, junit.xml, summary.md.
-func writeReports(dir string, results []harness.Result, summary harness.Summary, versions []reports.VersionMeta) error {
+// reports (package reports): report.html, junit.xml, summary.md. junit
+// delivers the result of writing junit.xml, started by the caller.
+func writeReports(dir string, results []harness.Result, summary harness.Summary, versions []reports.VersionMeta, junit <-chan error) error {
 	meta := reports.MetaFromResults(results)
 	if len(versions) > 0 {
 		meta.Versions = versions
@@ -364,7 +374,6 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 		write func(io.Writer) error
 	}{
 		{"report.html", func(w io.Writer) error { return reports.WriteHTML(w, in) }},
-		{"junit.xml", func(w io.Writer) error { return reports.WriteJUnit(w, results) }},
 		{"summary.md", func(w io.Writer) error { return reports.WriteMarkdown(w, in) }},
 	}
 	// The writers only read their inputs, so they run side by side: on a
@@ -379,7 +388,8 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	// Errors in the order the files were always reported: html, junit, md.
+	return errors.Join(errs[0], <-junit, errs[1])
 }
 
 func writeFile(path string, write func(io.Writer) error) error {
