@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"github.com/routebench/routebench/internal/textdist"
 	"regexp"
 	"slices"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/textdist"
 	"github.com/routebench/routebench/router/registry"
 )
 

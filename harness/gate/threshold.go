@@ -6,13 +6,13 @@ package gate
 
 import (
 	"fmt"
-	"github.com/routebench/routebench/internal/textdist"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/textdist"
 )
 
 // Op is a threshold's comparison.

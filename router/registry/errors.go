@@ -2,9 +2,10 @@ package registry
 
 import (
 	"fmt"
-	"github.com/routebench/routebench/internal/textdist"
 	"sort"
 	"strings"
+
+	"github.com/routebench/routebench/internal/textdist"
 )
 
 // Problem is one thing wrong with a prompt version's files.
