@@ -94,4 +94,32 @@
 // (ids, paths) and strings with clear evidence (known values, glued names,
 // quotes, cue words). Nothing is guessed: a missing date range stays
 // missing so the router asks.
+//
+// Bare tool schemas (BFCL, OpenAI tools: typed properties with
+// descriptions, no examples) get the same treatment with rules that read
+// the schema alone. Numbers may be negative ("b=-3"), carry a glued unit
+// ("300K", "6cm"; not "3000ms") or a magnitude ("213 million"); each
+// (property, number) pair is scored by how close every part of the
+// property's name is (a comma or "and" in between counts as distance) plus
+// a quarter of the closest specific description word, and pairs are taken
+// best first. Required numeric properties the text does not name get the
+// remaining numbers in order only when the counts agree. Arrays of numbers
+// take written lists ("[1, 2, 3]", "1, 2 and 3"); arrays of strings take
+// names joined by commas and "and", or quoted values. Place, person and
+// organisation properties take capitalised names after a preposition or
+// the property's own word ("from Sydney to Melbourne", "the artist
+// Beyonce", "company 'Google'"); *_id properties take id-shaped tokens;
+// year strings four-digit years; a string property takes a value its
+// description quotes when the text says it. Booleans are set only when
+// the text names them ("include dissent information"; "don't return full
+// text" sets false). Lowercase words are never taken as names, so "a
+// green bird in forest" leaves habitat to the router's question.
+//
+// On BFCL (multiple as the version, simple_python + multiple +
+// irrelevance as suites; see the commit messages for the commands) these
+// rules raised simple_python BFCL accuracy from 0.120 to 0.302 and
+// multiple from 0.140 to 0.325, with function-name choice unchanged at
+// 0.990 / 0.965; irrelevance abstention fell from 0.988 to 0.921, since
+// filled params let more irrelevant requests act. The ops demo's
+// decisions and params did not change.
 package builtin

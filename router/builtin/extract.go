@@ -51,6 +51,7 @@ const (
 	propNumber
 	propPattern
 	propNumberList // an array of numbers
+	propStringList // an array of strings
 	propBool
 )
 
@@ -137,12 +138,15 @@ func newPlan(s *registry.Skill) *extractPlan {
 			pp.kind = propNumber
 			plan.hasNumbers = true
 			pp.integer = typ == "integer"
-			pp.cues = cueWords(name, desc)
+			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
 		case typ == "array" && numericItems(schema):
 			pp.kind = propNumberList
 			plan.hasNumbers = true
 			items, _ := schema["items"].(map[string]any)
 			pp.integer = items["type"] == "integer"
+		case typ == "array" && stringItems(schema):
+			pp.kind = propStringList
+			pp.role = stringRoleOf(name, desc)
 		case typ == "boolean":
 			pp.kind = propBool
 		case typ == "string" && schema["pattern"] != nil:

@@ -181,4 +181,36 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 				To(Equal(map[string]any{"start_location": "Boston, MA", "end_location": "Washington, D.C."}))
 		})
 	})
+
+	It("does not let a description's loose words claim a number", func() {
+		power := toolSkill("math.power", map[string]any{
+			"base": prop("integer", "The base number."), "exponent": prop("integer", "The exponent."),
+			"mod": prop("integer", "The modulus. Default is 1. Calculates pow(base, exponent) % mod when provided."),
+		}, "base", "exponent")
+		power.Description = "Calculate the power of one number raised to another."
+		Expect(ExtractParams(power, "Calculate the power of 3 raised to the power 4.", testNow)).
+			To(Equal(map[string]any{"base": 3, "exponent": 4}))
+	})
+
+	Describe("arrays of strings", func() {
+		stocks := toolSkill("stock_prices", map[string]any{
+			"companies": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "List of companies."},
+		}, "companies")
+		model := toolSkill("regression", map[string]any{
+			"predictors": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Predictor variables."},
+		}, "predictors")
+		It("takes names joined by commas and 'and', or a lone name after a preposition", func() {
+			Expect(ExtractParams(stocks, "Retrieve stock prices of Microsoft and Google for the last 2 weeks.", testNow)).
+				To(HaveKeyWithValue("companies", []any{"Microsoft", "Google"}))
+			Expect(ExtractParams(stocks, "What's the stock price of Apple?", testNow)).To(HaveKeyWithValue("companies", []any{"Apple"}))
+		})
+		It("takes quoted values for other string arrays", func() {
+			Expect(ExtractParams(model, "predictor variables 'Age', 'Income' and 'Education'", testNow)).
+				To(HaveKeyWithValue("predictors", []any{"Age", "Income", "Education"}))
+		})
+		It("does not make a list from a lone unquoted word or a sentence's first word", func() {
+			Expect(ExtractParams(model, "predictor variables age and income", testNow)).To(BeEmpty())
+			Expect(ExtractParams(stocks, "Google stock prices", testNow)).To(BeEmpty())
+		})
+	})
 })

@@ -11,7 +11,8 @@ import (
 var (
 	placeNameWords = []string{"city", "country", "location", "place", "destination", "origin", "state",
 		"province", "address", "venue", "company", "team", "player", "artist", "author", "person",
-		"species", "brand", "restaurant", "hotel", "park", "museum", "club", "league", "name"}
+		"species", "brand", "restaurant", "hotel", "park", "museum", "club", "league", "name",
+		"cities", "countries", "companies", "parties", "teams", "players"}
 	placeDescWords = []string{"city", "country", "location", "destination", "company", "team"}
 )
 
@@ -245,4 +246,64 @@ func assignDescribedValues(p *extractPlan, lower, text string, taken *spans, out
 			}
 		}
 	}
+}
+
+func stringItems(schema map[string]any) bool {
+	items, _ := schema["items"].(map[string]any)
+	return items["type"] == "string"
+}
+
+// assignStringLists fills one array-of-strings property from a written
+// list: capitalised names joined by commas and "and" ("Microsoft and
+// Google", "John and Alice") for a property of names, quoted values
+// ("'Age', 'Income' and 'Education'") for any. A lone name fills a list
+// of names only after a preposition or the property's own word ("stock
+// price of Apple"). With two such properties nothing is filled: which
+// list is which would be a guess.
+func assignStringLists(p *extractPlan, text string, taken *spans, out map[string]any) {
+	prop := -1
+	for i := range p.props {
+		if p.props[i].kind == propStringList {
+			if prop >= 0 {
+				return
+			}
+			prop = i
+		}
+	}
+	if prop < 0 {
+		return
+	}
+	pp := &p.props[prop]
+	var items []properName
+	if pp.role == roleName {
+		items = properNames(text, taken)
+	} else if strings.ContainsAny(text, "\"“「『'`") {
+		for _, q := range quotedSpans(text) {
+			if !taken.overlaps(q.from, q.to) {
+				items = append(items, properName{span: q})
+			}
+		}
+	}
+	var best []properName
+	for k := 0; k < len(items); {
+		run := []properName{items[k]}
+		for k+1 < len(items) && listSeparator(strings.Trim(text[items[k].to:items[k+1].from], "'\"`”」』“「『")) {
+			k++
+			run = append(run, items[k])
+		}
+		k++
+		lone := len(run) == 1 && (pp.role != roleName || !nameLeads[run[0].lead] && !slices.Contains(pp.nameCues, strings.TrimSuffix(run[0].lead, "s")))
+		if !lone && len(run) > len(best) {
+			best = run
+		}
+	}
+	if len(best) == 0 {
+		return
+	}
+	vals := make([]any, len(best))
+	for k, n := range best {
+		vals[k] = text[n.from:n.to]
+		taken.add(n.from, n.to)
+	}
+	out[pp.name] = vals
 }

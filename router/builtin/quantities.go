@@ -47,7 +47,12 @@ func numericItems(schema map[string]any) bool {
 // cueAt lists where a cue word is written in lowered text. A Latin cue
 // must start a word ("b" is not in "about", "temp" is in "temperature");
 // a cue of one or two letters must be the whole word ("a=1", not "at").
-func cueAt(lower, cue string, visit func(at int)) {
+func cueAt(lower, cue string, visit func(at int)) { cueAtMode(lower, cue, false, visit) }
+
+// cueAtMode is cueAt; with whole set a Latin cue must be the whole word or
+// its plural: description words are many and loose, so "pow" (from
+// "pow(base, exponent)") must not find "power".
+func cueAtMode(lower, cue string, whole bool, visit func(at int)) {
 	latin := cue != "" && isLatinOrDigit(rune(cue[0]))
 	for from := 0; ; {
 		k := strings.Index(lower[from:], cue)
@@ -60,7 +65,7 @@ func cueAt(lower, cue string, visit func(at int)) {
 			if at > 0 && isLatinOrDigit(rune(lower[at-1])) {
 				continue
 			}
-			if len(cue) <= 2 && at+len(cue) < len(lower) && isLatinOrDigit(rune(lower[at+len(cue)])) {
+			if (whole || len(cue) <= 2) && !wordEnds(lower, at+len(cue)) {
 				continue
 			}
 		}
@@ -70,9 +75,9 @@ func cueAt(lower, cue string, visit func(at int)) {
 
 // cueGap is the distance in bytes between a cue word and a number, or -1
 // when the cue is not in the text.
-func cueGap(lower, cue string, n span) int {
+func cueGap(lower, cue string, n span, whole bool) int {
 	best := -1
-	cueAt(lower, cue, func(at int) {
+	cueAtMode(lower, cue, whole, func(at int) {
 		gap := max(at-n.to, n.from-(at+len(cue)), 0)
 		if gap > 0 && clauseBreak(lower[min(at+len(cue), n.to):max(at, n.from)]) {
 			gap += clausePenalty // "300K, a final temperature": final names the next number
@@ -102,7 +107,7 @@ const gapCap = 120
 // tie-breaker. ok is false when no cue of the property is in the text.
 func numberAffinity(pp *propPlan, lower string, n span) (score int, ok bool) {
 	for _, c := range pp.nameCues {
-		g := cueGap(lower, c, n)
+		g := cueGap(lower, c, n, false)
 		if g < 0 {
 			score += gapCap
 			continue
@@ -112,7 +117,7 @@ func numberAffinity(pp *propPlan, lower string, n span) (score int, ok bool) {
 	}
 	desc := gapCap
 	for _, c := range pp.cues {
-		if g := cueGap(lower, c, n); g >= 0 {
+		if g := cueGap(lower, c, n, true); g >= 0 {
 			ok = true
 			desc = min(desc, g)
 		}
@@ -289,3 +294,50 @@ func assignNumberLists(p *extractPlan, text string, nums []numberSpan, taken *sp
 		}
 	}
 }
+
+// wordEnds reports whether a word ends at i, allowing a plural ending
+// ("replica" ends in "replicas", "box" in "boxes").
+func wordEnds(s string, i int) bool {
+	for _, suffix := range []string{"", "s", "es"} {
+		j := i + len(suffix)
+		if j <= len(s) && s[i:j] == suffix && (j == len(s) || !isLatinOrDigit(rune(s[j]))) {
+			return true
+		}
+	}
+	return false
+}
+
+// specificCues drops the Latin description words that do not single out
+// this property: words of the skill's own description ("Calculate the
+// power ...") and other properties' names ("pow(base, exponent) % mod"
+// names base and exponent, not mod), and a few words every description
+// uses. Han cues stay: they are how Chinese requests name a number.
+func specificCues(cues []string, name, skillDesc string, props map[string]map[string]any) []string {
+	common := map[string]bool{}
+	for _, t := range segment(skillDesc, nil) {
+		if t.kind == tokLatin {
+			common[strings.TrimSuffix(t.text, "s")] = true
+		}
+	}
+	for other := range props {
+		if other != name {
+			for _, w := range nameParts(other) {
+				common[w] = true
+			}
+		}
+	}
+	own := nameParts(name)
+	out := cues[:0:0]
+	for _, c := range cues {
+		latin := isLatinOrDigit(rune(c[0]))
+		if latin && !slices.Contains(own, c) && (common[c] || descFiller[c]) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+var descFiller = map[string]bool{"default": true, "provided": true, "given": true, "value": true,
+	"number": true, "optional": true, "used": true, "specified": true, "when": true, "this": true,
+	"that": true, "which": true, "will": true, "must": true, "should": true, "can": true, "not": true}

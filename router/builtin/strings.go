@@ -121,6 +121,7 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 		}
 	}
 	assignDescribedValues(p, lower, text, taken, out)
+	assignStringLists(p, text, taken, out)
 	assignNames(p, text, taken, out)
 	for _, role := range []stringRole{rolePath, roleService, roleDataset, roleRecipient, roleID, roleYear, roleKeyword, roleTitle, roleMessage, roleReason} {
 		for i := range p.props {
