@@ -213,4 +213,43 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(ExtractParams(stocks, "Google stock prices", testNow)).To(BeEmpty())
 		})
 	})
+
+	Describe("order and named values", func() {
+		gdp := toolSkill("gdp", map[string]any{
+			"start_year": prop("integer", "First year."), "end_year": prop("integer", "Last year."),
+		}, "start_year", "end_year")
+		clock := toolSkill("clock_angle", map[string]any{
+			"hours": prop("integer", "The hour."), "minutes": prop("integer", "The minute."),
+		}, "hours", "minutes")
+		dna := toolSkill("mutations", map[string]any{
+			"sequence":           prop("string", "The DNA sequence to be analyzed."),
+			"reference_sequence": prop("string", "The reference DNA sequence."),
+		}, "sequence", "reference_sequence")
+		ranking := toolSkill("ranking", map[string]any{
+			"team": prop("string", "The team."), "league": prop("string", "The league."),
+		}, "team", "league")
+		It("fills unnamed start/end numbers start first", func() {
+			Expect(ExtractParams(gdp, "GDP data for United States from 1960 to 2000.", testNow)).
+				To(Equal(map[string]any{"start_year": 1960, "end_year": 2000}))
+		})
+		It("does not read a time of day as two quantities", func() {
+			Expect(ExtractParams(clock, "angle between the hands at 6:30 PM", testNow)).To(BeEmpty())
+		})
+		It("gives each quote to the param whose words stand before it", func() {
+			Expect(ExtractParams(dna, "Analyze the DNA sequence 'AGTCGA' based on a reference sequence 'AGTCCA'.", testNow)).
+				To(Equal(map[string]any{"sequence": "AGTCGA", "reference_sequence": "AGTCCA"}))
+		})
+		It("reads one-letter quoted items and gives a quoted list to the array, not to a string", func() {
+			chords := toolSkill("chords", map[string]any{
+				"progression": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+				"order":       prop("string", "asc or desc"),
+			}, "progression")
+			Expect(ExtractParams(chords, "progression=['I', 'V', 'vi', 'IV']", testNow)).
+				To(Equal(map[string]any{"progression": []any{"I", "V", "vi", "IV"}}))
+		})
+		It("gives a name that says its kind to that param", func() {
+			Expect(ExtractParams(ranking, "What is the ranking of Manchester United in Premier League?", testNow)).
+				To(Equal(map[string]any{"team": "Manchester United", "league": "Premier League"}))
+		})
+	})
 })

@@ -119,10 +119,22 @@ func assignNames(p *extractPlan, text string, taken *spans, out map[string]any) 
 		used[k] = true
 	}
 	// A name right after the property's own word is the surest: "the
-	// artist Beyonce", "company Google", "player Messi".
+	// artist Beyonce", "company Google", "player Messi"; then a name that
+	// says what it is: "Premier League" is a league, "Louvre Museum" a museum.
 	for _, i := range props {
 		for k, n := range names {
 			if !used[k] && slices.Contains(p.props[i].nameCues, strings.TrimSuffix(n.lead, "s")) {
+				take(i, k)
+				break
+			}
+		}
+	}
+	for _, i := range props {
+		if _, done := out[p.props[i].name]; done {
+			continue
+		}
+		for k, n := range names {
+			if !used[k] && namesItsKind(text[n.from:n.to], p.props[i].nameCues) {
 				take(i, k)
 				break
 			}
@@ -306,4 +318,15 @@ func assignStringLists(p *extractPlan, text string, taken *spans, out map[string
 		taken.add(n.from, n.to)
 	}
 	out[pp.name] = vals
+}
+
+// namesItsKind reports whether a name's last word is one of a property's
+// name words other than "name": "Premier League" for league.
+func namesItsKind(name string, cues []string) bool {
+	words := strings.Fields(lowerASCII(name))
+	if len(words) < 2 {
+		return false
+	}
+	last := strings.TrimSuffix(strings.Trim(words[len(words)-1], ".,'"), "s")
+	return last != "name" && slices.Contains(cues, last)
 }

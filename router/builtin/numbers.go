@@ -35,7 +35,7 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		if unitSuffix(text, to) > 0 {
 			right = len(text)
 		}
-		if taken.overlaps(from, to) || gluedToWord(text, from, right) {
+		if taken.overlaps(from, to) || gluedToWord(text, from, right) || clockTime(text, from, to) {
 			continue
 		}
 		// A percentage is a share, not a count or an amount.
@@ -204,4 +204,11 @@ func magnitudeWord(s string, to int) (int, float64) {
 		}
 	}
 	return 0, 0
+}
+
+// clockTime reports whether a number is part of a time of day ("6:30"):
+// its hours and minutes are not two quantities.
+func clockTime(s string, from, to int) bool {
+	digit := func(i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	return to < len(s) && s[to] == ':' && digit(to+1) || from > 0 && s[from-1] == ':' && digit(from-2)
 }

@@ -194,6 +194,11 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 	if len(fill) == 0 || len(fill) != len(free) {
 		return
 	}
+	// Names sort end_year before start_year: put starts first, ends last.
+	rank := map[string]int{"from": 0, "": 1, "to": 2}
+	slices.SortStableFunc(fill, func(a, b int) int {
+		return rank[journeyLead(p.props[a].name)] - rank[journeyLead(p.props[b].name)]
+	})
 	for k, i := range fill {
 		out[p.props[i].name] = numberValue(&p.props[i], free[k].value)
 		taken.add(free[k].from, free[k].to)

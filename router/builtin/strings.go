@@ -94,14 +94,16 @@ var (
 // properties first (a quoted title may contain a service name), then
 // values the examples gave, then each role's own evidence.
 func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[string][]string, out map[string]any) {
+	assignStringLists(p, text, taken, out)
 	var quotes []span
 	if p.freeText && strings.ContainsAny(text, "\"“「『'`") {
 		quotes = quotedSpans(text)
+		assignNamedQuotes(p, text, lower, quotes, taken, out)
 	}
 	for _, role := range []stringRole{roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric} {
 		for i := range p.props {
 			pp := &p.props[i]
-			if pp.kind != propString || pp.role != role {
+			if _, done := out[pp.name]; done || pp.kind != propString || pp.role != role {
 				continue
 			}
 			if v, sp, ok := firstQuote(text, quotes, taken); ok {
@@ -121,7 +123,6 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 		}
 	}
 	assignDescribedValues(p, lower, text, taken, out)
-	assignStringLists(p, text, taken, out)
 	assignNames(p, text, taken, out)
 	for _, role := range []stringRole{rolePath, roleService, roleDataset, roleRecipient, roleID, roleYear, roleKeyword, roleTitle, roleMessage, roleReason} {
 		for i := range p.props {
@@ -261,7 +262,7 @@ func singleQuoted(text string) []span {
 		switch {
 		case open < 0 && before && i+1 < len(text) && text[i+1] != ' ':
 			open = i + 1
-		case open >= 0 && after && text[i-1] != ' ' && i-open >= 2:
+		case open >= 0 && after && text[i-1] != ' ' && i-open >= 1:
 			out = append(out, span{open, i})
 			open = -1
 		}
@@ -390,3 +391,46 @@ var commonWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// assignNamedQuotes gives a quote to the free-text property whose name's
+// words all stand in the few words before it: "sequence 'AGTC...' ...
+// reference sequence 'AGTT...'" fills sequence and reference_sequence
+// each with its own quote, whatever their order. Properties with more name
+// words choose first, so "reference sequence" is not taken by "sequence".
+func assignNamedQuotes(p *extractPlan, text, lower string, quotes []span, taken *spans, out map[string]any) {
+	var props []int
+	for i := range p.props {
+		if pp := &p.props[i]; pp.kind == propString && pp.role != roleName && len(pp.nameCues) > 0 {
+			props = append(props, i)
+		}
+	}
+	slices.SortStableFunc(props, func(a, b int) int { return len(p.props[b].nameCues) - len(p.props[a].nameCues) })
+	for _, i := range props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		for _, q := range quotes {
+			if taken.overlaps(q.from, q.to) {
+				continue
+			}
+			before := strings.Fields(lower[max(0, q.from-40):q.from])
+			before = before[max(0, len(before)-3):]
+			all := true
+			for _, c := range pp.nameCues {
+				hit := false
+				for _, w := range before {
+					if strings.HasPrefix(strings.Trim(w, "'\"`:=,("), c) {
+						hit = true
+					}
+				}
+				all = all && hit
+			}
+			if all {
+				out[pp.name] = strings.TrimSpace(text[q.from:q.to])
+				taken.add(q.from, q.to)
+				break
+			}
+		}
+	}
+}
