@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"encoding/json"
 	"math"
 	"sort"
 	"strings"
@@ -111,9 +110,14 @@ func (t *interner) ids(ss []string) []int {
 }
 
 // buildCaseData turns results into the case table's JSON, cases sorted by
-// ID. It returns compact JSON whose <, > and & are \u escaped, so it can
-// sit inside a <script> element without ending it.
-func buildCaseData(versions []string, results []harness.Result) ([]byte, error) {
+// ID, in chunks. It is compact JSON whose <, > and & are \u escaped, so it
+// can sit inside a <script> element without ending it.
+func buildCaseData(versions []string, results []harness.Result) ([][]byte, error) {
+	return encodeCaseData(caseDataOf(versions, results))
+}
+
+// caseDataOf is the case table's data before encoding.
+func caseDataOf(versions []string, results []harness.Result) *caseData {
 	strs := newInterner()
 	d := caseData{Versions: strs.ids(versions)}
 	col := map[string]int{}
@@ -155,9 +159,7 @@ func buildCaseData(versions []string, results []harness.Result) ([]byte, error) 
 		d.Cases = append(d.Cases, c)
 	}
 	d.Strings = strs.strings
-	// json.Marshal escapes <, >, &, U+2028 and U+2029; that is what makes
-	// the bytes safe inside a <script> element.
-	return json.Marshal(d)
+	return &d
 }
 
 func expectView(strs *interner, e harness.Expect) expectJSON {

@@ -57,7 +57,7 @@ type htmlView struct {
 	RowCount    int
 	// CaseData is a placeholder the case data replaces (see WriteHTML).
 	CaseData template.JS
-	caseData []byte
+	caseData [][]byte
 	CSS      template.CSS
 	JS       template.JS
 	CSP      string
@@ -101,7 +101,7 @@ func WriteHTML(w io.Writer, in Input) error {
 	// The case table's data is half the work and depends only on the
 	// results, so it is built beside the rest of the page.
 	type encoded struct {
-		data []byte
+		data [][]byte
 		err  error
 	}
 	caseData := make(chan encoded, 1)
@@ -133,7 +133,8 @@ func WriteHTML(w io.Writer, in Input) error {
 		return fmt.Errorf("render html report: template has no case data slot")
 	}
 	at += len(caseDataTag)
-	for _, part := range [][]byte{page[:at], view.caseData, page[at+len(caseDataPlaceholder):]} {
+	parts := append(append([][]byte{page[:at]}, view.caseData...), page[at+len(caseDataPlaceholder):])
+	for _, part := range parts {
 		if _, err := w.Write(part); err != nil {
 			return fmt.Errorf("write html report: %w", err)
 		}

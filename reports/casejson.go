@@ -1,0 +1,346 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The case data of a large run is 13 MB of JSON (10,000 cases × 3
+// versions). encoding/json would encode it by reflection into one buffer
+// that doubles its way there; the writer below knows the few shapes
+// involved and fills 64 KB chunks instead. Its bytes are exactly what
+// json.Marshal produces for the same caseData (a spec holds it to that):
+// field order, omitempty, HTML-safe string escapes (<, >, & and U+2028/9
+// as \u escapes, which is what lets the data sit in a <script> element)
+// and float formatting. Values of unknown shape (expected params from
+// case files) go through json.Marshal.
+
+// chunkSize is the size at which the writer starts a new chunk.
+const chunkSize = 64 << 10
+
+// caseDataWriter accumulates JSON in chunks.
+type caseDataWriter struct {
+	chunks [][]byte
+	b      []byte
+	err    error
+}
+
+// encodeCaseData writes d as JSON.
+func encodeCaseData(d *caseData) ([][]byte, error) {
+	w := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4)}
+	w.b = append(w.b, `{"v":`...)
+	w.ints(d.Versions)
+	w.b = append(w.b, `,"s":`...)
+	if d.Strings == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.b = append(w.b, '[')
+		for i, s := range d.Strings {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = appendJSONString(w.b, s)
+			w.flush()
+		}
+		w.b = append(w.b, ']')
+	}
+	w.b = append(w.b, `,"c":`...)
+	if d.Cases == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.b = append(w.b, '[')
+		for i := range d.Cases {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.caseJSON(&d.Cases[i])
+			w.flush()
+		}
+		w.b = append(w.b, ']')
+	}
+	w.b = append(w.b, '}')
+	if w.err != nil {
+		return nil, w.err
+	}
+	return append(w.chunks, w.b), nil
+}
+
+// flush starts a new chunk once the current one is full.
+func (w *caseDataWriter) flush() {
+	if len(w.b) >= chunkSize {
+		w.chunks = append(w.chunks, w.b)
+		w.b = make([]byte, 0, chunkSize+chunkSize/4)
+	}
+}
+
+// ints writes a []int without omitempty: null when nil.
+func (w *caseDataWriter) ints(xs []int) {
+	if xs == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.b = append(w.b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = strconv.AppendInt(w.b, int64(x), 10)
+	}
+	w.b = append(w.b, ']')
+}
+
+// fields writes an object's members; sep is ',' after the first.
+type fields struct {
+	w     *caseDataWriter
+	first bool
+}
+
+func (w *caseDataWriter) object() fields {
+	w.b = append(w.b, '{')
+	return fields{w: w, first: true}
+}
+
+func (f *fields) key(name string) []byte {
+	if !f.first {
+		f.w.b = append(f.w.b, ',')
+	}
+	f.first = false
+	f.w.b = append(f.w.b, '"')
+	f.w.b = append(f.w.b, name...)
+	f.w.b = append(f.w.b, '"', ':')
+	return f.w.b
+}
+
+func (f *fields) int(name string, x int64) {
+	if x != 0 {
+		f.w.b = strconv.AppendInt(f.key(name), x, 10)
+	}
+}
+
+func (f *fields) str(name, s string) {
+	if s != "" {
+		f.w.b = appendJSONString(f.key(name), s)
+	}
+}
+
+func (f *fields) intList(name string, xs []int) {
+	if len(xs) > 0 {
+		f.key(name)
+		f.w.ints(xs)
+	}
+}
+
+func (f *fields) end() { f.w.b = append(f.w.b, '}') }
+
+func (w *caseDataWriter) caseJSON(c *caseJSON) {
+	f := w.object()
+	w.b = appendJSONString(f.key("id"), c.ID)
+	f.int("su", int64(c.Suite))
+	f.str("in", c.Input)
+	f.intList("t", c.Tags)
+	f.key("x")
+	w.expect(&c.Expect)
+	f.key("r")
+	if c.Results == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.b = append(w.b, '[')
+		for i, r := range c.Results {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.result(r)
+		}
+		w.b = append(w.b, ']')
+	}
+	f.end()
+}
+
+func (w *caseDataWriter) expect(x *expectJSON) {
+	f := w.object()
+	f.int("a", int64(x.Action))
+	f.int("k", int64(x.Skill))
+	f.int("g", int64(x.Gate))
+	if len(x.Params) > 0 {
+		f.key("p")
+		w.value(x.Params)
+	}
+	f.intList("cd", x.Candidates)
+	f.intList("n", x.Never)
+	f.end()
+}
+
+func (w *caseDataWriter) result(r *resultJSON) {
+	if r == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	f := w.object()
+	f.int("p", int64(r.Pass))
+	f.int("f", int64(r.Failure))
+	f.int("a", int64(r.Action))
+	f.int("k", int64(r.Skill))
+	if r.Confidence != 0 {
+		f.key("c")
+		w.float(r.Confidence)
+	}
+	f.int("st", int64(r.Stage))
+	f.int("g", int64(r.Gate))
+	f.int("pa", int64(r.Params))
+	if len(r.Candidates) > 0 {
+		f.key("cd")
+		w.b = append(w.b, '[')
+		for i, c := range r.Candidates {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = append(w.b, '[')
+			w.value(c[0])
+			w.b = append(w.b, ',')
+			w.value(c[1])
+			w.b = append(w.b, ']')
+		}
+		w.b = append(w.b, ']')
+	}
+	if len(r.Errors) > 0 {
+		f.key("e")
+		w.value(r.Errors)
+	}
+	f.str("m", r.Message)
+	if len(r.Trace) > 0 {
+		f.key("tr")
+		w.value(r.Trace)
+	}
+	f.str("raw", r.Raw)
+	f.int("l", r.LatencyUS)
+	f.str("in", r.Input)
+	f.end()
+}
+
+// value writes the dynamic parts of the case data: trace steps, candidate
+// pairs, error lists and, through json.Marshal, anything else.
+func (w *caseDataWriter) value(v any) {
+	switch v := v.(type) {
+	case nil:
+		w.b = append(w.b, "null"...)
+	case int:
+		w.b = strconv.AppendInt(w.b, int64(v), 10)
+	case float64:
+		w.float(v)
+	case string:
+		w.b = appendJSONString(w.b, v)
+	case []string:
+		if v == nil {
+			w.b = append(w.b, "null"...)
+			return
+		}
+		w.b = append(w.b, '[')
+		for i, s := range v {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = appendJSONString(w.b, s)
+		}
+		w.b = append(w.b, ']')
+	case []any:
+		if v == nil {
+			w.b = append(w.b, "null"...)
+			return
+		}
+		w.b = append(w.b, '[')
+		for i, x := range v {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.value(x)
+		}
+		w.b = append(w.b, ']')
+	default:
+		js, err := json.Marshal(v)
+		if err != nil && w.err == nil {
+			w.err = err
+		}
+		w.b = append(w.b, js...)
+	}
+}
+
+// float writes a float64 as encoding/json does: shortest representation,
+// exponent form only below 1e-6 or from 1e21 on, with a one-digit
+// negative exponent not zero-padded. JSON has no NaN or infinity.
+func (w *caseDataWriter) float(x float64) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		if w.err == nil {
+			w.err = fmt.Errorf("json: unsupported value: %s", strconv.FormatFloat(x, 'g', -1, 64))
+		}
+		return
+	}
+	format := byte('f')
+	if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	w.b = strconv.AppendFloat(w.b, x, format, -1, 64)
+	if format == 'e' {
+		n := len(w.b)
+		if n >= 4 && w.b[n-4] == 'e' && w.b[n-3] == '-' && w.b[n-2] == '0' {
+			w.b[n-2] = w.b[n-1]
+			w.b = w.b[:n-1]
+		}
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string with encoding/json's
+// default (HTML-safe) escaping; invalid UTF-8 becomes U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,30 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/routebench/routebench/harness"
+)
+
+// CaseDataForTest encodes the case table's data both ways: with the
+// report's own writer and with json.Marshal, which it must equal.
+func CaseDataForTest(versions []string, results []harness.Result) (own, reference []byte, err error) {
+	d := caseDataOf(versions, results)
+	chunks, err := encodeCaseData(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	reference, err = json.Marshal(d)
+	return bytes.Join(chunks, nil), reference, err
+}
+
+// JSONStringForTest is the writer's string encoding.
+func JSONStringForTest(s string) []byte { return appendJSONString(nil, s) }
+
+// JSONFloatForTest is the writer's float encoding.
+func JSONFloatForTest(x float64) ([]byte, error) {
+	w := &caseDataWriter{}
+	w.float(x)
+	return w.b, w.err
+}
