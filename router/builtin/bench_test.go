@@ -79,3 +79,22 @@ func BenchmarkFit(b *testing.B) {
 		fitSkills(skills, defaultTopK)
 	}
 }
+
+// BenchmarkExtractToolSchema is extraction for a bare tool schema (BFCL
+// style: typed properties with descriptions, no examples), where the
+// number, name and list rules do the work.
+func BenchmarkExtractToolSchema(b *testing.B) {
+	s := toolSkill("distance_and_temps", map[string]any{
+		"start_location": prop("string", "The starting city."),
+		"end_location":   prop("string", "The destination city."),
+		"initial_temp":   prop("number", "The initial temperature in Kelvin."),
+		"final_temp":     prop("number", "The final temperature in Kelvin."),
+		"samples":        numberArray("number", "Observations."),
+		"include_tolls":  prop("boolean", "Include toll roads."),
+	}, "start_location", "end_location", "initial_temp", "final_temp")
+	text := "Drive from San Francisco, CA to Los Angeles, initial temperature of 300K, a final temperature of 400K, samples [1.5, 2, 3] and include tolls."
+	b.ReportAllocs()
+	for b.Loop() {
+		ExtractParams(s, text, testNow)
+	}
+}
