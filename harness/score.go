@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/router"
@@ -29,10 +30,15 @@ func Score(results []Result) Summary {
 		}
 		byVersion[r.Version] = append(byVersion[r.Version], i)
 	}
-	sum := Summary{Format: FormatVersion, Versions: make([]VersionSummary, 0, len(order))}
-	for _, id := range order {
-		sum.Versions = append(sum.Versions, scoreVersion(id, results, byVersion[id]))
+	// Versions are scored side by side: each reads only its own results
+	// and sums them in the same order as ever, so the numbers do not
+	// depend on the scheduling.
+	sum := Summary{Format: FormatVersion, Versions: make([]VersionSummary, len(order))}
+	var wg sync.WaitGroup
+	for i, id := range order {
+		wg.Go(func() { sum.Versions[i] = scoreVersion(id, results, byVersion[id]) })
 	}
+	wg.Wait()
 	return sum
 }
 
