@@ -26,6 +26,8 @@ type recallIndex struct {
 	// order is each skill's registry position, the tie-break that keeps
 	// rankings deterministic.
 	order map[string]int
+	// perSkill counts each skill's indexed documents (by registry position).
+	perSkill []int
 }
 
 // recallDoc is one text a skill is recalled by.
@@ -57,7 +59,7 @@ func skillDocs(s *registry.Skill) []recallDoc {
 // buildIndex embeds every skill's documents (in parallel: a remote embedder
 // is latency-bound, the builtin one CPU-bound) and loads them into chromem.
 func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFunc) (*recallIndex, error) {
-	ix := &recallIndex{embed: embed, order: make(map[string]int, len(skills))}
+	ix := &recallIndex{embed: embed, order: make(map[string]int, len(skills)), perSkill: make([]int, len(skills))}
 	var docs []recallDoc
 	for i, s := range skills {
 		ix.order[s.Name] = i
@@ -105,6 +107,7 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 			return nil, fmt.Errorf("index %s: %w", d.id, err)
 		}
 		ix.docs++
+		ix.perSkill[ix.order[d.skill]]++
 	}
 	return ix, nil
 }
@@ -176,7 +179,7 @@ func (ix *recallIndex) rank(ctx context.Context, text string, allowed []*registr
 // every document. Scores are by registry position; a skill with no
 // document in the results scores 0.
 func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed []bool, k int) ([]float32, error) {
-	n := min(ix.docs, recallWindow*k)
+	n := min(ix.docs, ix.window(allowed, k))
 	best := make([]float32, len(allowed))
 	seen := make([]bool, len(allowed))
 	for {
@@ -211,9 +214,23 @@ func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed []bo
 // 0.9100000262260437).
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
-// recallWindow is how many documents per wanted skill the first query
-// takes. chromem scans every document whatever nResults is, but builds,
-// sorts and returns only nResults: a window of a few documents per skill
-// is almost always conclusive, and when it is not, the full second query
-// costs one more scan.
-const recallWindow = 4
+// window is how many documents the first query takes: enough that it is
+// always conclusive. The k-th allowed skill's best document is outranked
+// only by documents of the k-1 skills ahead of it and of skills that are not
+// allowed, so (k-1) × the most documents any allowed skill has, plus every
+// document of a skill not allowed, plus one, reaches it. chromem scans every
+// document whatever nResults is; a second, full query happens only on ties
+// at the window's edge. (A fixed small window was often inconclusive on
+// registries with many examples per skill, such as CLINC150's 100, and each
+// second query costs a whole scan.)
+func (ix *recallIndex) window(allowed []bool, k int) int {
+	most, blocked := 0, 0
+	for i, n := range ix.perSkill {
+		if allowed[i] {
+			most = max(most, n)
+		} else {
+			blocked += n
+		}
+	}
+	return blocked + (k-1)*most + 1
+}
