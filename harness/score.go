@@ -161,6 +161,9 @@ func (a *accumulator) add(r *Result, t terms) {
 	a.judgeOK += t.judgePassed
 	if r.Decision.Action != router.Fail {
 		conf := math.Min(1, math.Max(0, r.Decision.Confidence))
+		if math.IsNaN(conf) {
+			conf = 0 // only an in-process judge can produce one; JSON cannot carry it
+		}
 		correct := 0.0
 		if t.indicators[DecisionAccuracy] {
 			correct = 1

@@ -1,6 +1,8 @@
 package harness_test
 
 import (
+	"math"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -53,6 +55,14 @@ var _ = Describe("Score", func() {
 		sum = harness.Score(scoredResults())
 		Expect(sum.Versions).To(HaveLen(1))
 		all = sum.Versions[0].Groups[harness.GroupAll]
+	})
+
+	It("scores a NaN confidence as 0 instead of panicking", func() {
+		rs := scoredResults()
+		rs[0].Decision.Confidence = math.NaN()
+		var g harness.Group
+		Expect(func() { g = harness.Score(rs).Versions[0].Groups[harness.GroupAll] }).NotTo(Panic())
+		Expect(math.IsNaN(g.Metrics["brier"].Value)).To(BeFalse())
 	})
 
 	It("names the version and model", func() {
