@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -49,7 +50,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		l.problems = append(l.problems, *problem)
 	}
 	if root != nil && root.Kind != yaml.MappingNode {
-		y.problem(root, "", "must be a mapping with versions, suites and gate; got %s", kindName(root))
+		y.problem(root, "", "must be a mapping with versions, suites and gate; got %s", yamlkind.Of(root))
 		root = nil
 	}
 	if root != nil {
@@ -65,7 +66,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 					return // an empty gate block gates nothing
 				}
 				if v.Kind != yaml.MappingNode {
-					y.problem(v, "gate", "must be a mapping with thresholds and regression, got %s", kindName(v))
+					y.problem(v, "gate", "must be a mapping with thresholds and regression, got %s", yamlkind.Of(v))
 					return
 				}
 				cfg.Gate = v

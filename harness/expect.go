@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -29,7 +30,7 @@ var (
 func (y *ynode) expect(n *yaml.Node, field string, skills skillIndex) Expect {
 	var e Expect
 	if n.Kind != yaml.MappingNode {
-		y.problem(n, field, "must be a mapping such as {action: execute, skill: ...}, got %s", kindName(n))
+		y.problem(n, field, "must be a mapping such as {action: execute, skill: ...}, got %s", yamlkind.Of(n))
 		return e
 	}
 	nodes := map[string]*yaml.Node{}
@@ -119,7 +120,7 @@ func (y *ynode) skillName(n *yaml.Node, field string, skills skillIndex) string 
 
 func (y *ynode) skillList(n *yaml.Node, field string, skills skillIndex) []string {
 	if n.Kind != yaml.SequenceNode {
-		y.problem(n, field, "must be a list of skill names, got %s", kindName(n))
+		y.problem(n, field, "must be a list of skill names, got %s", yamlkind.Of(n))
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
@@ -133,7 +134,7 @@ func (y *ynode) skillList(n *yaml.Node, field string, skills skillIndex) []strin
 
 func (y *ynode) params(n *yaml.Node, field string) map[string]ParamMatcher {
 	if n.Kind != yaml.MappingNode {
-		y.problem(n, field, "must be a mapping of param name to value or matcher, got %s", kindName(n))
+		y.problem(n, field, "must be a mapping of param name to value or matcher, got %s", yamlkind.Of(n))
 		return nil
 	}
 	out := make(map[string]ParamMatcher, len(n.Content)/2)
@@ -197,7 +198,7 @@ func (y *ynode) matcherBody(key string, v *yaml.Node, field string, optional boo
 		// An empty list is allowed only with optional: then the param must
 		// be left out.
 		if v.Kind != yaml.SequenceNode || (len(v.Content) == 0 && !optional) {
-			y.problem(v, field, "must be a non-empty list of accepted values, got %s", kindName(v))
+			y.problem(v, field, "must be a non-empty list of accepted values, got %s", yamlkind.Of(v))
 			return ParamMatcher{}, false
 		}
 		opts := make([]any, 0, len(v.Content))
@@ -211,7 +212,7 @@ func (y *ynode) matcherBody(key string, v *yaml.Node, field string, optional boo
 		return ParamMatcher{AnyOf: opts}, true
 	case "regex":
 		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" || v.Value == "" {
-			y.problem(v, field, "must be a regular expression string, got %s", kindName(v))
+			y.problem(v, field, "must be a regular expression string, got %s", yamlkind.Of(v))
 			return ParamMatcher{}, false
 		}
 		if _, err := regexp.Compile(v.Value); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -164,7 +165,7 @@ func parseFiles(files []string) []parsedFile {
 func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
 	y := &ynode{file: file, l: l}
 	if root.Kind != yaml.MappingNode {
-		y.problem(root, "", "must be a mapping with suite, defaults and cases; got %s", kindName(root))
+		y.problem(root, "", "must be a mapping with suite, defaults and cases; got %s", yamlkind.Of(root))
 		return nil
 	}
 	var kind string
@@ -189,7 +190,7 @@ func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
 		return nil
 	}
 	if casesNode.Kind != yaml.SequenceNode {
-		y.problem(casesNode, "cases", "must be a list of cases, got %s; start each case with \"- id: ...\"", kindName(casesNode))
+		y.problem(casesNode, "cases", "must be a list of cases, got %s; start each case with \"- id: ...\"", yamlkind.Of(casesNode))
 		return nil
 	}
 	var cases []Case
@@ -205,7 +206,7 @@ func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
 func (y *ynode) defaults(n *yaml.Node) suiteDefaults {
 	var d suiteDefaults
 	if n.Kind != yaml.MappingNode {
-		y.problem(n, "defaults", "must be a mapping (caller, now, tags), got %s", kindName(n))
+		y.problem(n, "defaults", "must be a mapping (caller, now, tags), got %s", yamlkind.Of(n))
 		return d
 	}
 	y.fields(n, "defaults", defaultFields, func(key string, v *yaml.Node) {
@@ -224,7 +225,7 @@ func (y *ynode) defaults(n *yaml.Node) suiteDefaults {
 func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefaults) (Case, bool) {
 	c := Case{Suite: kind, Caller: defaults.caller, Now: defaults.now, Pos: y.pos(n)}
 	if n.Kind != yaml.MappingNode {
-		y.problem(n, field, "must be a mapping with id, input and expect, got %s", kindName(n))
+		y.problem(n, field, "must be a mapping with id, input and expect, got %s", yamlkind.Of(n))
 		return c, false
 	}
 	before := len(y.l.problems)
@@ -328,7 +329,7 @@ func mergeTags(defaults, own []string) []string {
 func (y *ynode) caller(n *yaml.Node, field string) router.Caller {
 	var c router.Caller
 	if n.Kind != yaml.MappingNode {
-		y.problem(n, field, "must be a mapping {scopes: [...], disabled: [...]}, got %s", kindName(n))
+		y.problem(n, field, "must be a mapping {scopes: [...], disabled: [...]}, got %s", yamlkind.Of(n))
 		return c
 	}
 	y.fields(n, field, callerFields, func(key string, v *yaml.Node) {

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/routebench/routebench/internal/textdist"
+	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -84,7 +85,7 @@ func (y *ynode) missing(n *yaml.Node, field, key string, cond bool) bool {
 // str reads a scalar as text; numbers are accepted as their text.
 func (y *ynode) str(n *yaml.Node, field string) string {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" || n.ShortTag() == "!!bool" {
-		y.problem(n, field, "must be a string, got %s", kindName(n))
+		y.problem(n, field, "must be a string, got %s", yamlkind.Of(n))
 		return ""
 	}
 	return n.Value
@@ -92,7 +93,7 @@ func (y *ynode) str(n *yaml.Node, field string) string {
 
 func (y *ynode) strList(n *yaml.Node, field string) []string {
 	if n.Kind != yaml.SequenceNode {
-		y.problem(n, field, "must be a list of strings, got %s", kindName(n))
+		y.problem(n, field, "must be a list of strings, got %s", yamlkind.Of(n))
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
@@ -142,25 +143,6 @@ func keyOf(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return n
-}
-
-// kindName describes what a node holds, for "must be X, got Y" messages.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	}
-	switch n.ShortTag() {
-	case "!!null":
-		return "nothing (null)"
-	case "!!int", "!!float":
-		return "a number (" + n.Value + ")"
-	case "!!bool":
-		return "a boolean (" + n.Value + ")"
-	}
-	return fmt.Sprintf("%q", n.Value)
 }
 
 // suggest returns the known word closest to got when it is a plausible typo.

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
@@ -132,7 +133,7 @@ func (f *yfile) paramsSchema(n *yaml.Node, field string) (map[string]any, *jsons
 	}
 	raw, ok := v.(map[string]any)
 	if !ok {
-		f.problem(n, field, "must be a JSON Schema object (a mapping with type: object), got %s", kindName(n))
+		f.problem(n, field, "must be a JSON Schema object (a mapping with type: object), got %s", yamlkind.Of(n))
 		return nil, nil, nil
 	}
 	if t, ok := raw["type"].(string); !ok || t != "object" {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -66,7 +67,7 @@ func (f *yfile) skillsDoc(root *yaml.Node) []*Skill {
 		}
 	}
 	if list.Kind != yaml.SequenceNode {
-		f.problem(list, "skills", "must be a list of skills, got %s; start each skill with \"- name: ...\"", kindName(list))
+		f.problem(list, "skills", "must be a list of skills, got %s; start each skill with \"- name: ...\"", yamlkind.Of(list))
 		return nil
 	}
 	if len(list.Content) == 0 {
@@ -250,7 +251,7 @@ func (f *yfile) cost(n *yaml.Node, field string, c *Cost) {
 // which case examples are not checked against rules.
 func (f *yfile) rules(n *yaml.Node, field string) ([]*Rule, bool) {
 	if n.Kind != yaml.SequenceNode {
-		f.problem(n, field, "must be a list of {expr, message}, got %s; start each rule with \"- expr: ...\"", kindName(n))
+		f.problem(n, field, "must be a list of {expr, message}, got %s; start each rule with \"- expr: ...\"", yamlkind.Of(n))
 		return nil, false
 	}
 	var out []*Rule
@@ -303,7 +304,7 @@ func (f *yfile) rules(n *yaml.Node, field string) ([]*Rule, bool) {
 
 func (f *yfile) triggers(n *yaml.Node, field string) []*Trigger {
 	if n.Kind != yaml.SequenceNode {
-		f.problem(n, field, "must be a list of regex strings, got %s; write ['(?i)\\bORD-\\d{8}\\b']", kindName(n))
+		f.problem(n, field, "must be a list of regex strings, got %s; write ['(?i)\\bORD-\\d{8}\\b']", yamlkind.Of(n))
 		return nil
 	}
 	var out []*Trigger
@@ -329,7 +330,7 @@ var exampleNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func (f *yfile) examples(n *yaml.Node, field string, s *Skill, schemaOK, rulesOK bool) []Example {
 	if n.Kind != yaml.SequenceNode {
-		f.problem(n, field, "must be a list of {input, params}, got %s; start each example with \"- input: ...\"", kindName(n))
+		f.problem(n, field, "must be a list of {input, params}, got %s; start each example with \"- input: ...\"", yamlkind.Of(n))
 		return nil
 	}
 	var out []Example
@@ -384,7 +385,7 @@ func (f *yfile) exampleParams(n *yaml.Node, field string, s *Skill, schemaOK boo
 	}
 	params, ok := v.(map[string]any)
 	if !ok {
-		f.problem(n, field, "must be a mapping of param name to value, got %s; write {name: value, ...}", kindName(n))
+		f.problem(n, field, "must be a mapping of param name to value, got %s; write {name: value, ...}", yamlkind.Of(n))
 		return nil, false
 	}
 	if !schemaOK {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/routebench/routebench/internal/yamlkind"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -70,31 +71,12 @@ func join(parent, child string) string {
 
 func index(parent string, i int) string { return fmt.Sprintf("%s[%d]", parent, i) }
 
-// kindName describes what a node holds, for "must be X, got Y" messages.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	}
-	switch n.ShortTag() {
-	case "!!null":
-		return "nothing (null)"
-	case "!!int", "!!float":
-		return "a number (" + n.Value + ")"
-	case "!!bool":
-		return "a boolean (" + n.Value + ")"
-	}
-	return fmt.Sprintf("the string %q", n.Value)
-}
-
 // fields walks a mapping's pairs in order, calling fn for each known key and
 // reporting unknown and duplicate keys. It reports and returns false when n is
 // not a mapping.
 func (f *yfile) fields(n *yaml.Node, field string, known []string, fn func(key string, v *yaml.Node)) bool {
 	if n.Kind != yaml.MappingNode {
-		f.problem(n, field, "must be a mapping (key: value), got %s; write it as fields %s", kindName(n), strings.Join(known, ", "))
+		f.problem(n, field, "must be a mapping (key: value), got %s; write it as fields %s", yamlkind.Of(n), strings.Join(known, ", "))
 		return false
 	}
 	seen := map[string]int{}
@@ -122,7 +104,7 @@ func (f *yfile) fields(n *yaml.Node, field string, known []string, fn func(key s
 // pairs walks a free-form mapping (glossary, side_effects), reporting duplicates.
 func (f *yfile) pairs(n *yaml.Node, field string, fn func(k, v *yaml.Node)) bool {
 	if n.Kind != yaml.MappingNode {
-		f.problem(n, field, "must be a mapping (key: value), got %s; write one key: value per line", kindName(n))
+		f.problem(n, field, "must be a mapping (key: value), got %s; write one key: value per line", yamlkind.Of(n))
 		return false
 	}
 	seen := map[string]int{}
@@ -151,7 +133,7 @@ func contains(list []string, s string) bool {
 // written, since a description of "2026" is still a description.
 func (f *yfile) str(n *yaml.Node, field string) (string, bool) {
 	if n.Kind != yaml.ScalarNode {
-		f.problem(n, field, "must be a string, got %s; write plain text (quote it if it has a colon)", kindName(n))
+		f.problem(n, field, "must be a string, got %s; write plain text (quote it if it has a colon)", yamlkind.Of(n))
 		return "", false
 	}
 	if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
@@ -164,7 +146,7 @@ func (f *yfile) str(n *yaml.Node, field string) (string, bool) {
 // strList reads a list of non-empty strings.
 func (f *yfile) strList(n *yaml.Node, field string) ([]string, bool) {
 	if n.Kind != yaml.SequenceNode {
-		f.problem(n, field, "must be a list of strings, got %s; write [\"...\"] or one \"- ...\" line per item", kindName(n))
+		f.problem(n, field, "must be a list of strings, got %s; write [\"...\"] or one \"- ...\" line per item", yamlkind.Of(n))
 		return nil, false
 	}
 	out := make([]string, 0, len(n.Content))
@@ -182,7 +164,7 @@ func (f *yfile) strList(n *yaml.Node, field string) ([]string, bool) {
 func (f *yfile) integer(n *yaml.Node, field string) (int, bool) {
 	var v int
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&v) != nil {
-		f.problem(n, field, "must be a whole number, got %s; write digits only, e.g. 5", kindName(n))
+		f.problem(n, field, "must be a whole number, got %s; write digits only, e.g. 5", yamlkind.Of(n))
 		return 0, false
 	}
 	return v, true
@@ -193,7 +175,7 @@ func (f *yfile) number(n *yaml.Node, field string) (float64, bool) {
 	tag := n.ShortTag()
 	if n.Kind != yaml.ScalarNode || (tag != "!!int" && tag != "!!float") || n.Decode(&v) != nil ||
 		math.IsNaN(v) || math.IsInf(v, 0) {
-		f.problem(n, field, "must be a number, got %s; write digits, e.g. 0.85", kindName(n))
+		f.problem(n, field, "must be a number, got %s; write digits, e.g. 0.85", yamlkind.Of(n))
 		return 0, false
 	}
 	return v, true
@@ -209,7 +191,7 @@ func (f *yfile) jsonValue(n *yaml.Node, field string) (any, bool) {
 		out := make(map[string]any, len(n.Content)/2)
 		ok := f.pairs(n, field, func(k, v *yaml.Node) {
 			if k.Kind != yaml.ScalarNode {
-				f.problem(k, field, "has a key that is %s; keys must be strings", kindName(k))
+				f.problem(k, field, "has a key that is %s; keys must be strings", yamlkind.Of(k))
 				return
 			}
 			if val, good := f.jsonValue(v, join(field, k.Value)); good {
