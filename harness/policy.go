@@ -3,7 +3,6 @@ package harness
 import (
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -58,30 +57,9 @@ func missingScopes(held, needed []string) []string {
 // paramPermissionGaps applies the skills.yaml `x-permission: {value:
 // [scope...]}` extension: acting with that value needs those scopes.
 func paramPermissionGaps(held []string, s *registry.Skill, params map[string]any) string {
-	props := s.Properties()
-	names := make([]string, 0, len(props))
-	for name := range props {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		perms, ok := props[name]["x-permission"].(map[string]any)
-		if !ok {
-			continue
-		}
-		value, ok := params[name].(string)
-		if !ok {
-			continue
-		}
-		scopes, _ := perms[value].([]any)
-		var needed []string
-		for _, sc := range scopes {
-			if str, ok := sc.(string); ok {
-				needed = append(needed, str)
-			}
-		}
-		if missing := missingScopes(held, needed); len(missing) > 0 {
-			return fmt.Sprintf("acted on %s with %s=%s without the caller holding scope %v", s.Name, name, value, missing)
+	for _, vs := range s.ValueScopes(params) {
+		if missing := missingScopes(held, vs.Scopes); len(missing) > 0 {
+			return fmt.Sprintf("acted on %s with %s=%v without the caller holding scope %v", s.Name, vs.Param, vs.Value, missing)
 		}
 	}
 	return ""

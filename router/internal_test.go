@@ -15,13 +15,6 @@ var _ = g.Describe("internals", func() {
 			Message: "delete_test_data needs scope data:delete, which the caller lacks"}))
 	})
 
-	g.It("compares x-permission keys with the printed value", func() {
-		perm := map[string]any{"3": []any{"big"}, "prod": []any{"ops:prod", "ops:write"}}
-		Expect(scopesFor(perm, 3.0)).To(Equal([]string{"big"}))
-		Expect(scopesFor(perm, "prod")).To(Equal([]string{"ops:prod", "ops:write"}))
-		Expect(scopesFor(perm, "staging")).To(BeEmpty())
-	})
-
 	g.DescribeTable("strips one markdown fence", func(in, out string) {
 		Expect(stripFence(in)).To(Equal(out))
 	},

@@ -104,52 +104,13 @@ func permissionErrors(s *registry.Skill, params map[string]any, held map[string]
 		errs = append(errs, Error{Category: CatParams, Layer: LayerPermission, Rule: "permission_scope",
 			Message: fmt.Sprintf("%s needs scope %s, which the caller lacks", s.Name, strings.Join(miss, ", "))})
 	}
-	props := s.Properties()
-	names := make([]string, 0, len(props))
-	for n := range props {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		perm, ok := props[name]["x-permission"].(map[string]any)
-		if !ok {
-			continue
-		}
-		val, present := params[name]
-		if !present {
-			continue
-		}
-		needed := scopesFor(perm, val)
-		if miss := missingScopes(held, needed); len(miss) > 0 {
-			errs = append(errs, Error{Category: CatParams, Layer: LayerPermission, Path: pointer([]string{name}), Rule: "x-permission",
-				Message: fmt.Sprintf("%s=%v needs scope %s, which the caller lacks", name, val, strings.Join(miss, ", "))})
+	for _, vs := range s.ValueScopes(params) {
+		if miss := missingScopes(held, vs.Scopes); len(miss) > 0 {
+			errs = append(errs, Error{Category: CatParams, Layer: LayerPermission, Path: pointer([]string{vs.Param}), Rule: "x-permission",
+				Message: fmt.Sprintf("%s=%v needs scope %s, which the caller lacks", vs.Param, vs.Value, strings.Join(miss, ", "))})
 		}
 	}
 	return errs
-}
-
-// scopesFor returns the scopes an x-permission map asks for a value. Keys
-// are strings in YAML, so the value is compared by its printed form.
-func scopesFor(perm map[string]any, val any) []string {
-	key := fmt.Sprint(val)
-	raw, ok := perm[key]
-	if !ok {
-		return nil
-	}
-	var out []string
-	switch r := raw.(type) {
-	case []any:
-		for _, x := range r {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-	case []string:
-		out = append(out, r...)
-	case string:
-		out = append(out, r)
-	}
-	return out
 }
 
 // topField is the top-level param a JSON pointer points into.
