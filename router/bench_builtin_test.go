@@ -9,9 +9,10 @@ import (
 	"github.com/routebench/routebench/router/registry"
 )
 
-// BenchmarkRoute is one decision on the v2 demo registry with the builtin
-// models, the default configuration. Target: < 200 µs per decision.
-func BenchmarkRoute(b *testing.B) {
+// builtinV2Router is the v2 demo version with the builtin models, the
+// default configuration every router benchmark measures.
+func builtinV2Router(b *testing.B) *router.Router {
+	b.Helper()
 	dir := fixturesDir + "v2"
 	if _, err := os.Stat(dir); err != nil {
 		b.Skip("fixture " + dir + " not present")
@@ -28,6 +29,13 @@ func BenchmarkRoute(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return r
+}
+
+// BenchmarkRoute is one decision on the v2 demo registry with the builtin
+// models, the default configuration. Target: < 200 µs per decision.
+func BenchmarkRoute(b *testing.B) {
+	r := builtinV2Router(b)
 	benchRoute(b, r)
 }
 

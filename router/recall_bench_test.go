@@ -2,36 +2,18 @@ package router_test
 
 import (
 	"context"
-	"os"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/routebench/routebench/router"
-	"github.com/routebench/routebench/router/models"
-	"github.com/routebench/routebench/router/registry"
 )
 
 // BenchmarkRecall is the recall stage alone (request embedding and the
 // chromem query) on the v2 demo registry with the builtin embedder: the
 // share of BenchmarkRoute's 200 µs budget that recall takes.
 func BenchmarkRecall(b *testing.B) {
-	dir := fixturesDir + "v2"
-	if _, err := os.Stat(dir); err != nil {
-		b.Skip("fixture " + dir + " not present")
-	}
-	v, err := registry.Load(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := models.Factory(models.Builtin, models.Builtin)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := router.New(v, f)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := builtinV2Router(b)
 	ctx := context.Background()
 	b.ReportAllocs()
 	cpu0 := cpuTime()
