@@ -164,25 +164,39 @@ func signed(v float64, prec int) string {
 	return s
 }
 
+// unitFormat is how one unit prints: values are scaled (rates to
+// percent), rounded to decimals and wrapped in prefix and suffix; deltas
+// carry deltaSuffix ("pp" for rates) instead.
+type unitFormat struct {
+	scale          float64
+	decimals       int
+	prefix, suffix string
+	deltaSuffix    string
+}
+
+var unitFormats = map[unit]unitFormat{
+	unitRate:   {scale: 100, decimals: 1, suffix: "%", deltaSuffix: " pp"},
+	unitCount:  {scale: 1, decimals: 0},
+	unitScore:  {scale: 1, decimals: 3},
+	unitMillis: {scale: 1, decimals: 2, suffix: " ms", deltaSuffix: " ms"},
+	unitUSD:    {scale: 1, decimals: 4, prefix: "$"},
+	unitNumber: {scale: 1, decimals: 1},
+}
+
+func formatOf(metric string) unitFormat {
+	if f, ok := unitFormats[lookupMetric(metric).unit]; ok {
+		return f
+	}
+	return unitFormats[unitNumber]
+}
+
 // FormatValue prints a metric's value the way every report shows it:
 // rates as percentages with one decimal ("91.2%"), counts as integers,
 // scores with three decimals, latencies in ms, cost in USD, other
 // quantities with one decimal.
 func FormatValue(metric string, v float64) string {
-	switch lookupMetric(metric).unit {
-	case unitRate:
-		return fixed(v*100, 1) + "%"
-	case unitCount:
-		return fixed(v, 0)
-	case unitScore:
-		return fixed(v, 3)
-	case unitMillis:
-		return fixed(v, 2) + " ms"
-	case unitUSD:
-		return "$" + fixed(v, 4)
-	default:
-		return fixed(v, 1)
-	}
+	f := formatOf(metric)
+	return f.prefix + fixed(v*f.scale, f.decimals) + f.suffix
 }
 
 // FormatInterval prints a rate's 95% interval ("[87.1, 94.1]"), or "" when
@@ -191,62 +205,21 @@ func FormatInterval(metric string, r harness.Rate) string {
 	if r.Lo == nil || r.Hi == nil {
 		return ""
 	}
-	return "[" + bare(metric, *r.Lo) + ", " + bare(metric, *r.Hi) + "]"
-}
-
-// bare is FormatValue without the unit, for interval bounds.
-func bare(metric string, v float64) string {
-	switch lookupMetric(metric).unit {
-	case unitRate:
-		return fixed(v*100, 1)
-	case unitCount:
-		return fixed(v, 0)
-	case unitScore:
-		return fixed(v, 3)
-	case unitMillis:
-		return fixed(v, 2)
-	case unitUSD:
-		return fixed(v, 4)
-	default:
-		return fixed(v, 1)
-	}
+	f := formatOf(metric)
+	return "[" + fixed(*r.Lo*f.scale, f.decimals) + ", " + fixed(*r.Hi*f.scale, f.decimals) + "]"
 }
 
 // FormatDelta prints head - base: percentage points for rates
 // ("+4.2 pp"), the metric's own unit otherwise.
 func FormatDelta(metric string, d float64) string {
-	switch lookupMetric(metric).unit {
-	case unitRate:
-		return signed(d*100, 1) + " pp"
-	case unitCount:
-		return signed(d, 0)
-	case unitScore:
-		return signed(d, 3)
-	case unitMillis:
-		return signed(d, 2) + " ms"
-	case unitUSD:
-		return signed(d, 4)
-	default:
-		return signed(d, 1)
-	}
+	f := formatOf(metric)
+	return signed(d*f.scale, f.decimals) + f.deltaSuffix
 }
 
 // formatDeltaInterval prints a delta's interval in the delta's unit.
 func formatDeltaInterval(metric string, lo, hi float64) string {
-	scale, prec := 1.0, 1
-	switch lookupMetric(metric).unit {
-	case unitRate:
-		scale = 100
-	case unitCount:
-		prec = 0
-	case unitScore:
-		prec = 3
-	case unitMillis:
-		prec = 2
-	case unitUSD:
-		prec = 4
-	}
-	return "[" + signed(lo*scale, prec) + ", " + signed(hi*scale, prec) + "]"
+	f := formatOf(metric)
+	return "[" + signed(lo*f.scale, f.decimals) + ", " + signed(hi*f.scale, f.decimals) + "]"
 }
 
 // formatP prints a p-value the way papers do: three decimals, "<0.001"
