@@ -1,0 +1,121 @@
+// Package inputfile reads the files routebench is pointed at with bounds:
+// only regular files (a path linked to /dev/zero or a FIFO would otherwise
+// block or grow without end), at most a size limit, and text checked for
+// encoding damage with the line and column where it starts.
+package inputfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"unicode/utf8"
+)
+
+// DefaultLimit bounds the YAML, JSON and Markdown inputs of a run. It is far
+// above any real registry or suite file (the 10,000-case generated suite is
+// under 4 MB) and far below what would exhaust memory.
+const DefaultLimit = 64 << 20
+
+// ErrTooLarge is wrapped by the error Read returns for a file over its limit.
+var ErrTooLarge = errors.New("file too large")
+
+// ErrNotRegular is wrapped by the error Read returns for a device, FIFO,
+// socket or directory.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ReadFile reads a file of the OS file system; see Read.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	return read(func() (fs.File, error) { return os.Open(path) }, func() (fs.FileInfo, error) { return os.Stat(path) }, path, limit)
+}
+
+// Read reads name from fsys when it is a regular file of at most limit
+// bytes (limit <= 0 means DefaultLimit). Symbolic links are followed, so a
+// link is judged by what it points to.
+func Read(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	return read(func() (fs.File, error) { return fsys.Open(name) }, func() (fs.FileInfo, error) { return fs.Stat(fsys, name) }, name, limit)
+}
+
+func read(open func() (fs.File, error), stat func() (fs.FileInfo, error), name string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	// Stat before open: opening a FIFO for reading blocks until a writer comes.
+	info, err := stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w (%s); give a regular file", ErrNotRegular, describeMode(info.Mode()))
+	}
+	if info.Size() > limit {
+		return nil, fmt.Errorf("%w: %d bytes, over the limit of %d bytes", ErrTooLarge, info.Size(), limit)
+	}
+	f, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The size from stat can be stale (a file still being written), so the
+	// read itself is bounded too.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%w: over the limit of %d bytes", ErrTooLarge, limit)
+	}
+	return data, nil
+}
+
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	default:
+		return "mode " + m.String()
+	}
+}
+
+// TextError locates the first encoding damage in a text file.
+type TextError struct {
+	Line, Column int    // 1-based; the column counts runes
+	What         string // "invalid UTF-8", "a NUL byte", "control character U+001B"
+}
+
+func (e *TextError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s; save the file as UTF-8 text without control characters", e.Line, e.Column, e.What)
+}
+
+// CheckText returns a *TextError for the first invalid UTF-8 sequence, NUL
+// byte or control character other than tab, newline and carriage return, or
+// nil when the text is clean. A UTF-8 byte order mark at the start is allowed.
+func CheckText(data []byte) error {
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return &TextError{Line: line, Column: col, What: fmt.Sprintf("invalid UTF-8 (byte 0x%02X)", data[i])}
+		case r == 0:
+			return &TextError{Line: line, Column: col, What: "a NUL byte"}
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\t' || r == '\r':
+		case r < 0x20 || r == 0x7F || (r >= 0x80 && r < 0xA0):
+			return &TextError{Line: line, Column: col, What: fmt.Sprintf("control character U+%04X", r)}
+		}
+		i += size
+		col++
+	}
+	return nil
+}

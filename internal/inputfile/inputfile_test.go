@@ -1,0 +1,70 @@
+package inputfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestReadFileBounds(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.yaml")
+	if err := os.WriteFile(small, []byte("a: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFile(small, 0); err != nil || string(data) != "a: 1\n" {
+		t.Fatalf("ReadFile(small) = %q, %v", data, err)
+	}
+	if _, err := ReadFile(small, 3); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("ReadFile over limit: err = %v, want ErrTooLarge", err)
+	}
+	if _, err := ReadFile(dir, 0); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("ReadFile(dir): err = %v, want ErrNotRegular naming a directory", err)
+	}
+	link := filepath.Join(dir, "zero.yaml")
+	if err := os.Symlink("/dev/zero", link); err == nil {
+		if _, err := ReadFile(link, 0); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "character device") {
+			t.Errorf("ReadFile(link to /dev/zero): err = %v, want ErrNotRegular naming a character device", err)
+		}
+	}
+	fifo := filepath.Join(dir, "pipe.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
+		// Would block forever if Read opened before checking the mode.
+		if _, err := ReadFile(fifo, 0); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("ReadFile(fifo): err = %v, want ErrNotRegular naming a named pipe", err)
+		}
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing"), 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("ReadFile(missing): err = %v, want ErrNotExist", err)
+	}
+}
+
+func TestCheckText(t *testing.T) {
+	for _, c := range []struct {
+		in        string
+		line, col int
+		what      string
+	}{
+		{"a: 1\n\tb: 2\r\n名字: 值\n", 0, 0, ""},
+		{"\ufeffa: 1\n", 0, 0, ""},
+		{"a: 1\nb: \xff\n", 2, 4, "invalid UTF-8"},
+		{"a: 1\nb: 2\nc: x\x00y\n", 3, 5, "NUL"},
+		{"名字: \x1b[31m\n", 1, 5, "U+001B"},
+		{"a: \u0085\n", 1, 4, "U+0085"},
+	} {
+		err := CheckText([]byte(c.in))
+		if c.what == "" {
+			if err != nil {
+				t.Errorf("CheckText(%q) = %v, want nil", c.in, err)
+			}
+			continue
+		}
+		var te *TextError
+		if !errors.As(err, &te) || te.Line != c.line || te.Column != c.col || !strings.Contains(te.What, c.what) {
+			t.Errorf("CheckText(%q) = %#v, want line %d col %d %q", c.in, err, c.line, c.col, c.what)
+		}
+	}
+}
