@@ -1,10 +1,14 @@
 package harness
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/routebench/routebench/internal/textdist"
 )
 
 // Labels are the Ginkgo labels of one (version, case): suite:X,
@@ -67,4 +71,107 @@ func appendUnique(xs []string, x string) []string {
 		}
 	}
 	return append(xs, x)
+}
+
+// labelKinds are the prefixes of Labels, in the order a listing shows
+// them; anything else is a case's own tag.
+var labelKinds = []string{"suite:", "version:", "skill:", "lang:"}
+
+// NoMatchError explains a label filter that selects nothing: it names
+// the labels in the expression that no (version, case) carries, with the
+// nearest existing label, and lists the labels that exist by kind.
+func NoMatchError(expr string, pairs int, existing []string) error {
+	have := map[string]bool{}
+	for _, l := range existing {
+		have[strings.ToLower(l)] = true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--label-filter %q matches none of the %d (version, case) pairs", expr, pairs)
+	var unknown []string
+	for _, l := range filterLabels(expr) {
+		if !have[strings.ToLower(l)] {
+			unknown = append(unknown, l)
+		}
+	}
+	if len(unknown) == 0 {
+		b.WriteString("; each label in it exists, but no pair carries that combination")
+	}
+	for _, l := range unknown {
+		fmt.Fprintf(&b, "; no case has label %q", l)
+		if near := nearestLabel(l, existing); near != "" {
+			fmt.Fprintf(&b, " (did you mean %q?)", near)
+		}
+	}
+	b.WriteString(". Labels that exist:")
+	byKind := map[string][]string{}
+	for _, l := range existing {
+		kind := "tags:"
+		for _, k := range labelKinds {
+			if strings.HasPrefix(l, k) {
+				kind = k
+				break
+			}
+		}
+		byKind[kind] = append(byKind[kind], l)
+	}
+	for _, kind := range append(append([]string{}, labelKinds...), "tags:") {
+		ls := byKind[kind]
+		if len(ls) == 0 {
+			continue
+		}
+		sort.Strings(ls)
+		fmt.Fprintf(&b, "\n  %-8s %s", kind, strings.Join(ls, ", "))
+	}
+	return fmt.Errorf("%s", b.String())
+}
+
+// filterLabels are the plain labels of a label-filter expression: what is
+// left between the operators & | ! , ( ), leaving out /regexes/ and set
+// operations ("skill: containsAny {a,b}"), which name no single label.
+func filterLabels(expr string) []string {
+	var out []string
+	var cur strings.Builder
+	flush := func() {
+		l := strings.TrimSpace(cur.String())
+		cur.Reset()
+		if l != "" && !strings.Contains(l, ": ") && !strings.HasSuffix(l, ":") {
+			out = append(out, l)
+		}
+	}
+	rs := []rune(expr)
+	for i := 0; i < len(rs); i++ {
+		switch r := rs[i]; {
+		case r == '/' || r == '{':
+			// A regex or a set operation's argument: skip to its end.
+			end := '/'
+			if r == '{' {
+				end = '}'
+				cur.Reset() // the set key and operation before it go too
+			}
+			for i++; i < len(rs) && rs[i] != end; i++ {
+			}
+		case strings.ContainsRune("&|!,()", r):
+			flush()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	flush()
+	return out
+}
+
+// nearestLabel is the existing label closest to l by edit distance, when
+// it is close enough to be a plausible typo.
+func nearestLabel(l string, existing []string) string {
+	best, bestDist := "", -1
+	for _, e := range existing {
+		d := textdist.Levenshtein(strings.ToLower(l), strings.ToLower(e))
+		if bestDist < 0 || d < bestDist || d == bestDist && e < best {
+			best, bestDist = e, d
+		}
+	}
+	if bestDist < 0 || bestDist > max(2, len([]rune(l))/3) {
+		return ""
+	}
+	return best
 }

@@ -1,65 +1,285 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
-// Merge joins the results of sharded runs into what one full run would
-// have written: each (version, case) once, versions in order of first
-// appearance, cases in their Seq order. A (version, case) present twice
-// with different case hashes means the shards ran different suites, which
-// is an error: their numbers do not add up.
-func Merge(sets ...[]Result) ([]Result, error) {
-	type key struct{ version, id string }
-	versionRank := map[string]int{}
-	seen := map[key]string{} // -> case hash
-	var out []Result
-	for _, set := range sets {
-		for _, r := range set {
-			if _, ok := versionRank[r.Version]; !ok {
-				versionRank[r.Version] = len(versionRank)
-			}
-			k := key{r.Version, r.Case}
-			if hash, dup := seen[k]; dup {
-				if hash != r.CaseHash {
-					return nil, fmt.Errorf("merge: case %s under %s has two different contents (hash %.12s and %.12s); re-run the shards from the same suites", r.Case, r.Version, hash, r.CaseHash)
-				}
-				continue
-			}
-			seen[k] = r.CaseHash
-			out = append(out, r)
+// RunOutput is one run's output as merge reads it: its plan record and
+// its results.
+type RunOutput struct {
+	// Dir is how the run was named on the command line, for messages.
+	Dir     string
+	Plan    Plan
+	Results []Result
+}
+
+// ReadRunOutput reads a run's results.jsonl and the plan.json beside it;
+// path is the output directory or its results.jsonl.
+func ReadRunOutput(path string) (RunOutput, error) {
+	dir, file := path, filepath.Join(path, ResultsFile)
+	if info, err := os.Stat(path); err == nil && !info.IsDir() {
+		dir, file = filepath.Dir(path), path
+	}
+	plan, err := ReadPlanFile(filepath.Join(dir, PlanFile))
+	if err != nil {
+		return RunOutput{}, err
+	}
+	results, err := ReadResults(file)
+	if err != nil {
+		return RunOutput{}, err
+	}
+	return RunOutput{Dir: path, Plan: plan, Results: results}, nil
+}
+
+// ReadRunOutputs reads each path with ReadRunOutput.
+func ReadRunOutputs(paths []string) ([]RunOutput, error) {
+	runs := make([]RunOutput, 0, len(paths))
+	for _, p := range paths {
+		r, err := ReadRunOutput(p)
+		if err != nil {
+			return nil, err
 		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// Merge joins the outputs of the shards of one run into what the run
+// unsharded would have written: each (version, case) once, in version then
+// case order. It first checks that they are one complete run: the same
+// plan (versions, fingerprints and cases), shard i/n each exactly once,
+// and in each shard exactly the (version, case) pairs its plan gives it.
+// Otherwise the error lists every shard and case missing, duplicated or
+// foreign, so the person can re-run exactly those.
+func Merge(runs []RunOutput) ([]Result, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("merge: no runs given")
+	}
+	if err := samePlan(runs); err != nil {
+		return nil, err
+	}
+	var problems []error
+	problems = append(problems, shardCoverage(runs)...)
+	plan := runs[0].Plan
+	versionRank := map[string]int{}
+	for i, v := range plan.Versions {
+		versionRank[v.ID] = i
+	}
+	caseRank := map[string]int{}
+	for i, c := range plan.Cases {
+		caseRank[c.ID] = i
+	}
+	var out []Result
+	for _, run := range runs {
+		kept, errs := checkShard(run)
+		problems = append(problems, errs...)
+		out = append(out, kept...)
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("merge: the runs are not one complete run:\n  %w", joinIndented(problems))
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := &out[i], &out[j]
 		if ra, rb := versionRank[a.Version], versionRank[b.Version]; ra != rb {
 			return ra < rb
 		}
-		if a.Seq != b.Seq {
-			return a.Seq < b.Seq
-		}
-		return a.Case < b.Case
+		return caseRank[a.Case] < caseRank[b.Case]
 	})
 	return out, nil
 }
 
-// ReadResultSets reads results.jsonl from each path: an output directory or
-// the file itself.
-func ReadResultSets(paths []string) ([][]Result, error) {
-	sets := make([][]Result, 0, len(paths))
-	for _, p := range paths {
-		file := p
-		if info, err := os.Stat(p); err == nil && info.IsDir() {
-			file = filepath.Join(p, ResultsFile)
+// samePlan checks every run against the first one's plan and says what
+// differs: versions (or their fingerprints) or cases.
+func samePlan(runs []RunOutput) error {
+	ref := runs[0]
+	var problems []error
+	for _, r := range runs[1:] {
+		if r.Plan.Hash == ref.Plan.Hash {
+			continue
 		}
-		rs, err := ReadResults(file)
-		if err != nil {
-			return nil, err
+		a, b := planVersionIDs(ref.Plan.Versions), planVersionIDs(r.Plan.Versions)
+		fa, fb := fingerprints(ref.Plan.Versions), fingerprints(r.Plan.Versions)
+		if strings.Join(a, ",") != strings.Join(b, ",") || fa != fb {
+			problems = append(problems, fmt.Errorf("%s ran versions %s but %s ran %s; re-run it with the same --versions (and the same version files)",
+				r.Dir, strings.Join(b, ", "), ref.Dir, strings.Join(a, ", ")))
+			continue
 		}
-		sets = append(sets, rs)
+		problems = append(problems, fmt.Errorf("%s ran other cases than %s (%s); re-run it with the same --suites and --label-filter",
+			r.Dir, ref.Dir, caseDifference(ref.Plan, r.Plan)))
 	}
-	return sets, nil
+	if len(problems) > 0 {
+		return fmt.Errorf("merge: the runs are not shards of one run:\n  %w", joinIndented(problems))
+	}
+	return nil
+}
+
+func fingerprints(vs []PlanVersion) string {
+	var b strings.Builder
+	for _, v := range vs {
+		b.WriteString(v.Fingerprint + ",")
+	}
+	return b.String()
+}
+
+// caseDifference says which cases one plan has that the other lacks or
+// has with other content or versions.
+func caseDifference(a, b Plan) string {
+	index := func(p Plan) map[string]PlanCase {
+		m := make(map[string]PlanCase, len(p.Cases))
+		for _, c := range p.Cases {
+			m[c.ID] = c
+		}
+		return m
+	}
+	ia, ib := index(a), index(b)
+	var only, lacks, changed []string
+	for _, c := range b.Cases {
+		if ca, ok := ia[c.ID]; !ok {
+			only = append(only, c.ID)
+		} else if ca.Hash != c.Hash || fmt.Sprint(ca.Versions) != fmt.Sprint(c.Versions) {
+			changed = append(changed, c.ID)
+		}
+	}
+	for _, c := range a.Cases {
+		if _, ok := ib[c.ID]; !ok {
+			lacks = append(lacks, c.ID)
+		}
+	}
+	var parts []string
+	if len(only) > 0 {
+		parts = append(parts, "only it has "+listSome(only))
+	}
+	if len(lacks) > 0 {
+		parts = append(parts, "it lacks "+listSome(lacks))
+	}
+	if len(changed) > 0 {
+		parts = append(parts, "changed content or versions: "+listSome(changed))
+	}
+	if len(parts) == 0 {
+		return "same cases in another order"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shardCoverage checks that the runs are shards 1..n of one split, each
+// exactly once (or a single unsharded run).
+func shardCoverage(runs []RunOutput) []error {
+	var problems []error
+	count := runs[0].Plan.Shard.Count
+	for _, r := range runs[1:] {
+		if r.Plan.Shard.Count != count {
+			return []error{fmt.Errorf("%s is shard %s but %s is shard %s: merge the shards of one --shard i/n split",
+				runs[0].Dir, runs[0].Plan.Shard, r.Dir, r.Plan.Shard)}
+		}
+	}
+	if count <= 1 {
+		if len(runs) > 1 {
+			var dirs []string
+			for _, r := range runs {
+				dirs = append(dirs, r.Dir)
+			}
+			problems = append(problems, fmt.Errorf("%s are each a whole run (no --shard), so every result is there %d times; merge joins the shards of one run", strings.Join(dirs, ", "), len(runs)))
+		}
+		return problems
+	}
+	byIndex := map[int][]string{}
+	for _, r := range runs {
+		byIndex[r.Plan.Shard.Index] = append(byIndex[r.Plan.Shard.Index], r.Dir)
+	}
+	plan := runs[0].Plan
+	for i := 1; i <= count; i++ {
+		s := Shard{Index: i, Count: count}
+		switch dirs := byIndex[i]; {
+		case len(dirs) == 0:
+			var ids []string
+			for _, p := range plan.pairs(s) {
+				ids = append(ids, p.key.caseID+" under "+p.key.version)
+			}
+			if len(ids) == 0 {
+				continue // a shard the filter left empty has nothing to add
+			}
+			problems = append(problems, fmt.Errorf("shard %s is missing: %d results (%s); run it with --shard %s and merge its directory too",
+				s, len(ids), listSome(ids), s))
+		case len(dirs) > 1:
+			problems = append(problems, fmt.Errorf("shard %s is given %d times (%s); give each shard once", s, len(dirs), strings.Join(dirs, ", ")))
+		}
+	}
+	return problems
+}
+
+// checkShard compares one run's results with the pairs its plan gives its
+// shard, and returns the results to merge.
+func checkShard(run RunOutput) ([]Result, []error) {
+	want := run.Plan.pairs(run.Plan.Shard)
+	wantHash := make(map[pairKey]string, len(want))
+	for _, p := range want {
+		wantHash[p.key] = p.hash
+	}
+	seen := make(map[pairKey]int, len(run.Results))
+	var problems []error
+	var dups, foreign, stale []string
+	kept := make([]Result, 0, len(run.Results))
+	for _, r := range run.Results {
+		k := pairKey{r.Version, r.Case}
+		seen[k]++
+		name := r.Case + " under " + r.Version
+		hash, ok := wantHash[k]
+		switch {
+		case !ok:
+			foreign = append(foreign, name)
+		case seen[k] > 1:
+			if seen[k] == 2 {
+				dups = append(dups, name)
+			}
+		case r.CaseHash != hash:
+			stale = append(stale, name)
+		default:
+			kept = append(kept, r)
+		}
+	}
+	var missing []string
+	for _, p := range want {
+		if seen[p.key] == 0 {
+			missing = append(missing, p.key.caseID+" under "+p.key.version)
+		}
+	}
+	label := fmt.Sprintf("%s (shard %s)", run.Dir, run.Plan.Shard)
+	if len(missing) > 0 {
+		problems = append(problems, fmt.Errorf("%s lacks %d of its %d results: %s; finish it with `routebench run --resume` and the flags it ran with",
+			label, len(missing), len(want), listSome(missing)))
+	}
+	if len(dups) > 0 {
+		problems = append(problems, fmt.Errorf("%s holds %d results more than once: %s; re-run it", label, len(dups), listSome(dups)))
+	}
+	if len(foreign) > 0 {
+		problems = append(problems, fmt.Errorf("%s holds %d results its plan does not give this shard: %s; re-run it", label, len(foreign), listSome(foreign)))
+	}
+	if len(stale) > 0 {
+		problems = append(problems, fmt.Errorf("%s holds %d results of cases whose content has changed since: %s; finish it with `routebench run --resume`", label, len(stale), listSome(stale)))
+	}
+	return kept, problems
+}
+
+// listSome names the first few items and counts the rest, so a message
+// about thousands of cases stays readable.
+func listSome(items []string) string {
+	const shown = 5
+	if len(items) <= shown {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:shown], ", "), len(items)-shown)
+}
+
+// joinIndented joins errors one per line, indented under a heading.
+func joinIndented(errs []error) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errors.New(strings.Join(msgs, "\n  "))
 }

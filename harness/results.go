@@ -3,12 +3,16 @@ package harness
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/routebench/routebench/internal/outdir"
 )
 
 // File names in an output directory.
@@ -53,80 +57,175 @@ func WriteResultsFile(path string, results []Result) error {
 	return writeAtomic(path, func(w io.Writer) error { return WriteResults(w, results) })
 }
 
+// ResultsError is a results.jsonl that cannot be read as results: bad
+// input, not a failed run. Line is 1-based; 0 when the whole file is at
+// fault (it cannot be opened or read).
+type ResultsError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *ResultsError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *ResultsError) Unwrap() error { return e.Err }
+
 // ReadResults reads a results.jsonl file. A last line cut off mid-write (an
 // interrupted run) is an error here; `run --resume` repairs such a file.
 func ReadResults(path string) ([]Result, error) {
-	results, torn, err := readResultsFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer f.Close()
+	return DecodeResults(f, path)
+}
+
+// DecodeResults reads results.jsonl from r; name is what errors call it.
+// Every problem is a *ResultsError naming the line: a line that is not a
+// result, a result of another format, and a last line cut off mid-write.
+func DecodeResults(r io.Reader, name string) ([]Result, error) {
+	results, torn, err := decodeResults(r, name)
 	if err != nil {
 		return nil, err
 	}
-	if torn >= 0 {
-		return nil, fmt.Errorf("read %s: the last line is cut off (an interrupted run?); finish it with `routebench run --resume`", path)
+	if torn != nil {
+		return nil, &ResultsError{Path: name, Line: torn.line,
+			Err: errors.New("the last line is cut off (an interrupted run?); finish it with `routebench run --resume`")}
 	}
 	return results, nil
 }
 
-// readResultsFile decodes every complete line. torn is the byte offset of
-// a cut-off last line (no newline, not valid JSON), or -1.
-func readResultsFile(path string) (results []Result, torn int64, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, -1, fmt.Errorf("read results: %w", err)
-	}
-	defer f.Close()
-	results, torn, err = decodeResults(f, path)
-	return results, torn, err
+// tornLine is a last line without its newline that is not a whole result:
+// what a process killed mid-write leaves behind.
+type tornLine struct {
+	line   int
+	offset int64 // where it starts: the file's good length
+	size   int
 }
 
-func decodeResults(r io.Reader, name string) ([]Result, int64, error) {
+// readResultsFile decodes every complete line; torn is the cut-off last
+// line, if any.
+func readResultsFile(path string) ([]Result, *tornLine, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read results: %w", err)
+	}
+	defer f.Close()
+	return decodeResults(f, path)
+}
+
+func decodeResults(r io.Reader, name string) ([]Result, *tornLine, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var results []Result
 	var offset int64
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
-		if errors.Is(err, io.EOF) {
-			if len(bytes.TrimSpace(line)) == 0 {
-				return results, -1, nil
-			}
-			var res Result
-			if json.Unmarshal(line, &res) != nil {
-				return results, offset, nil
-			}
-			// A complete object without its newline: keep it.
-			if err := checkFormat(res, name, lineNo); err != nil {
-				return nil, -1, err
-			}
-			return append(results, res), -1, nil
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, nil, &ResultsError{Path: name, Line: lineNo, Err: err}
 		}
-		if err != nil {
-			return nil, -1, fmt.Errorf("read %s: %w", name, err)
-		}
-		offset += int64(len(line))
+		last := err != nil
 		if len(bytes.TrimSpace(line)) == 0 {
+			if last {
+				return results, nil, nil
+			}
+			offset += int64(len(line))
 			continue
 		}
 		var res Result
-		if err := json.Unmarshal(line, &res); err != nil {
-			return nil, -1, fmt.Errorf("%s:%d: not a result line: %v", name, lineNo, err)
+		if jerr := json.Unmarshal(line, &res); jerr != nil {
+			if last {
+				// No newline and not a whole object: cut off mid-write.
+				return results, &tornLine{line: lineNo, offset: offset, size: len(line)}, nil
+			}
+			return nil, nil, &ResultsError{Path: name, Line: lineNo, Err: fmt.Errorf("not a result line: %v; fix or delete the line", jerr)}
 		}
+		// A complete object without its newline is kept: the process
+		// died between the object and its newline.
 		if err := checkFormat(res, name, lineNo); err != nil {
-			return nil, -1, err
+			return nil, nil, err
 		}
 		results = append(results, res)
+		if last {
+			return results, nil, nil
+		}
+		offset += int64(len(line))
 	}
 }
 
 func checkFormat(r Result, name string, line int) error {
 	if r.Format != FormatVersion {
-		return fmt.Errorf("%s:%d: results format %d, this routebench reads format %d; re-run with this version", name, line, r.Format, FormatVersion)
+		return &ResultsError{Path: name, Line: line, Err: fmt.Errorf("results format %d, this routebench reads format %d; re-run with this version", r.Format, FormatVersion)}
 	}
 	if r.Version == "" || r.Case == "" {
-		return fmt.Errorf("%s:%d: result without version or case", name, line)
+		return &ResultsError{Path: name, Line: line, Err: errors.New(`result without "version" or "case"; every line is one (version, case)`)}
 	}
 	return nil
 }
 
-// WriteSummaryFile writes summary.json, indented. encoding/json sorts map
+// ResultsDigest identifies the exact bytes of a results.jsonl, so a
+// summary can say which results it was scored from.
+type ResultsDigest struct {
+	SHA256 string `json:"sha256"`
+	Lines  int    `json:"lines"`
+}
+
+// DigestResultsFile hashes results.jsonl as it is on disk.
+func DigestResultsFile(path string) (ResultsDigest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return ResultsDigest{}, fmt.Errorf("digest results: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	lines := &lineCounter{}
+	if _, err := io.Copy(io.MultiWriter(h, lines), f); err != nil {
+		return ResultsDigest{}, fmt.Errorf("digest %s: %w", path, err)
+	}
+	return ResultsDigest{SHA256: hex.EncodeToString(h.Sum(nil)), Lines: lines.n}, nil
+}
+
+type lineCounter struct{ n int }
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	c.n += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
+}
+
+// SummaryMatches reports whether dir's summary.json was scored from
+// exactly dir's results.jsonl. When it was not, reason says why, for a
+// note; a missing summary is not a match. Only a results.jsonl that
+// cannot be read is an error.
+func SummaryMatches(dir string) (ok bool, reason string, err error) {
+	summaryPath := filepath.Join(dir, SummaryFile)
+	s, serr := ReadSummaryFile(summaryPath)
+	if errors.Is(serr, os.ErrNotExist) {
+		return false, "there is no " + SummaryFile, nil
+	}
+	if serr != nil {
+		return false, serr.Error(), nil
+	}
+	d, err := DigestResultsFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		return false, "", err
+	}
+	switch {
+	case s.Results == nil:
+		return false, summaryPath + " does not record which results it was scored from", nil
+	case *s.Results != d:
+		return false, fmt.Sprintf("%s was scored from other results (%d lines, sha256 %.12s) than %s holds (%d lines, sha256 %.12s)",
+			summaryPath, s.Results.Lines, s.Results.SHA256, ResultsFile, d.Lines, d.SHA256), nil
+	}
+	return true, "", nil
+}
+
+// WriteSummaryFile writes summary.json, indented; s.Results should say
+// which results.jsonl it was scored from (DigestResultsFile). encoding/json sorts map
 // keys, so equal summaries give equal bytes.
 func WriteSummaryFile(path string, s Summary) error {
 	return writeAtomic(path, func(w io.Writer) error {
@@ -152,26 +251,7 @@ func ReadSummaryFile(path string) (Summary, error) {
 	return s, nil
 }
 
+// writeAtomic replaces path whole (see outdir.WriteFile).
 func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	// CreateTemp makes 0600 files; outputs are meant to be shared.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return outdir.WriteFile(path, write)
 }

@@ -56,6 +56,9 @@ type RunOutcome struct {
 	Resumed, Ran int
 	// ProviderErrors counts results whose decision is a provider error.
 	ProviderErrors int
+	// Notes say what the run repaired on its way (a torn last line
+	// dropped on resume), for the person running it.
+	Notes []string
 }
 
 // ErrInterrupted is returned (wrapped) when the context is cancelled
@@ -99,13 +102,18 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	}
 	path := filepath.Join(cfg.OutDir, ResultsFile)
 
+	out := &RunOutcome{Planned: len(plan)}
 	done := make([]*Result, len(plan))
-	resumed := 0
 	if cfg.Resume {
 		var err error
-		if resumed, err = resumeFrom(path, cfg, plan, done); err != nil {
+		if out.Resumed, err = resumeFrom(path, cfg, plan, done, &out.Notes); err != nil {
 			return nil, err
 		}
+	}
+	// Written before any result, so every shard directory, even one cut
+	// short, says which run it is part of.
+	if err := WritePlanFile(filepath.Join(cfg.OutDir, PlanFile), planOf(cfg)); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
 	}
 	// Kept results form a prefix of the plan after an ordinary interruption;
 	// otherwise the file is rewritten in plan order at the end.
@@ -128,11 +136,14 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	runErr := route(ctx, cfg, routers, plan, toRun, done, bufio.NewWriterSize(f, 1<<16))
+	// On disk before a summary can name these results.
+	if err := f.Sync(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("write results: %w", err)
+	}
 	if err := f.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write results: %w", err)
 	}
 
-	out := &RunOutcome{Planned: len(plan), Resumed: resumed}
 	// Sized up front: a result is over 500 bytes, and growing a slice of
 	// tens of thousands by doubling copies them several times.
 	finishedCount := 0
@@ -152,7 +163,7 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 			}
 		}
 	}
-	out.Ran = len(out.Results) - resumed
+	out.Ran = len(out.Results) - out.Resumed
 	if gaps && runErr == nil {
 		if err := WriteResultsFile(path, out.Results); err != nil {
 			return out, err
@@ -176,16 +187,22 @@ func buildPlan(cfg RunConfig) []job {
 }
 
 // resumeFrom marks the planned jobs results.jsonl already holds and
-// rewrites the file with exactly those, in plan order: a torn last line,
-// results of changed cases and results no longer planned are dropped, and
-// provider errors are routed again (an outage is what --resume is for).
-func resumeFrom(path string, cfg RunConfig, plan []job, done []*Result) (int, error) {
-	existing, _, err := readResultsFile(path)
+// rewrites the file with exactly those, in plan order: a torn last line
+// (the process was killed mid-write) is dropped with a note, results of
+// changed cases and results no longer planned are dropped, and provider
+// errors are routed again (an outage is what --resume is for). Any other
+// unreadable line is a *ResultsError: the file is not this run's to
+// repair.
+func resumeFrom(path string, cfg RunConfig, plan []job, done []*Result, notes *[]string) (int, error) {
+	existing, torn, err := readResultsFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("resume: %w", err)
+	}
+	if torn != nil {
+		*notes = append(*notes, fmt.Sprintf("%s:%d: dropped a last line cut off mid-write (%d bytes); that case runs again", path, torn.line, torn.size))
 	}
 	type key struct{ version, id, hash string }
 	have := make(map[key]int, len(existing))

@@ -11,7 +11,8 @@ import (
 // 1-based. The zero Shard selects everything. A case lands in the same
 // shard for every version, so each shard's results still pair up.
 type Shard struct {
-	Index, Count int
+	Index int `json:"index"`
+	Count int `json:"count"`
 }
 
 // ParseShard reads "i/n" with 1 <= i <= n.

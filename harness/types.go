@@ -128,4 +128,8 @@ type VersionSummary struct {
 type Summary struct {
 	Format   int              `json:"format"`
 	Versions []VersionSummary `json:"versions"`
+	// Results identifies the results.jsonl the summary was scored from, so
+	// a summary left beside other results is detected, not trusted. Score
+	// leaves it nil: it knows results, not files.
+	Results *ResultsDigest `json:"results,omitempty"`
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/routebench/routebench/harness/compare"
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/internal/outdir"
 	"github.com/routebench/routebench/reports"
 )
 
@@ -152,7 +153,7 @@ func writeComparisonJSON(path string, c compare.Comparison) error {
 	if err != nil {
 		return fmt.Errorf("compare: encode %s: %w", path, err)
 	}
-	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+	if err := writeFileWith(path, func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	return nil
@@ -173,16 +174,6 @@ func writeComparisonHTML(path string, base, head []harness.Result, c compare.Com
 // writeFileWith creates path and fills it with write, reporting the first
 // error of writing or closing.
 func writeFileWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	// Replaced whole: a killed command never leaves half a file.
+	return outdir.WriteFile(path, write)
 }

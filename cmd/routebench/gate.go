@@ -127,6 +127,22 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 		return exitcode.Usagef("gate: --concurrency must be >= 0, got %d", o.concurrency)
 	}
 
+	// One lock for the whole output tree (base/ included), taken once the
+	// inputs are known good, so bad input still writes nothing.
+	lock, err := lockOutput(o.out)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	for _, dir := range []string{o.out, filepath.Join(o.out, "base")} {
+		if err := removeOutputs(dir); err != nil {
+			return exitcode.With(exitcode.RunError, err)
+		}
+	}
+	if err := os.Remove(filepath.Join(o.out, "gate.json")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return exitcode.With(exitcode.RunError, fmt.Errorf("gate: remove stale gate.json: %w", err))
+	}
+
 	// Head first: its outputs are what a plain `run` would write.
 	var heads, bases []*registry.Version
 	for _, p := range pairs {
@@ -409,11 +425,23 @@ type gateRecord struct {
 
 func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
 	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict) error {
+	// Each summary records the results.jsonl it was scored from.
+	headDigest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
+	if err != nil {
+		return err
+	}
+	headSummary.Results = &headDigest
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), headSummary); err != nil {
 		return err
 	}
 	if len(baseResults) > 0 {
-		if err := harness.WriteSummaryFile(filepath.Join(dir, "base", harness.SummaryFile), harness.Score(baseResults)); err != nil {
+		baseSummary := harness.Score(baseResults)
+		baseDigest, err := harness.DigestResultsFile(filepath.Join(dir, "base", harness.ResultsFile))
+		if err != nil {
+			return err
+		}
+		baseSummary.Results = &baseDigest
+		if err := harness.WriteSummaryFile(filepath.Join(dir, "base", harness.SummaryFile), baseSummary); err != nil {
 			return err
 		}
 	}
@@ -462,8 +490,8 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	if err != nil {
 		return fmt.Errorf("encode gate.json: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "gate.json"), append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write gate.json: %w", err)
+	if err := writeFileWith(filepath.Join(dir, "gate.json"), func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
+		return err
 	}
 
 	// summary.md: the verdict first, then each changed version's paired

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -21,7 +20,13 @@ func newMergeCmd() *cobra.Command {
 		Long: `Join the results.jsonl of runs made with --shard i/n into what one full run
 would have written: each (version, case) once, in version then case order;
 then re-score and write summary.json and the reports in the output directory.
-A DIR may also be a results.jsonl file.
+A DIR may also be a results.jsonl file (its plan.json beside it).
+
+The shards must make one complete run: the same plan (versions, their
+fingerprints, cases and --label-filter, recorded in each DIR/plan.json),
+shard i/n each exactly once, and in each shard every result it planned,
+once. Otherwise merge lists what is missing, duplicated or foreign (which
+shard, which cases) and exits 2.
 
 Examples:
   routebench merge out/s1 out/s2 out/s3 out/s4 -o out/all`,
@@ -30,18 +35,30 @@ Examples:
 			if out == "" {
 				return exitcode.Usagef("merge: -o DIR is required")
 			}
-			sets, err := harness.ReadResultSets(args)
+			runs, err := harness.ReadRunOutputs(args)
 			if err != nil {
 				return exitcode.With(exitcode.Usage, fmt.Errorf("merge: %w", err))
 			}
-			merged, err := harness.Merge(sets...)
+			merged, err := harness.Merge(runs)
 			if err != nil {
 				return exitcode.With(exitcode.Usage, err)
 			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return fmt.Errorf("merge: %w", err)
+			lock, err := lockOutput(out)
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
+			if err := removeOutputs(out); err != nil {
+				return err
 			}
 			if err := harness.WriteResultsFile(filepath.Join(out, harness.ResultsFile), merged); err != nil {
+				return err
+			}
+			// The merged directory is one whole run: its plan is the shards'
+			// plan, unsharded, so it can be merged or resumed like one.
+			plan := runs[0].Plan
+			plan.Shard = harness.Shard{}
+			if err := harness.WritePlanFile(filepath.Join(out, harness.PlanFile), plan); err != nil {
 				return err
 			}
 			if err := writeOutputs(cmd.OutOrStdout(), out, merged, nil); err != nil {

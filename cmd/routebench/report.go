@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/routebench/routebench/harness/compare"
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/internal/outdir"
 	"github.com/routebench/routebench/reports"
 )
 
@@ -63,6 +66,9 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 	if len(results) == 0 {
 		return exitcode.Usagef("%s holds no results: run `routebench run` first", path)
 	}
+	if err := refreshSummary(stdout, path, results); err != nil {
+		return err
+	}
 	if f.base != "" {
 		if results, err = baseFirst(results, f.base); err != nil {
 			return exitcode.With(exitcode.Usage, fmt.Errorf("--base: %w", err))
@@ -94,6 +100,42 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 		fmt.Fprintf(stdout, "wrote %s\n", o.path)
 	}
 	fmt.Fprintf(stdout, "%d results, %d versions, base %s\n", len(results), len(meta.Versions), meta.Versions[0].ID)
+	return nil
+}
+
+// refreshSummary checks the summary.json beside a run's results.jsonl:
+// one scored from other results (a run killed after truncating them) is
+// rewritten from these results, never trusted. The report itself is
+// always scored from the results, so it is right either way.
+func refreshSummary(stdout io.Writer, resultsPath string, results []harness.Result) error {
+	dir := filepath.Dir(resultsPath)
+	if filepath.Base(resultsPath) != harness.ResultsFile || !fileExists(filepath.Join(dir, harness.SummaryFile)) {
+		return nil
+	}
+	ok, why, err := harness.SummaryMatches(dir)
+	if err != nil || ok {
+		return err
+	}
+	lock, err := outdir.Acquire(dir)
+	var busy *outdir.BusyError
+	if errors.As(err, &busy) {
+		fmt.Fprintf(stdout, "note: %s; not rewritten: %v\n", why, err)
+		return nil
+	}
+	if err != nil {
+		return exitcode.With(exitcode.RunError, err)
+	}
+	defer lock.Release()
+	summary := harness.Score(results)
+	digest, err := harness.DigestResultsFile(resultsPath)
+	if err != nil {
+		return exitcode.With(exitcode.RunError, err)
+	}
+	summary.Results = &digest
+	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
+		return exitcode.With(exitcode.RunError, err)
+	}
+	fmt.Fprintf(stdout, "note: %s; rewrote it from the results\n", why)
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/internal/outdir"
 	"github.com/routebench/routebench/reports"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/models"
@@ -136,6 +136,24 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	lock, err := lockOutput(o.out)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	stderr := cmd.ErrOrStderr()
+	if o.resume && fileExists(filepath.Join(o.out, harness.SummaryFile)) {
+		// A summary left beside other results (a run killed after
+		// truncating them) is reported, never reused.
+		if ok, why, err := harness.SummaryMatches(o.out); err == nil && !ok {
+			fmt.Fprintf(stderr, "note: %s; it is rewritten when the run ends\n", why)
+		}
+	}
+	// Results are about to change: outputs scored from the old ones must
+	// not outlive them, or a killed run leaves a summary that lies.
+	if err := removeOutputs(o.out); err != nil {
+		return exitcode.With(exitcode.RunError, err)
+	}
 	// The first Ctrl-C stops routing and lets every finished case be
 	// written; a second one kills the process as usual.
 	ctx, stop := signal.NotifyContext(commandContext(cmd), os.Interrupt)
@@ -155,13 +173,23 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		OutDir:      o.out,
 		Resume:      o.resume,
 	}
-	bar := newProgressBar(cmd.ErrOrStderr())
+	bar := newProgressBar(stderr)
 	cfg.Progress = bar.update
 	outcome, runErr := harness.Run(ctx, cfg)
 	bar.finish()
+	if outcome != nil {
+		for _, n := range outcome.Notes {
+			fmt.Fprintf(stderr, "note: %s\n", n)
+		}
+	}
 	if runErr != nil {
 		if err := budgetStop(ctx); err != nil {
 			return err
+		}
+		var bad *harness.ResultsError
+		if errors.As(runErr, &bad) {
+			// The results file to resume from is bad input, not a failed run.
+			return exitcode.With(exitcode.Usage, fmt.Errorf("%w; fix the line, or run without --resume to start over", runErr))
 		}
 		return exitcode.With(exitcode.RunError, runErr)
 	}
@@ -169,12 +197,45 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "resumed: kept %d results, ran %d\n", outcome.Resumed, outcome.Ran)
+		fmt.Fprintf(stderr, "resumed: kept %d results, ran %d\n", outcome.Resumed, outcome.Ran)
 	}
 	if outcome.ProviderErrors > 0 {
 		return exitcode.With(exitcode.RunError, fmt.Errorf("%d decisions failed at the model provider (action error, provider_error); see %s", outcome.ProviderErrors, filepath.Join(o.out, harness.ResultsFile)))
 	}
 	return nil
+}
+
+// lockOutput takes dir's lock for this process; another routebench
+// writing there is a usage error (exit 2) naming its pid.
+func lockOutput(dir string) (*outdir.Lock, error) {
+	lock, err := outdir.Acquire(dir)
+	var busy *outdir.BusyError
+	if errors.As(err, &busy) {
+		return nil, exitcode.With(exitcode.Usage, err)
+	}
+	if err != nil {
+		return nil, exitcode.With(exitcode.RunError, err)
+	}
+	return lock, nil
+}
+
+// derivedOutputs are scored or rendered from results.jsonl; summary.json
+// first, since it is what vouches for the others.
+var derivedOutputs = []string{harness.SummaryFile, "report.html", "junit.xml", "summary.md"}
+
+// removeOutputs deletes dir's derived outputs before its results change.
+func removeOutputs(dir string) error {
+	for _, name := range derivedOutputs {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove stale %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func commandContext(cmd *cobra.Command) context.Context {
@@ -240,6 +301,11 @@ func prepareRun(o runOptions) (*runPlan, error) {
 	if plan.cases, err = harness.LoadSuites(suitePaths, regs...); err != nil {
 		return nil, exitcode.With(exitcode.Usage, err)
 	}
+	if plan.include != nil {
+		if err := checkFilterMatches(o.labelFilter, plan.versions, plan.cases, plan.include); err != nil {
+			return nil, err
+		}
+	}
 	if o.judge != "" || o.embedder != "" {
 		// Check the override now, so a typo is a usage error, not a run error.
 		if _, err := models.Factory(orBuiltin(o.judge), orBuiltin(o.embedder)); err != nil {
@@ -247,6 +313,28 @@ func prepareRun(o runOptions) (*runPlan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// checkFilterMatches fails a label filter that selects no (version, case)
+// of the whole run (every shard): running nothing and passing would hide
+// a typo. Shards are left out, since one shard may rightly be empty.
+func checkFilterMatches(expr string, versions []*registry.Version, cases []harness.Case, include func(*registry.Version, *harness.Case) bool) error {
+	seen := map[string]bool{}
+	var existing []string
+	for _, v := range versions {
+		for i := range cases {
+			if include(v, &cases[i]) {
+				return nil
+			}
+			for _, l := range harness.Labels(v.Name, &cases[i]) {
+				if !seen[l] {
+					seen[l] = true
+					existing = append(existing, l)
+				}
+			}
+		}
+	}
+	return exitcode.With(exitcode.Usage, fmt.Errorf("run: %w", harness.NoMatchError(expr, len(versions)*len(cases), existing)))
 }
 
 func orBuiltin(spec string) string {
@@ -331,12 +419,18 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 	return out
 }
 
-// writeOutputs writes summary.json and the reports beside results.jsonl
+// writeOutputs writes the reports and summary.json beside results.jsonl
 // and prints the metric table. versions may be nil (merge knows only what
-// the results say).
+// the results say). summary.json comes last and records the digest of
+// results.jsonl: when it is there, every output beside it is complete and
+// was made from exactly those results.
 func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
+	}
+	digest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
+	if err != nil {
+		return err
 	}
 	// junit.xml needs only the results, so it is written while the
 	// summary is scored: on a large run the outputs are seconds of work.
@@ -345,13 +439,11 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 		junit <- writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, results) })
 	}()
 	summary := harness.Score(results)
-	err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary)
-	if err == nil {
-		err = writeReports(dir, results, summary, versions, junit)
-	} else {
-		<-junit
+	summary.Results = &digest
+	if err := writeReports(dir, results, summary, versions, junit); err != nil {
+		return err
 	}
-	if err != nil {
+	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
 		return err
 	}
 	return harness.WriteTable(stdout, summary)
@@ -392,23 +484,10 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 	return errors.Join(errs[0], <-junit, errs[1])
 }
 
+// writeFile replaces path whole, so a killed run never leaves half a
+// report.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	bw := bufio.NewWriterSize(f, 1<<16)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	return nil
+	return outdir.WriteFile(path, write)
 }
 
 // gitCommit is the working tree's commit for the report header, "" outside git.

@@ -1,0 +1,29 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package outdir
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// tryLock takes an exclusive flock(2) without blocking; false means
+// another open file description holds it.
+func tryLock(f *os.File) (bool, error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		default:
+			return false, err
+		}
+	}
+}
+
+func isEINVAL(err error) bool { return errors.Is(err, syscall.EINVAL) }
