@@ -82,9 +82,14 @@ var labelKinds = []string{"suite:", "version:", "skill:", "lang:"}
 // nearest existing label, and lists the labels that exist by kind.
 func NoMatchError(expr string, pairs int, existing []string) error {
 	have := map[string]bool{}
+	var unique []string
 	for _, l := range existing {
-		have[strings.ToLower(l)] = true
+		if !have[strings.ToLower(l)] {
+			have[strings.ToLower(l)] = true
+			unique = append(unique, l)
+		}
 	}
+	existing = unique
 	var b strings.Builder
 	fmt.Fprintf(&b, "--label-filter %q matches none of the %d (version, case) pairs", expr, pairs)
 	var unknown []string

@@ -185,12 +185,14 @@ var _ = Describe("Run", func() {
 		_, _ = f.WriteString(`{"format":1,"version":"v1@aaaa`)
 		Expect(f.Close()).To(Succeed())
 		_, err = harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
-		Expect(err).To(MatchError(ContainSubstring("cut off")))
+		Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s:%d: the last line is cut off", filepath.Join(dir, harness.ResultsFile), len(written)+1))))
 
 		cfg = runConfig(dir, cases, 4)
 		cfg.Resume = true
 		out2, err := harness.Run(context.Background(), cfg)
 		Expect(err).NotTo(HaveOccurred())
+		Expect(out2.Notes).To(ConsistOf(fmt.Sprintf("%s:%d: dropped a last line cut off mid-write (30 bytes); that case runs again",
+			filepath.Join(dir, harness.ResultsFile), len(written)+1)))
 		providerErrors := 0
 		for _, r := range written {
 			if harness.IsProviderError(r.Decision) {
@@ -224,25 +226,36 @@ var _ = Describe("Run", func() {
 		Expect(string(readFile(filepath.Join(dir, harness.ResultsFile)))).To(Equal(string(wantResults)))
 	})
 
-	It("splits cases into shards that merge back into the full run", func() {
-		wantResults, wantSummary := fullRun(cases)
-		var sets [][]harness.Result
-		total := 0
-		for i := 1; i <= 3; i++ {
+	// shardRuns runs the cases as n shards and reads each shard's output.
+	shardRuns := func(cases []harness.Case, n int) []harness.RunOutput {
+		var runs []harness.RunOutput
+		for i := 1; i <= n; i++ {
 			dir := GinkgoT().TempDir()
 			cfg := runConfig(dir, cases, 2)
-			cfg.Shard = harness.Shard{Index: i, Count: 3}
-			out, err := harness.Run(context.Background(), cfg)
+			cfg.Shard = harness.Shard{Index: i, Count: n}
+			_, err := harness.Run(context.Background(), cfg)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(out.Results).NotTo(BeEmpty())
-			total += len(out.Results)
-			set, err := harness.ReadResultSets([]string{dir})
+			run, err := harness.ReadRunOutput(dir)
 			Expect(err).NotTo(HaveOccurred())
-			sets = append(sets, set[0])
+			run.Dir = fmt.Sprintf("out/s%d", i)
+			runs = append(runs, run)
+		}
+		return runs
+	}
+
+	It("splits cases into shards that merge back into the full run", func() {
+		wantResults, wantSummary := fullRun(cases)
+		runs := shardRuns(cases, 3)
+		total := 0
+		for i, r := range runs {
+			Expect(r.Plan.Shard).To(Equal(harness.Shard{Index: i + 1, Count: 3}))
+			Expect(r.Plan.Hash).To(Equal(runs[0].Plan.Hash), "every shard records the same plan")
+			Expect(r.Plan.Cases).To(HaveLen(120), "the plan is the whole run's, not the shard's")
+			total += len(r.Results)
 		}
 		Expect(total).To(Equal(240))
-		// Shards given in any order, one of them twice.
-		merged, err := harness.Merge(sets[2], sets[0], sets[1], sets[0])
+		// Shards given in any order.
+		merged, err := harness.Merge([]harness.RunOutput{runs[2], runs[0], runs[1]})
 		Expect(err).NotTo(HaveOccurred())
 		var buf bytes.Buffer
 		Expect(harness.WriteResults(&buf, merged)).To(Succeed())
@@ -252,11 +265,78 @@ var _ = Describe("Run", func() {
 		Expect(string(readFile(filepath.Join(dir, "s.json")))).To(Equal(string(wantSummary)))
 	})
 
-	It("refuses to merge shards that ran different case contents", func() {
-		a := []harness.Result{{Version: "v1@a", Case: "x", CaseHash: "1"}}
-		b := []harness.Result{{Version: "v1@a", Case: "x", CaseHash: "2"}}
-		_, err := harness.Merge(a, b)
-		Expect(err).To(MatchError(ContainSubstring("case x under v1@a has two different contents")))
+	Describe("merge checks the shards form one complete run", func() {
+		var runs []harness.RunOutput
+		BeforeEach(func() { runs = shardRuns(cases, 3) })
+
+		casesOf := func(r harness.RunOutput) []string {
+			var ids []string
+			for _, res := range r.Results {
+				if res.Version == "v1@aaaaaaaa" {
+					ids = append(ids, res.Case)
+				}
+			}
+			return ids
+		}
+
+		It("names a missing shard and its cases", func() {
+			_, err := harness.Merge([]harness.RunOutput{runs[0], runs[2]})
+			Expect(err).To(HaveOccurred())
+			missing := casesOf(runs[1])
+			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("shard 2/3 is missing: %d results (%s under v1@aaaaaaaa, ", len(runs[1].Results), missing[0])))
+			Expect(err.Error()).To(ContainSubstring("run it with --shard 2/3"))
+		})
+
+		It("names a shard given twice", func() {
+			again := runs[0]
+			again.Dir = "out/s1-again"
+			_, err := harness.Merge([]harness.RunOutput{runs[0], runs[1], again, runs[2]})
+			Expect(err).To(MatchError(ContainSubstring("shard 1/3 is given 2 times (out/s1, out/s1-again); give each shard once")))
+		})
+
+		It("names the cases a shard lacks or holds twice", func() {
+			short := runs[1]
+			ids := casesOf(short)
+			// Drop one result, duplicate another: a shard cut short and
+			// resumed by hand.
+			short.Results = append(append([]harness.Result{}, short.Results[1:]...), short.Results[2])
+			_, err := harness.Merge([]harness.RunOutput{runs[0], short, runs[2]})
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("out/s2 (shard 2/3) lacks 1 of its %d results: %s under v1@aaaaaaaa", len(runs[1].Results), ids[0])))
+			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("out/s2 (shard 2/3) holds 1 results more than once: %s under v1@aaaaaaaa", ids[2])))
+		})
+
+		It("refuses shards of different plans and says what differs", func() {
+			other := runConfig(GinkgoT().TempDir(), cases, 1)
+			other.Versions[1] = testVersion("v3", "cccccccc33")
+			other.Shard = harness.Shard{Index: 2, Count: 3}
+			_, err := harness.Run(context.Background(), other)
+			Expect(err).NotTo(HaveOccurred())
+			s2, err := harness.ReadRunOutput(other.OutDir)
+			Expect(err).NotTo(HaveOccurred())
+			s2.Dir = "out/v3-s2"
+			_, err = harness.Merge([]harness.RunOutput{runs[0], s2, runs[2]})
+			Expect(err).To(MatchError(ContainSubstring("out/v3-s2 ran versions v1@aaaaaaaa, v3@cccccccc but out/s1 ran v1@aaaaaaaa, v2@bbbbbbbb")))
+
+			changed := append([]harness.Case{}, cases...)
+			changed[5].Hash = fmt.Sprintf("%064x", 9999)
+			other = runConfig(GinkgoT().TempDir(), changed[:119], 1)
+			other.Shard = harness.Shard{Index: 2, Count: 3}
+			_, err = harness.Run(context.Background(), other)
+			Expect(err).NotTo(HaveOccurred())
+			s2, err = harness.ReadRunOutput(other.OutDir)
+			Expect(err).NotTo(HaveOccurred())
+			s2.Dir = "out/edited-s2"
+			_, err = harness.Merge([]harness.RunOutput{runs[0], s2, runs[2]})
+			Expect(err).To(MatchError(ContainSubstring("out/edited-s2 ran other cases than out/s1 (it lacks case-119; changed content or versions: case-005)")))
+		})
+
+		It("refuses a shard whose plan record is missing", func() {
+			dir := GinkgoT().TempDir()
+			Expect(harness.WriteResultsFile(filepath.Join(dir, harness.ResultsFile), runs[0].Results)).To(Succeed())
+			_, err := harness.ReadRunOutput(dir)
+			Expect(err).To(MatchError(ContainSubstring(filepath.Join(dir, harness.PlanFile) + " does not exist")))
+		})
 	})
 
 	It("selects (version, case) pairs with a label filter", func() {
@@ -279,16 +359,34 @@ var _ = Describe("Run", func() {
 	It("stops on a router error that is not a cancellation", func() {
 		dir := GinkgoT().TempDir()
 		cfg := runConfig(dir, cases, 2)
-		cfg.NewRouter = func(v *registry.Version) (harness.Router, error) { return brokenRouter{}, nil }
-		_, err := harness.Run(context.Background(), cfg)
-		Expect(err).To(MatchError(ContainSubstring("route case-000 under v1@aaaaaaaa: misuse")))
+		// Exactly one (version, case) fails, so the error names it whichever
+		// worker gets there first.
+		cfg.NewRouter = func(v *registry.Version) (harness.Router, error) {
+			if v.Name == "v2" {
+				return &fakeRouter{version: v.ID()}, nil
+			}
+			return brokenRouter{&fakeRouter{version: v.ID()}, "refund ORD-00000017"}, nil
+		}
+		out, err := harness.Run(context.Background(), cfg)
+		Expect(err).To(MatchError(ContainSubstring("route case-017 under v1@aaaaaaaa: misuse")))
+		for _, r := range out.Results {
+			Expect(r.Case).NotTo(Equal("case-017"), "the failed case is not a result")
+		}
 	})
 })
 
-type brokenRouter struct{}
+// brokenRouter fails on one input with an error that is a bug, not an
+// outage, and routes everything else like fakeRouter.
+type brokenRouter struct {
+	*fakeRouter
+	failOn string
+}
 
-func (brokenRouter) Route(context.Context, router.Request) (router.Decision, error) {
-	return router.Decision{}, fmt.Errorf("misuse")
+func (b brokenRouter) Route(ctx context.Context, req router.Request) (router.Decision, error) {
+	if req.Text == b.failOn {
+		return router.Decision{}, fmt.Errorf("misuse")
+	}
+	return b.fakeRouter.Route(ctx, req)
 }
 
 // Recomputing from results.jsonl with plain JSON, not harness code, must
