@@ -100,6 +100,20 @@ func TestRunWritesOutputsAndShardsMerge(t *testing.T) {
 	code, _, stderr = runCLI("merge", shardDirs[0])
 	g.Expect(code).To(Equal(exitcode.Usage))
 	g.Expect(stderr).To(ContainSubstring("-o DIR is required"))
+
+	// A shard missing or given twice is not one run.
+	code, _, stderr = runCLI("merge", shardDirs[0], "-o", filepath.Join(dir, "half"))
+	g.Expect(code).To(Equal(exitcode.Usage), stderr)
+	g.Expect(stderr).To(MatchRegexp(`shard 2/2 is missing: \d+ results \(\S+ under v1@`))
+	code, _, stderr = runCLI("merge", shardDirs[0], shardDirs[1], shardDirs[0], "-o", filepath.Join(dir, "twice"))
+	g.Expect(code).To(Equal(exitcode.Usage), stderr)
+	g.Expect(stderr).To(ContainSubstring("shard 1/2 is given 2 times (" + shardDirs[0] + ", " + shardDirs[0] + ")"))
+	// The merged directory is itself a complete run.
+	code, _, stderr = runCLI("merge", merged, "-o", filepath.Join(dir, "again"))
+	g.Expect(code).To(Equal(0), stderr)
+	ok, why, err := harness.SummaryMatches(merged)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(ok).To(BeTrue(), why)
 }
 
 func withoutLatency(rs []harness.Result) []harness.Result {
