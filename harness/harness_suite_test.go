@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/routebench/routebench/internal/specrun"
+
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -14,7 +16,8 @@ import (
 
 func TestHarness(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "harness")
+	// Not ginkgo.RunSpecs: `go test -count=3 -cpu=1,2,8` must work too.
+	specrun.RunSpecs(t, "harness")
 }
 
 // testRegistry is testdata/skills.yaml: five ops skills.
