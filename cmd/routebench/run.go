@@ -63,8 +63,14 @@ case's tags. --shard i/n runs a deterministic part of the cases; join the
 parts with "routebench merge". Ctrl-C stops after writing every finished case;
 --resume then runs only what is missing.
 
-Exit codes: 0 done, 2 bad flags, config or suite files (nothing written),
-3 a provider failed beyond its retry (results are still written).
+One run writes DIR at a time (DIR/.routebench.lock); outputs are replaced
+whole, and summary.json records the sha256 of the results.jsonl it was
+scored from. DIR/plan.json records the run's plan, so merge can check shards.
+
+Exit codes: 0 done, 2 bad flags, config or suite files, a label filter that
+selects nothing, DIR in use by another routebench, or a bad results.jsonl to
+resume from (nothing written), 3 a provider failed beyond its retry (results
+are still written).
 
 Examples:
   routebench run
