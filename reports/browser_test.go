@@ -123,10 +123,10 @@ func typeSearch(ctx context.Context, text string, want ...string) {
 	evalIn[bool](ctx, `(() => { const s = document.getElementById("f-search"); s.value = "";
 		s.dispatchEvent(new Event("input")); return true; })()`)
 	Expect(chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#f-search"), text))).To(Succeed())
-	Eventually(func() []string {
-		return evalIn[[]string](ctx, `[...document.querySelectorAll("#case-rows tr.case-row")].map(r => r.dataset.case)`)
 	// A generous bound: on a loaded machine the browser is slow, and a
 	// passing search returns as soon as the rows are right.
+	Eventually(func() []string {
+		return evalIn[[]string](ctx, `[...document.querySelectorAll("#case-rows tr.case-row")].map(r => r.dataset.case)`)
 	}).WithTimeout(60*time.Second).Should(ConsistOf(want), "rows matching %q", text)
 }
 
