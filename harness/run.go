@@ -35,7 +35,9 @@ type RunConfig struct {
 	Shard   Shard
 	// Concurrency is the number of cases routed at once; 0 means one per CPU.
 	Concurrency int
-	// OutDir receives results.jsonl.
+	// OutDir receives results.jsonl and plan.json. Run does not lock it:
+	// the caller holds outdir.Acquire(OutDir) for as long as it writes
+	// there (the run and its reports), so two writers cannot interleave.
 	OutDir string
 	// Resume keeps the results already in OutDir whose (version, case,
 	// case hash) is still planned and runs only the rest; provider errors
