@@ -1,16 +1,18 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
+	"io/fs"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/internal/textdist"
+	"github.com/routebench/routebench/internal/yamldoc"
 	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -28,26 +30,52 @@ func (y *ynode) problem(n *yaml.Node, field, format string, args ...any) {
 	y.l.add(y.pos(n), field, format, args...)
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// parseYAML returns a document's root node, or the problem that stops it.
-func parseYAML(file string, data []byte) (*yaml.Node, *registry.Problem) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg, line := err.Error(), 0
-		if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
+// parseYAML returns the root node of a file's only document, or the problem
+// that stops it: encoding damage (with line and column; yaml.v3 would name
+// neither), a syntax error, a second document (which would otherwise be
+// dropped), or no document at all. empty says what the file should hold;
+// "" allows an empty file, which gives neither root nor problem.
+func parseYAML(file string, data []byte, empty string) (*yaml.Node, *registry.Problem) {
+	at := func(line int, msg string) *registry.Problem {
+		return &registry.Problem{Pos: registry.Pos{File: file, Line: line}, Message: msg}
+	}
+	if err := inputfile.CheckText(data); err != nil {
+		var te *inputfile.TextError
+		if errors.As(err, &te) {
+			return nil, at(te.Line, fmt.Sprintf("column %d: %s; save the file as UTF-8 text without control characters", te.Column, te.What))
 		}
-		return nil, &registry.Problem{Pos: registry.Pos{File: file, Line: line},
-			Message: fmt.Sprintf("is not valid YAML: %s; fix the syntax (indentation, quoting, a missing colon)", msg)}
+		return nil, at(0, err.Error())
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, &registry.Problem{Pos: registry.Pos{File: file}, Message: "is empty; write the document described in DESIGN §5"}
+	root, err := yamldoc.Parse(data)
+	var de *yamldoc.Error
+	switch {
+	case err == nil:
+		return root, nil
+	case errors.As(err, &de) && de.Message == yamldoc.ErrEmpty:
+		if empty == "" {
+			return nil, nil
+		}
+		return nil, at(0, "is empty; "+empty)
+	case errors.As(err, &de):
+		return nil, at(de.Line, de.Message)
 	}
-	return resolve(doc.Content[0]), nil
+	return nil, at(0, err.Error())
+}
+
+// readProblem is the problem of a file that cannot be read: missing, not a
+// regular file (a FIFO would block, /dev/zero would never end), too large.
+func readProblem(file string, err error) registry.Problem {
+	return registry.Problem{Pos: registry.Pos{File: file}, Message: "cannot be read: " + readCause(err).Error()}
+}
+
+// readCause drops the *fs.PathError wrapper: the file name already leads
+// the message. errors.Is still finds fs.ErrNotExist in what remains.
+func readCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // fields walks a mapping, reporting unknown and repeated keys, and calls fn
@@ -112,12 +140,7 @@ func joinField(parent, child string) string {
 	return parent + "." + child
 }
 
-func resolve(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
+func resolve(n *yaml.Node) *yaml.Node { return yamldoc.Resolve(n) }
 
 func hasKey(n *yaml.Node, key string) bool { return keyNode(n, key) != nil }
 
