@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -124,6 +125,11 @@ var thresholdSyntax = regexp.MustCompile(`^\s*([A-Za-z0-9_]+)\s*(?:\{\s*([^}]*?)
 // bound must be a number the metric can take (rates are fractions in
 // [0, 1]). Errors say what to write instead.
 func ParseThreshold(text string) (Threshold, error) {
+	// A tag selector takes any text, and a tag with a control character in
+	// it could never match a case's tags (suites reject such tags).
+	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
+		return Threshold{}, fmt.Errorf("%q holds a control character (U+%04X); write the threshold on one line", text, []rune(text[i:])[0])
+	}
 	m := thresholdSyntax.FindStringSubmatch(text)
 	if m == nil {
 		return Threshold{}, fmt.Errorf("%q is not \"metric op value\": write e.g. \"decision_accuracy >= 0.85\" or \"refusal_recall{suite:adversarial} >= 0.95\" (ops: >= <= > < == !=)", text)
@@ -244,10 +250,10 @@ type gateVersion struct {
 }
 
 func (p *gateParser) add(n *yaml.Node, field, format string, args ...any) {
-	p.problems = append(p.problems, registry.Problem{
+	p.problems = append(p.problems, oneLine(registry.Problem{
 		Pos:     registry.Pos{File: p.file, Line: n.Line},
 		Field:   field,
-		Message: fmt.Sprintf("column %d: ", n.Column) + fmt.Sprintf(format, args...)})
+		Message: fmt.Sprintf("column %d: ", n.Column) + fmt.Sprintf(format, args...)}))
 }
 
 func (p *gateParser) gate(node *yaml.Node) GateConfig {

@@ -312,3 +312,16 @@ var _ = Describe("LoadBaseline input files", func() {
 		}
 	}, SpecTimeout(time.Minute))
 })
+
+var _ = Describe("problem lines", func() {
+	It("stay one line each when a key or value holds a line break", func() {
+		_, err := harness.ParseSuite("k.yaml", []byte("suite: normal\n\"sui\\nte\": x\ncases: []\n"), testRegistry())
+		Expect(problemLines(err)).To(Equal([]string{
+			`k.yaml:2: sui\nte: unknown field; did you mean "suite"? known fields here: suite, defaults, cases`,
+		}))
+		_, err = harness.ParseConfig("routebench.yaml", []byte("versions: [v1]\ngate:\n  thresholds: [\"decision_accuracy{tag:a\\nb} >= 0.5\"]\n"))
+		Expect(problemLines(err)).To(Equal([]string{
+			`routebench.yaml:3: gate.thresholds[0]: column 16: "decision_accuracy{tag:a\nb} >= 0.5" holds a control character (U+000A); write the threshold on one line`,
+		}))
+	})
+})

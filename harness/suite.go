@@ -168,7 +168,7 @@ type suiteLoader struct {
 }
 
 func (l *suiteLoader) add(pos registry.Pos, field, format string, args ...any) {
-	l.problems = append(l.problems, registry.Problem{Pos: pos, Field: field, Message: fmt.Sprintf(format, args...)})
+	l.problems = append(l.problems, oneLine(registry.Problem{Pos: pos, Field: field, Message: fmt.Sprintf(format, args...)}))
 }
 
 // suiteDefaults are the `defaults:` block, applied to every case.
@@ -482,7 +482,7 @@ func (y *ynode) tools(n *yaml.Node, field string) (*registry.Registry, any) {
 				p.Pos = y.pos(n)
 			}
 			p.Field = field + strings.TrimPrefix(p.Field, "skills")
-			y.l.problems = append(y.l.problems, p)
+			y.l.problems = append(y.l.problems, oneLine(p))
 		}
 	} else {
 		y.problem(n, field, "%v", err)

@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -38,7 +40,8 @@ func (y *ynode) problem(n *yaml.Node, field, format string, args ...any) {
 // "" allows an empty file, which gives neither root nor problem.
 func parseYAML(file string, data []byte, empty string) (*yaml.Node, *registry.Problem) {
 	at := func(line int, msg string) *registry.Problem {
-		return &registry.Problem{Pos: registry.Pos{File: file, Line: line}, Message: msg}
+		p := oneLine(registry.Problem{Pos: registry.Pos{File: file, Line: line}, Message: msg})
+		return &p
 	}
 	if err := inputfile.CheckText(data); err != nil {
 		var te *inputfile.TextError
@@ -150,6 +153,32 @@ func (y *ynode) strList(n *yaml.Node, field string) []string {
 		}
 	}
 	return out
+}
+
+// oneLine escapes what would break a problem's line: a LoadError is one
+// problem per line, and a key or value quoted from the file may hold a line
+// break or a control character.
+func oneLine(p registry.Problem) registry.Problem {
+	p.Field, p.Message = printable(p.Field), printable(p.Message)
+	return p
+}
+
+// printable returns s with every non-printing rune escaped as in a Go
+// string literal (so "a\nb" reads a\nb), and s itself when it has none.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsPrint(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r)
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
 }
 
 func joinField(parent, child string) string {
