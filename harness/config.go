@@ -40,7 +40,8 @@ var configFields = []string{"versions", "suites", "gate"}
 func LoadConfig(path string) (*Config, error) {
 	data, err := inputfile.ReadFile(path, inputfile.DefaultLimit)
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot be read: %w", path, readCause(err))
+		// "read config" is what commands and their tests know this error by.
+		return nil, fmt.Errorf("read config: %s: %w", path, readCause(err))
 	}
 	return ParseConfig(path, data)
 }

@@ -204,7 +204,7 @@ var _ = Describe("LoadConfig input files", func() {
 			go func() { _, err := harness.LoadConfig(path); done <- err }()
 			select {
 			case err := <-done:
-				Expect(err).To(MatchError(path + ": cannot be read: not a regular file (" + what + "); give a regular file"))
+				Expect(err).To(MatchError("read config: " + path + ": not a regular file (" + what + "); give a regular file"))
 			case <-ctx.Done():
 				Fail("LoadConfig blocked on " + what)
 			}
