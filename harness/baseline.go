@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/inputfile"
+	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -70,38 +72,91 @@ func (b Baseline) Judge(version, caseID string, v Verdict) BaselineOutcome {
 	}
 }
 
-// LoadBaseline reads a baseline file; a missing file is an empty baseline.
+var knownFailureFields = []string{"case", "failure"}
+
+// LoadBaseline reads a baseline file, `VERSION: [{case: ID, failure:
+// CATEGORY}]`, as a regular file of at most inputfile.DefaultLimit bytes
+// holding one YAML document. A missing or empty file is an empty baseline;
+// every problem comes back as a *registry.LoadError naming file and line.
 func LoadBaseline(path string) (Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path, inputfile.DefaultLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Baseline{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read baseline: %w", err)
+		return nil, &registry.LoadError{Problems: []registry.Problem{readProblem(path, err)}}
 	}
-	var b Baseline
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&b); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read baseline %s: %w; the format is `VERSION: [{case: ID, failure: CATEGORY}]`", path, err)
-	}
-	if b == nil {
-		b = Baseline{}
-	}
-	var ps []registry.Problem
-	for version, list := range b {
-		for i, k := range list {
-			if !validCategory(k.Failure) {
-				ps = append(ps, registry.Problem{Pos: registry.Pos{File: path}, Field: fmt.Sprintf("%s[%d].failure", version, i),
-					Message: fmt.Sprintf("unknown failure category %q (case %s)", k.Failure, k.Case)})
+	return parseBaseline(path, data)
+}
+
+func parseBaseline(path string, data []byte) (Baseline, error) {
+	l := &suiteLoader{}
+	y := &ynode{file: path, l: l}
+	b := Baseline{}
+	// An empty file is a fresh baseline: nothing is known to fail yet.
+	root, problem := parseYAML(path, data, "")
+	switch {
+	case root == nil && problem == nil:
+	case problem != nil:
+		l.problems = append(l.problems, *problem)
+	case root.Kind != yaml.MappingNode:
+		y.problem(root, "", "must be a mapping of version names to known failures, `VERSION: [{case: ID, failure: CATEGORY}]`; got %s", yamlkind.Of(root))
+	default:
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			k, v := resolve(root.Content[i]), resolve(root.Content[i+1])
+			version := y.str(k, "")
+			if _, dup := b[version]; dup {
+				y.problem(k, version, "appears twice; keep one list per version")
+				continue
 			}
+			b[version] = y.knownFailures(v, version)
 		}
 	}
-	if len(ps) > 0 {
-		sortProblems(ps)
-		return nil, &registry.LoadError{Problems: ps}
+	if len(l.problems) > 0 {
+		sortProblems(l.problems)
+		return nil, &registry.LoadError{Problems: l.problems}
 	}
 	return b, nil
+}
+
+func (y *ynode) knownFailures(n *yaml.Node, version string) []KnownFailure {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return []KnownFailure{}
+	}
+	if n.Kind != yaml.SequenceNode {
+		y.problem(n, version, "must be a list of {case: ID, failure: CATEGORY}, got %s", yamlkind.Of(n))
+		return nil
+	}
+	out := make([]KnownFailure, 0, len(n.Content))
+	for i, item := range n.Content {
+		item = resolve(item)
+		field := fmt.Sprintf("%s[%d]", version, i)
+		if item.Kind != yaml.MappingNode {
+			y.problem(item, field, "must be {case: ID, failure: CATEGORY}, got %s", yamlkind.Of(item))
+			continue
+		}
+		var k KnownFailure
+		var failureNode *yaml.Node
+		before := len(y.l.problems)
+		y.fields(item, field, knownFailureFields, func(key string, v *yaml.Node) {
+			switch key {
+			case "case":
+				k.Case = y.str(v, field+".case")
+			case "failure":
+				k.Failure, failureNode = y.str(v, field+".failure"), v
+			}
+		})
+		// A misspelt key is reported as such, not again as a missing one.
+		if len(y.l.problems) > before ||
+			y.missing(item, field, "case", !hasKey(item, "case")) || y.missing(item, field, "failure", failureNode == nil) {
+			continue
+		}
+		if k.Failure != "" && !validCategory(k.Failure) {
+			y.problem(failureNode, field+".failure", "unknown failure category %q (case %s); use one of %s", k.Failure, k.Case, strings.Join(FailureCategories, ", "))
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 func validCategory(c string) bool {

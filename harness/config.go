@@ -2,12 +2,13 @@ package harness
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -23,19 +24,24 @@ type Config struct {
 	// relative to the config file's directory; "git:" references are kept.
 	Versions []string
 	Suites   []string
-	// Gate is the raw `gate:` block, nil when absent. Package gate parses
-	// and validates it; this loader only checks it is a mapping.
-	Gate *yaml.Node
+	// Gate is the `gate:` block, parsed and validated whenever the config
+	// loads, so run and lint reject a bad threshold as gate does. Its
+	// versions are resolved like Versions. Zero when absent: nothing is gated.
+	Gate GateConfig
 }
 
 var configFields = []string{"versions", "suites", "gate"}
 
-// LoadConfig reads routebench.yaml. Unknown top-level keys and malformed
-// lists are errors naming file and line (a *registry.LoadError).
+// LoadConfig reads routebench.yaml: a regular file of at most
+// inputfile.DefaultLimit bytes holding one YAML document. A file that
+// cannot be read is an error wrapping the cause (os.ErrNotExist for a
+// missing one); every problem in it, gate block included, comes back
+// together as a *registry.LoadError naming file and line.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path, inputfile.DefaultLimit)
 	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
+		// "read config" is what commands and their tests know this error by.
+		return nil, fmt.Errorf("read config: %s: %w", path, readCause(err))
 	}
 	return ParseConfig(path, data)
 }
@@ -45,7 +51,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	l := &suiteLoader{}
 	y := &ynode{file: path, l: l}
 	cfg := &Config{Path: path}
-	root, problem := parseYAML(path, data)
+	root, problem := parseYAML(path, data, "list versions and suites (DESIGN §7)")
 	if problem != nil {
 		l.problems = append(l.problems, *problem)
 	}
@@ -53,6 +59,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		y.problem(root, "", "must be a mapping with versions, suites and gate; got %s", yamlkind.Of(root))
 		root = nil
 	}
+	var gateNode *yaml.Node
 	if root != nil {
 		base := filepath.Dir(path)
 		y.fields(root, "", configFields, func(key string, v *yaml.Node) {
@@ -62,22 +69,35 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 			case "suites":
 				cfg.Suites = resolvePaths(base, y.strList(v, "suites"))
 			case "gate":
-				if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
-					return // an empty gate block gates nothing
-				}
-				if v.Kind != yaml.MappingNode {
-					y.problem(v, "gate", "must be a mapping with thresholds and regression, got %s", yamlkind.Of(v))
-					return
-				}
-				cfg.Gate = v
+				gateNode = v
 			}
 		})
+	}
+	if gateNode != nil {
+		// After the loop: gate.versions are checked against versions,
+		// which may come later in the file.
+		cfg.Gate = cfg.gate(gateNode, l)
 	}
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
 		return nil, &registry.LoadError{Problems: l.problems}
 	}
 	return cfg, nil
+}
+
+// gate parses the gate block and resolves its versions like the config's
+// own, which each must be; problems go to l.
+func (c *Config) gate(n *yaml.Node, l *suiteLoader) GateConfig {
+	p := &gateParser{file: c.Path}
+	g := p.gate(n)
+	for i, v := range p.versions {
+		g.Versions[i] = c.Resolve(v.node.Value)
+		if !slices.Contains(c.Versions, g.Versions[i]) {
+			p.add(v.node, fmt.Sprintf("gate.versions[%d]", v.index), "%q is not one of the config's versions (%s); list a directory from `versions:`", v.node.Value, strings.Join(c.Versions, ", "))
+		}
+	}
+	l.problems = append(l.problems, p.problems...)
+	return g
 }
 
 // resolvePaths makes relative directories relative to base, so a config

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,20 +14,24 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
 
-// LoadSuites reads suite files (DESIGN §5). A path that is a directory
-// loads every *.yaml in it, sorted by name; cases keep file order. Skills
-// named in expectations (skill, candidates, never) and in caller.disabled
-// must exist in at least one of the registries, or in the case's own tools;
-// with no registries given, names are not checked. The error, when not nil,
-// is a *registry.LoadError listing every problem with file and line.
+// LoadSuites reads suite files (DESIGN §5), each whole (a second YAML
+// document is an error, not dropped) and as a regular file of at most
+// inputfile.DefaultLimit bytes. A path that is a folder is walked as
+// suiteFiles describes; cases keep file order. Skills named in expectations
+// (skill, candidates, never) and in caller.disabled must exist in at least
+// one of the registries, or in the case's own tools; with no registries
+// given, names are not checked. The error, when not nil, is a
+// *registry.LoadError listing every problem with file and line.
 func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 	files, err := suiteFiles(paths)
 	if err != nil {
@@ -52,7 +57,7 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 // Skills are checked as in LoadSuites.
 func ParseSuite(file string, data []byte, regs ...*registry.Registry) ([]Case, error) {
 	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
-	root, problem := parseYAML(file, data)
+	root, problem := parseYAML(file, data, suiteEmpty)
 	if problem != nil {
 		return nil, &registry.LoadError{Problems: []registry.Problem{*problem}}
 	}
@@ -64,9 +69,33 @@ func ParseSuite(file string, data []byte, regs ...*registry.Registry) ([]Case, e
 	return cases, nil
 }
 
+const suiteEmpty = "write a suite (suite, defaults, cases; DESIGN §5)"
+
+// notSuiteRule is said of every file in a suites folder that is neither a
+// suite nor a note, so the author sees the rule where it bites.
+const notSuiteRule = "is not a suite file; a suites folder holds suites (.yaml, .yml) and notes (.md, .txt) only: rename it to .yaml, move it out, or hide it with a leading dot"
+
+// suiteFiles lists the files to load, each once. A file named explicitly is
+// read whatever its name: the author chose it. A folder is walked
+// recursively in path order, and every entry in it is accounted for, so no
+// case is skipped silently:
+//   - *.yaml and *.yml, in any letter case, are suites;
+//   - hidden entries (".drafts/", ".wip.yaml") are skipped with all they
+//     hold: a leading dot is the usual way to park a file;
+//   - notes (*.md, *.txt, in any case) are ignored: they are never suites
+//     under a wrong name;
+//   - anything else (cases.json, normal.yaml.bak, a link to a folder) is an
+//     error naming it, since it may well be a suite under a wrong name.
 func suiteFiles(paths []string) ([]string, error) {
 	var files []string
 	var ps []registry.Problem
+	seen := map[string]bool{}
+	take := func(file string) {
+		if clean := filepath.Clean(file); !seen[clean] {
+			seen[clean] = true
+			files = append(files, file)
+		}
+	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
@@ -74,20 +103,48 @@ func suiteFiles(paths []string) ([]string, error) {
 			continue
 		}
 		if !info.IsDir() {
-			files = append(files, p)
+			take(p) // inputfile refuses FIFOs and devices when it is read
 			continue
 		}
-		matches, err := filepath.Glob(filepath.Join(p, "*.yaml"))
+		found := 0
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				ps = append(ps, readProblem(path, err))
+				return nil // WalkDir skips what it could not list
+			}
+			name := d.Name()
+			if path != p && strings.HasPrefix(name, ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				return nil
+			}
+			switch strings.ToLower(filepath.Ext(name)) {
+			case ".yaml", ".yml":
+				found++
+				take(path)
+			case ".md", ".txt":
+			default:
+				msg := notSuiteRule
+				if st, err := os.Stat(path); err == nil && st.IsDir() {
+					msg = "is a link to a folder, which is not followed; name its target in the suites list"
+				}
+				ps = append(ps, registry.Problem{Pos: registry.Pos{File: path}, Message: msg})
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, fmt.Errorf("list suites in %s: %w", p, err)
 		}
-		if len(matches) == 0 {
-			ps = append(ps, registry.Problem{Pos: registry.Pos{File: p}, Message: "holds no *.yaml suite files"})
+		if found == 0 {
+			ps = append(ps, registry.Problem{Pos: registry.Pos{File: p}, Message: "holds no suite files (.yaml or .yml, searched recursively); add one or fix the suites list"})
 		}
-		sort.Strings(matches)
-		files = append(files, matches...)
 	}
 	if len(ps) > 0 {
+		sortProblems(ps)
 		return nil, &registry.LoadError{Problems: ps}
 	}
 	return files, nil
@@ -111,7 +168,7 @@ type suiteLoader struct {
 }
 
 func (l *suiteLoader) add(pos registry.Pos, field, format string, args ...any) {
-	l.problems = append(l.problems, registry.Problem{Pos: pos, Field: field, Message: fmt.Sprintf(format, args...)})
+	l.problems = append(l.problems, oneLine(registry.Problem{Pos: pos, Field: field, Message: fmt.Sprintf(format, args...)}))
 }
 
 // suiteDefaults are the `defaults:` block, applied to every case.
@@ -150,12 +207,13 @@ func parseFiles(files []string) []parsedFile {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			out[i].file = file
-			data, err := os.ReadFile(file)
+			data, err := inputfile.ReadFile(file, inputfile.DefaultLimit)
 			if err != nil {
-				out[i].problem = &registry.Problem{Pos: registry.Pos{File: file}, Message: fmt.Sprintf("cannot be read: %v", err)}
+				p := readProblem(file, err)
+				out[i].problem = &p
 				return
 			}
-			out[i].root, out[i].problem = parseYAML(file, data)
+			out[i].root, out[i].problem = parseYAML(file, data, suiteEmpty)
 		}()
 	}
 	wg.Wait()
@@ -253,6 +311,8 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	c.Tags = mergeTags(defaults.tags, tags)
 	if c.ID == "" {
 		y.problem(n, field+".id", "is missing; give every case a unique id")
+	} else if why := idProblem(c.ID); why != "" {
+		y.problem(keyOf(n, "id"), field+".id", "%q %s", c.ID, why)
 	} else if first, dup := y.l.ids[c.ID]; dup {
 		y.problem(n, field+".id", "duplicate case id %q (first at %s); case ids must be unique across all suites", c.ID, first)
 	} else {
@@ -292,6 +352,38 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	}
 	c.Hash = caseHash(c, toolsValue)
 	return c, true
+}
+
+// idProblem says why a case id cannot be used, or "". Ids reach terminal
+// tables, HTML and JUnit reports, results.jsonl and `replay` arguments, so
+// an id is one line of printable text: a control character breaks lines
+// and XML; a bidirectional control (U+202A-U+202E, U+2066-U+2069, U+200E,
+// U+200F, U+061C) makes it display as something it is not; other
+// non-printing characters (zero-width or non-ASCII spaces) make two ids
+// look alike, and so do spaces at either end. Ids are not Ginkgo labels
+// (see Labels), so the label characters &|!,()/ are allowed.
+func idProblem(id string) string {
+	const advice = "case ids are one line of printable text, e.g. orders-001"
+	i := 0
+	for _, r := range id {
+		i++
+		switch {
+		case unicode.IsControl(r):
+			return fmt.Sprintf("holds a control character (U+%04X) at rune %d; %s", r, i, advice)
+		case isBidiControl(r):
+			return fmt.Sprintf("holds a bidirectional control (U+%04X) at rune %d, which makes it display differently from what it is; remove it", r, i)
+		case !unicode.IsPrint(r):
+			return fmt.Sprintf("holds a non-printing character (U+%04X) at rune %d; %s", r, i, advice)
+		}
+	}
+	if strings.TrimSpace(id) != id {
+		return "starts or ends with a space; remove it"
+	}
+	return ""
+}
+
+func isBidiControl(r rune) bool {
+	return r == 0x061C || r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
 
 // caseHash is sha256 over the canonical JSON of what decides a case's
@@ -390,7 +482,7 @@ func (y *ynode) tools(n *yaml.Node, field string) (*registry.Registry, any) {
 				p.Pos = y.pos(n)
 			}
 			p.Field = field + strings.TrimPrefix(p.Field, "skills")
-			y.l.problems = append(y.l.problems, p)
+			y.l.problems = append(y.l.problems, oneLine(p))
 		}
 	} else {
 		y.problem(n, field, "%v", err)

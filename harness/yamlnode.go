@@ -1,16 +1,21 @@
 package harness
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
-	"regexp"
+	"io/fs"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/internal/textdist"
+	"github.com/routebench/routebench/internal/yamldoc"
 	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -28,26 +33,71 @@ func (y *ynode) problem(n *yaml.Node, field, format string, args ...any) {
 	y.l.add(y.pos(n), field, format, args...)
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// parseYAML returns a document's root node, or the problem that stops it.
-func parseYAML(file string, data []byte) (*yaml.Node, *registry.Problem) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg, line := err.Error(), 0
-		if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
+// parseYAML returns the root node of a file's only document, or the problem
+// that stops it: encoding damage (with line and column; yaml.v3 would name
+// neither), a syntax error, a second document (which would otherwise be
+// dropped), or no document at all. empty says what the file should hold;
+// "" allows an empty file, which gives neither root nor problem.
+func parseYAML(file string, data []byte, empty string) (*yaml.Node, *registry.Problem) {
+	at := func(line int, msg string) *registry.Problem {
+		p := oneLine(registry.Problem{Pos: registry.Pos{File: file, Line: line}, Message: msg})
+		return &p
+	}
+	if err := inputfile.CheckText(data); err != nil {
+		var te *inputfile.TextError
+		if errors.As(err, &te) {
+			return nil, at(te.Line, fmt.Sprintf("column %d: %s; save the file as UTF-8 text without control characters", te.Column, te.What))
 		}
-		return nil, &registry.Problem{Pos: registry.Pos{File: file, Line: line},
-			Message: fmt.Sprintf("is not valid YAML: %s; fix the syntax (indentation, quoting, a missing colon)", msg)}
+		return nil, at(0, err.Error())
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, &registry.Problem{Pos: registry.Pos{File: file}, Message: "is empty; write the document described in DESIGN §5"}
+	root, err := yamldoc.Parse(data)
+	var de *yamldoc.Error
+	switch {
+	case err == nil:
+		return root, nil
+	case !errors.As(err, &de):
+		return nil, at(0, err.Error())
+	case de.Message == yamldoc.ErrEmpty:
+		if empty == "" {
+			return nil, nil
+		}
+		return nil, at(0, "is empty; "+empty)
 	}
-	return resolve(doc.Content[0]), nil
+	last := bytes.Count(bytes.TrimRight(data, "\r\n"), []byte("\n")) + 1
+	switch {
+	case de.Line > last:
+		// An error at the end of the stream can be numbered one past the
+		// last line; the last line is where to look.
+		return nil, at(last, de.Message)
+	case de.Line == 0:
+		// yaml.v3 names no line when the stream ends inside a quoted
+		// string or a flow collection; the end of the file is where it
+		// noticed, and a line to start looking beats none.
+		msg, note := de.Message, " (noticed at the end of the file: look for an unclosed quote or bracket above)"
+		if i := strings.LastIndex(msg, "; "); i >= 0 {
+			msg = msg[:i] + note + msg[i:]
+		} else {
+			msg += note
+		}
+		return nil, at(last, msg)
+	}
+	return nil, at(de.Line, de.Message)
+}
+
+// readProblem is the problem of a file that cannot be read: missing, not a
+// regular file (a FIFO would block, /dev/zero would never end), too large.
+func readProblem(file string, err error) registry.Problem {
+	return registry.Problem{Pos: registry.Pos{File: file}, Message: "cannot be read: " + readCause(err).Error()}
+}
+
+// readCause drops the *fs.PathError wrapper: the file name already leads
+// the message. errors.Is still finds fs.ErrNotExist in what remains.
+func readCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // fields walks a mapping, reporting unknown and repeated keys, and calls fn
@@ -105,6 +155,32 @@ func (y *ynode) strList(n *yaml.Node, field string) []string {
 	return out
 }
 
+// oneLine escapes what would break a problem's line: a LoadError is one
+// problem per line, and a key or value quoted from the file may hold a line
+// break or a control character.
+func oneLine(p registry.Problem) registry.Problem {
+	p.Field, p.Message = printable(p.Field), printable(p.Message)
+	return p
+}
+
+// printable returns s with every non-printing rune escaped as in a Go
+// string literal (so "a\nb" reads a\nb), and s itself when it has none.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsPrint(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r)
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
 func joinField(parent, child string) string {
 	if parent == "" {
 		return child
@@ -112,12 +188,7 @@ func joinField(parent, child string) string {
 	return parent + "." + child
 }
 
-func resolve(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
+func resolve(n *yaml.Node) *yaml.Node { return yamldoc.Resolve(n) }
 
 func hasKey(n *yaml.Node, key string) bool { return keyNode(n, key) != nil }
 

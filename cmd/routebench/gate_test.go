@@ -164,7 +164,7 @@ func TestGateConfigAndUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"gate", "--base", "HEAD"}, `routebench.yaml:5: gate.thresholds[0]: unknown metric "decision_acuracy" (did you mean decision_accuracy?)`},
+		{[]string{"gate", "--base", "HEAD"}, `routebench.yaml:5: gate.thresholds[0]: column 7: unknown metric "decision_acuracy" (did you mean decision_accuracy?)`},
 		{[]string{"gate"}, "give either --base REV or both --base-version DIR and --head-version DIR"},
 		{[]string{"gate", "--base", "HEAD", "--base-version", "prompts/ops"}, "give either --base REV"},
 		{[]string{"gate", "--base-version", "prompts/ops"}, "go together"},

@@ -25,16 +25,11 @@ func (d Direction) String() string {
 	return "neutral"
 }
 
-// neutral lists rate metrics whose rise or fall is not good or bad in
-// itself. A router that clarifies more may be right to (clarify_recall says
-// whether it clarifies when it should), so the comparison shows the change
-// without judging it and the gate refuses it as a regression metric.
-var neutral = map[string]bool{harness.ClarificationRate: true}
-
 // DirectionOf returns the metric's direction, from harness.Metrics with the
-// neutral exceptions above. Unknown metrics are Neutral.
+// exceptions of harness.NeutralMetric (which the config loader also needs,
+// to refuse a neutral regression metric). Unknown metrics are Neutral.
 func DirectionOf(metric string) Direction {
-	if neutral[metric] {
+	if harness.NeutralMetric(metric) {
 		return Neutral
 	}
 	info, ok := harness.LookupMetric(metric)

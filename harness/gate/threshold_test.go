@@ -70,9 +70,12 @@ var _ = DescribeTable("Op.Holds tolerates float noise only",
 )
 
 var _ = Describe("config", func() {
+	// The config loader validates the gate block, so a bad one fails there.
 	load := func(yaml string) (gate.Config, error) {
 		cfg, err := harness.ParseConfig("routebench.yaml", []byte(yaml))
-		Expect(err).NotTo(HaveOccurred())
+		if err != nil {
+			return gate.Config{}, err
+		}
 		return gate.FromConfig(cfg)
 	}
 
@@ -99,7 +102,7 @@ var _ = Describe("config", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(cfg.Versions).To(Equal([]string{"p/v2"}))
 		_, err = load("versions: [p/v1, p/v2]\nsuites: [s]\ngate:\n  versions: [p/v3]\n")
-		Expect(err).To(MatchError(ContainSubstring(`routebench.yaml:4: gate.versions[0]: "p/v3" is not one of the config's versions (p/v1, p/v2)`)))
+		Expect(err).To(MatchError(ContainSubstring(`routebench.yaml:4: gate.versions[0]: column 14: "p/v3" is not one of the config's versions (p/v1, p/v2)`)))
 	})
 
 	It("names file, line and entry of a bad threshold", func() {
@@ -112,8 +115,8 @@ gate:
     - refusal_recall{suite:adversarial} >= 95
 `)
 		Expect(err).To(MatchError(
-			"routebench.yaml:6: gate.thresholds[1]: unknown metric \"decision_acuracy\" (did you mean decision_accuracy?)\n" +
-				"routebench.yaml:7: gate.thresholds[2]: bound 95: refusal_recall is a rate between 0 and 1; write 0.95 or 95%"))
+			"routebench.yaml:6: gate.thresholds[1]: column 7: unknown metric \"decision_acuracy\" (did you mean decision_accuracy?)\n" +
+				"routebench.yaml:7: gate.thresholds[2]: column 7: bound 95: refusal_recall is a rate between 0 and 1; write 0.95 or 95%"))
 	})
 
 	It("checks the regression rule", func() {
@@ -125,12 +128,12 @@ gate:
 `)
 		Expect(err).To(HaveOccurred())
 		msg := err.Error()
-		Expect(msg).To(ContainSubstring("routebench.yaml:3: gate.regression.metrics[1]: clarification_rate has no better direction"))
-		Expect(msg).To(ContainSubstring("gate.regression.metrics[2]: policy_violations is a count, not a rate"))
-		Expect(msg).To(ContainSubstring(`gate.regression.metrics[3]: unknown metric "skil_accuracy" (did you mean skill_accuracy?)`))
-		Expect(msg).To(ContainSubstring("gate.regression.metrics[4]: decision_accuracy is listed twice"))
-		Expect(msg).To(ContainSubstring("routebench.yaml:4: gate.regression.max_dorp: unknown field (did you mean max_drop?)"))
-		Expect(msg).To(ContainSubstring("routebench.yaml:5: gate.regression.alpha: 5: a significance level is between 0 and 1"))
+		Expect(msg).To(ContainSubstring("routebench.yaml:3: gate.regression.metrics[1]: column 34: clarification_rate has no better direction"))
+		Expect(msg).To(ContainSubstring("gate.regression.metrics[2]: column 54: policy_violations is a count, not a rate"))
+		Expect(msg).To(ContainSubstring(`gate.regression.metrics[3]: column 73: unknown metric "skil_accuracy" (did you mean skill_accuracy?)`))
+		Expect(msg).To(ContainSubstring("gate.regression.metrics[4]: column 88: decision_accuracy is listed twice"))
+		Expect(msg).To(ContainSubstring("routebench.yaml:4: gate.regression.max_dorp: column 5: unknown field (did you mean max_drop?)"))
+		Expect(msg).To(ContainSubstring("routebench.yaml:5: gate.regression.alpha: column 12: 5: a significance level is between 0 and 1"))
 	})
 
 	It("fills regression defaults and accepts no gate at all", func() {
@@ -145,8 +148,8 @@ gate:
 
 	It("rejects thresholds that are not a list of strings", func() {
 		_, err := load("gate:\n  thresholds: decision_accuracy >= 0.85\n")
-		Expect(err).To(MatchError(ContainSubstring(`routebench.yaml:2: gate.thresholds: must be a list of "metric op value" strings`)))
+		Expect(err).To(MatchError(ContainSubstring(`routebench.yaml:2: gate.thresholds: column 15: must be a list of "metric op value" strings`)))
 		_, err = load("gate:\n  thresholds:\n    - {metric: decision_accuracy}\n")
-		Expect(err).To(MatchError(ContainSubstring("routebench.yaml:3: gate.thresholds[0]: must be a string")))
+		Expect(err).To(MatchError(ContainSubstring("routebench.yaml:3: gate.thresholds[0]: column 7: must be a string")))
 	})
 })
