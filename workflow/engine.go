@@ -176,7 +176,7 @@ func (r *run) end(status Status, at, reason, code, msg, skill string) {
 	r.ended = true
 	r.o.Outcome, r.o.StoppedAt, r.o.Reason = status, at, reason
 	r.o.ErrorCode, r.o.ErrorMessage, r.o.SkillUsed = code, msg, skill
-	if st := r.state[at]; st != nil && status != AwaitingConfirmation && st.Status == NodePending {
+	if st := r.state[at]; st != nil && status != AwaitingConfirmation && (st.Status == NodePending || st.Status == NodeFailed) {
 		st.Status, st.Why = NodeFailed, reason
 		r.event(Event{Kind: EvNodeFailed, Node: at, Skill: skill, Code: code, Message: msg})
 	}

@@ -244,6 +244,11 @@ func (r *run) readAttempts(batch []*pending) {
 				again = append(again, p)
 			default:
 				r.nodeErr[p.at] = terr
+				if st := r.state[p.at]; st != nil {
+					// Every failure stays visible on its node, even when
+					// another node of the same wave is the one the outcome names.
+					st.Status, st.Why = NodeFailed, terr.Code+": "+terr.Message
+				}
 				if failed == nil {
 					failed, failErr = p, terr
 				}

@@ -314,4 +314,3 @@ func appendNew(list []string, s string) []string {
 	}
 	return append(list, s)
 }
-
