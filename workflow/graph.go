@@ -62,6 +62,15 @@ func (r *reader) graph(w *Workflow, lines map[*Node]*nodeLines) {
 		if n.On != nil {
 			r.checkRef(w, n, n.On, nl.on, join(nl.field, "decision.on"), ids)
 		}
+		if n.Kind == KindConfirm {
+			refsIn(n.Message, "confirm.message", func(field string, ref *Ref, err error) {
+				if err != nil {
+					r.problem(nl.node, join(nl.field, field), "%v", err)
+					return
+				}
+				r.checkRef(w, n, ref, nl.node, join(nl.field, field), ids)
+			})
+		}
 		refsIn(n.Params, "params", func(field string, ref *Ref, err error) {
 			at := nodeAtKey(nl.params, strings.SplitN(strings.TrimPrefix(field, "params."), ".", 2)[0])
 			if err != nil {
