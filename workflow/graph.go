@@ -209,12 +209,16 @@ func (r *reader) acyclic(w *Workflow, lines map[*Node]*nodeLines) bool {
 				for a, b := 0, len(cyc)-1; a < b; a, b = a+1, b-1 {
 					cyc[a], cyc[b] = cyc[b], cyc[a]
 				}
-				first := w.byID[cyc[0]]
-				for _, c := range cyc {
-					if w.byID[c].index < first.index {
-						first = w.byID[c]
+				// Start the name at the node declared first, so it reads
+				// the same whichever node the search entered the cycle by.
+				at := 0
+				for i, c := range cyc {
+					if w.byID[c].index < w.byID[cyc[at]].index {
+						at = i
 					}
 				}
+				cyc = append(cyc[at:], cyc[:at]...)
+				first := w.byID[cyc[0]]
 				path := strings.Join(append(cyc, cyc[0]), " → ")
 				r.problem(lines[first].node, lines[first].field, "is part of a cycle: %s; a workflow is a DAG: remove one of these dependencies (an after, a {{reference}} or a decision case)", path)
 			}
