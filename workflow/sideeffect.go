@@ -123,6 +123,9 @@ func (r *run) alreadyExecuted(n *Node, p *pending, key string) bool {
 	}
 	output, _ := r.restore(rc.OutputRef)
 	r.finishNode(n, p.hash, output, 1)
+	st := r.state[n.ID]
+	st.Status, st.Why = NodeSkipped, "ledger: key already executed by an earlier run (receipt "+rc.ExternalID+")"
+	r.o.Checkpoints.Skipped = append(r.o.Checkpoints.Skipped, n.ID)
 	return true
 }
 
