@@ -255,6 +255,13 @@ func (r *run) readAttempts(batch []*pending) {
 			}
 		}
 		if failed != nil {
+			// Calls waiting for their retry are not retried once the run
+			// stops; their errors stay on their nodes, never dropped.
+			for _, p := range again {
+				if st := r.state[p.at]; st != nil {
+					st.Status, st.Why = NodeFailed, fmt.Sprintf("%s: %s (not retried: the run stopped at %s)", p.res.Err.Code, p.res.Err.Message, failed.at)
+				}
+			}
 			r.failTool(failed.at, failed.skill.Name, failErr)
 			return
 		}
