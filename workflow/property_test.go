@@ -68,7 +68,7 @@ func randomScript(rng *rand.Rand) workflow.SimScript {
 		var list []workflow.SimResponse
 		for range 1 + rng.IntN(5) {
 			var r workflow.SimResponse
-			switch rng.IntN(10) {
+			switch rng.IntN(24) {
 			case 0:
 				r = fault(workflow.FaultTimeout)
 			case 1:
