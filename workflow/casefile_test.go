@@ -97,7 +97,9 @@ type failingDiscovery struct {
 	err   error
 }
 
-func (f failingDiscovery) Discover(context.Context, []string) ([]string, error) { return f.avail, f.err }
+func (f failingDiscovery) Discover(context.Context, []string) ([]string, error) {
+	return f.avail, f.err
+}
 
 var _ = Describe("FailClosed", func() {
 	cands := []string{"get_gauge", "list_widgets", "file_report"}
@@ -130,7 +132,7 @@ var _ = Describe("Guards", func() {
 				{Node: "a", Skill: "file_report", SideEffect: "write", Attempt: 1, Key: "k1", Start: 6, End: 7, Status: "ok"},
 				{Node: "a", Skill: "file_report", SideEffect: "write", Attempt: 1, Key: "k1", Start: 9, End: 10, Status: "ok"},
 			},
-			Receipts: []workflow.Receipt{{Node: "a", Key: "k1", Status: "success"}, {Node: "a", Key: "k1", Status: "success"}},
+			Receipts:      []workflow.Receipt{{Node: "a", Key: "k1", Status: "success"}, {Node: "a", Key: "k1", Status: "success"}},
 			Confirmations: []workflow.Confirmation{{Node: "a", Answer: workflow.Yes, Seq: 5}},
 			Report:        workflow.Report{Succeeded: []string{"a", "b"}},
 			Claims:        []workflow.Claim{{Claim: "success", Verified: false}},

@@ -49,7 +49,9 @@ func retryableCode(code string) bool {
 // Guards recounts the guards from o's facts.
 func Guards(o *Outcome) GuardCounts {
 	var g GuardCounts
-	acts := func(c Call) bool { return c.SideEffect == "write" || c.SideEffect == "delete" || c.SideEffect == "send" }
+	acts := func(c Call) bool {
+		return c.SideEffect == "write" || c.SideEffect == "delete" || c.SideEffect == "send"
+	}
 
 	// Retries: each attempt > 1 must follow a retryable failure of the
 	// same node's previous attempt.

@@ -184,7 +184,9 @@ func (h *harness) run(w *workflow.Workflow, in workflow.RunInput) *workflow.Outc
 	return o
 }
 
-func yes() workflow.Confirmer { return workflow.NewScriptedConfirmer(workflow.ConfirmResponse{Answer: workflow.Yes}) }
+func yes() workflow.Confirmer {
+	return workflow.NewScriptedConfirmer(workflow.ConfirmResponse{Answer: workflow.Yes})
+}
 
 func ok(v any) workflow.SimResponse { return workflow.SimResponse{OK: v} }
 
