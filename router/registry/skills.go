@@ -16,6 +16,7 @@ import (
 var skillFields = []string{
 	"name", "description", "when_to_use", "when_not_to_use", "side_effect", "permission_scope",
 	"params_schema", "rules", "triggers", "examples", "counter_examples", "glossary", "confirm", "cost",
+	"result_schema",
 }
 
 var skillName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
@@ -191,6 +192,9 @@ func (f *yfile) skill(n *yaml.Node, field string) *Skill {
 		schemaOK = s.Schema != nil
 	} else {
 		f.defaultSchema(s)
+	}
+	if v := nodes["result_schema"]; v != nil {
+		s.ResultSchemaRaw, s.ResultSchema = f.resultSchema(v, join(field, "result_schema"))
 	}
 	rulesOK := true
 	if v := nodes["rules"]; v != nil {

@@ -63,7 +63,11 @@ type Skill struct {
 	Schema *jsonschema.Schema
 	// PropSchemas holds each top-level property's schema compiled on its own,
 	// so partial params (examples, extracted values) can be checked per field.
-	PropSchemas     map[string]*jsonschema.Schema
+	PropSchemas map[string]*jsonschema.Schema
+	// ResultSchemaRaw is the optional result_schema as decoded JSON values and
+	// ResultSchema it compiled; a tool result that fails it is malformed (§11).
+	ResultSchemaRaw map[string]any
+	ResultSchema    *jsonschema.Schema
 	Rules           []*Rule
 	Triggers        []*Trigger
 	Examples        []Example
