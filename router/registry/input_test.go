@@ -116,14 +116,16 @@ func (s sizedFS) Stat(name string) (fs.FileInfo, error) {
 type sizedFile struct{ fs sizedFS }
 
 func (f sizedFile) Stat() (fs.FileInfo, error) { return f, nil }
-func (f sizedFile) Read([]byte) (int, error)   { return 0, errors.New("read a file whose size is over the limit") }
-func (f sizedFile) Close() error               { return nil }
-func (f sizedFile) Name() string               { return filepath.Base(f.fs.name) }
-func (f sizedFile) Size() int64                { return f.fs.size }
-func (f sizedFile) Mode() fs.FileMode          { return 0o644 }
-func (f sizedFile) ModTime() time.Time         { return time.Time{} }
-func (f sizedFile) IsDir() bool                { return false }
-func (f sizedFile) Sys() any                   { return nil }
+func (f sizedFile) Read([]byte) (int, error) {
+	return 0, errors.New("read a file whose size is over the limit")
+}
+func (f sizedFile) Close() error       { return nil }
+func (f sizedFile) Name() string       { return filepath.Base(f.fs.name) }
+func (f sizedFile) Size() int64        { return f.fs.size }
+func (f sizedFile) Mode() fs.FileMode  { return 0o644 }
+func (f sizedFile) ModTime() time.Time { return time.Time{} }
+func (f sizedFile) IsDir() bool        { return false }
+func (f sizedFile) Sys() any           { return nil }
 
 var _ io.Reader = sizedFile{}
 
