@@ -2,10 +2,12 @@ package registry_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -291,4 +293,30 @@ var _ = Describe("model specs in version.yaml", func() {
 		_, err = registry.LoadFS(with(validFS("v1"), "v1/version.yaml", "router: {judge: openai:gpt-4o-mini, embedder: openai:text-embedding-3-small}\n"), "v1", "v1")
 		Expect(err).NotTo(HaveOccurred())
 	})
+})
+
+// The timeouts only matter when the loader hangs, which it must not.
+var _ = Describe("input built to exhaust the loader", func() {
+	It("stops aliases that multiply into billions of values, at a line", func(ctx SpecContext) {
+		lines := append([]string{}, header...)
+		lines = append(lines, "    params_schema:", "      type: object", "      $defs:", "        l0: &l0 [x, x, x, x, x, x, x, x, x, x]")
+		for i := 1; i < 9; i++ {
+			refs := strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", ")
+			lines = append(lines, fmt.Sprintf("        l%d: &l%d [%s]", i, i, refs))
+		}
+		_, err := registry.ParseSkills("skills.yaml", doc(lines...))
+		expectProblem(problemLines(err), "skills.yaml:8:", "more than 100000 values", "an alias counts each time it is used")
+	}, SpecTimeout(time.Minute))
+
+	It("stops a rule whose nested loops over a list param would run for hours", func(ctx SpecContext) {
+		_, err := registry.ParseSkills("skills.yaml", withHeader(
+			"    params_schema: {type: object, properties: {ids: {type: array}}}",
+			"    rules:",
+			"      - expr: \"params.ids.all(a, params.ids.all(b, params.ids.all(c, params.ids.all(d, params.ids.all(e, a != '')))))\"",
+			"    examples:",
+			"      - input: many",
+			"        params: {ids: ["+strings.TrimSuffix(strings.Repeat("x, ", 60), ", ")+"]}",
+		))
+		expectProblem(problemLines(err), "skills.yaml:10: skills[0].examples[0].params:", "rules[0] (line 7) cannot be evaluated", "stopped after 1000000 operations")
+	}, SpecTimeout(time.Minute))
 })

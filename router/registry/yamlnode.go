@@ -18,7 +18,15 @@ import (
 type yfile struct {
 	name string
 	ps   *problems
+	// values counts what jsonValue has built, against maxValues.
+	values int
 }
+
+// maxValues bounds the JSON values built from one skill's schema and
+// examples. Anchors and aliases let a few lines of YAML stand for billions
+// of values ("billion laughs"), which would hang the loader; no real skill
+// comes near this.
+const maxValues = 100_000
 
 func (f *yfile) pos(n *yaml.Node) Pos { return Pos{File: f.name, Line: n.Line} }
 
@@ -210,6 +218,14 @@ func (f *yfile) number(n *yaml.Node, field string) (float64, bool) {
 // params behave the same whether they came from YAML or from a model.
 func (f *yfile) jsonValue(n *yaml.Node, field string) (any, bool) {
 	n = resolve(n)
+	f.values++
+	if f.values > maxValues {
+		if f.values == maxValues+1 {
+			f.problem(n, field, "makes the skill's schema and examples hold more than %d values (an alias counts each time it is used); "+
+				"write them out plainly, without anchors that multiply", maxValues)
+		}
+		return nil, false
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
