@@ -207,3 +207,39 @@ func FuzzLoadVersion(f *testing.F) {
 		noCycle(t, "contract", v.Contract.Validate(map[string]any{"skill": "x", "confidence": 1.0, "params": map[string]any{}, "reason": "r"}))
 	})
 }
+
+// FuzzParamsSchema reaches the JSON Schema compiler, the $ref cycle check
+// and example validation with far fewer wasted mutations than whole
+// skills.yaml files do: the fuzzed schema and example params are placed
+// into one skill.
+//
+//	go test -run '^$' -fuzz '^FuzzParamsSchema$' -fuzztime 30s ./router/registry/
+func FuzzParamsSchema(f *testing.F) {
+	f.Add([]byte(`{"type": "object", "required": ["region"], "properties": {"region": {"type": "string", "enum": ["east", "west"]}, "day": {"type": "string", "format": "date"}}}`),
+		[]byte(`{"region": "east", "day": "2026-11-30"}`))
+	f.Add([]byte(`{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"not": {"$ref": "#/$defs/a"}}}}`),
+		[]byte(`{"a": 1}`))
+	f.Add([]byte(`{"type": "object", "properties": {"t": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "object", "properties": {"c": {"type": "array", "items": {"$ref": "#/$defs/n"}}}}}}`),
+		[]byte(`{"t": {"c": [{"c": []}]}}`))
+	f.Add([]byte(`{"type": "object", "$dynamicAnchor": "m", "properties": {"x": {"$dynamicRef": "#m"}, "p": {"type": "string", "pattern": "^[a-z]+$", "x-synonyms": {"a": ["b"]}}}}`),
+		[]byte(`{"x": {"x": {}}, "p": "abc"}`))
+	f.Fuzz(func(t *testing.T, schema, params []byte) {
+		data := []byte("skills:\n- name: s\n  description: d\n  side_effect: read\n  params_schema:\n" + indent(schema, 4) +
+			"  examples:\n  - input: x\n    params:\n" + indent(params, 6))
+		skills, err := registry.ParseSkills("skills.yaml", data)
+		if err != nil {
+			checkProblems(t, err, "skills.yaml")
+			return
+		}
+		checkSkills(t, skills)
+	})
+}
+
+func indent(text []byte, n int) string {
+	pad := strings.Repeat(" ", n)
+	lines := strings.Split(strings.TrimRight(string(text), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pad + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
