@@ -8,6 +8,7 @@ import (
 	"path"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -29,7 +30,9 @@ type Target struct {
 func LoadTarget(fsys fs.FS, root, display string) Target {
 	t := Target{Spec: display}
 	t.Version, t.Err = registry.LoadFS(fsys, root, display)
-	if data, err := fs.ReadFile(fsys, path.Join(root, "skills.yaml")); err == nil {
+	// Read as the loader reads it (regular files, bounded): a skills.yaml
+	// linked to /dev/zero is a load finding, not a read without end.
+	if data, err := inputfile.Read(fsys, path.Join(root, "skills.yaml"), 0); err == nil {
 		t.RawSkills = data
 	}
 	return t

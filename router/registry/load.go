@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -46,25 +47,36 @@ func LoadFS(fsys fs.FS, root, display string) (*Version, error) {
 	}
 	files := map[string][]byte{}
 	for _, name := range VersionFiles {
-		data, err := fs.ReadFile(fsys, path.Join(root, name))
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				ps.add(Pos{File: shown(name)}, "", "is missing; a prompt version directory holds %s", strings.Join(VersionFiles, ", "))
-			} else {
-				ps.add(Pos{File: shown(name)}, "", "cannot be read: %v; check its permissions", err)
-			}
-			continue
+		// Bounded, regular files only: a skills.yaml linked to /dev/zero or
+		// a FIFO would otherwise hang the loader or exhaust memory.
+		data, err := inputfile.Read(fsys, path.Join(root, name), 0)
+		switch {
+		case err == nil:
+			files[name] = data
+		case errors.Is(err, fs.ErrNotExist):
+			ps.add(Pos{File: shown(name)}, "", "is missing; a prompt version directory holds %s", strings.Join(VersionFiles, ", "))
+		case errors.Is(err, inputfile.ErrNotRegular):
+			ps.add(Pos{File: shown(name)}, "", "cannot be read: %v", err)
+		case errors.Is(err, inputfile.ErrTooLarge):
+			ps.add(Pos{File: shown(name)}, "", "cannot be read: %v; a prompt version file is text far below that, so check it is the right file", err)
+		default:
+			ps.add(Pos{File: shown(name)}, "", "cannot be read: %v; check its permissions", err)
 		}
-		files[name] = data
 	}
 	v.Fingerprint = Fingerprint(files)
+	// Damaged text is reported with its line and column before any parser
+	// sees it; a damaged file is not parsed further.
+	for _, name := range VersionFiles {
+		if data, ok := files[name]; ok && !checkText(shown(name), data, ps) {
+			delete(files, name)
+		}
+	}
 
+	v.Router = DefaultRouter()
 	if data, ok := files[versionFileName]; ok {
 		f := &yfile{name: shown(versionFileName), ps: ps}
 		if root := f.parse(data); root != nil {
 			v.Description, v.Router = f.versionDoc(root)
-		} else {
-			v.Router = DefaultRouter()
 		}
 	}
 	v.Persona = string(files["persona.md"])
@@ -159,6 +171,18 @@ func compileContract(file string, data []byte, ps *problems) *jsonschema.Schema 
 		for _, p := range explainSchemaError(err) {
 			ps.add(Pos{File: file, Line: lineOf(p.ptr)}, strings.Join(p.ptr, "."), "does not compile: %s; fix it to valid JSON Schema 2020-12", p.msg)
 		}
+		return nil
+	}
+	if cyc := refCycle(sch); cyc != nil {
+		// The sample answer below only meets cycles on its own path; one
+		// under "reason" would fail every judge answer that gives a reason.
+		ptr, chain := cycleProblem(cyc)
+		line := 1
+		if len(node.Content) > 0 {
+			line = refNode(node.Content[0], ptr).Line
+		}
+		ps.add(Pos{File: file, Line: line}, strings.Join(ptr, "."), "is a $ref cycle (%s): validating any judge answer that reaches it fails; "+
+			"break the chain so one schema checks the value itself", chain)
 		return nil
 	}
 	if err := sch.Validate(sampleAnswer); err != nil {

@@ -101,6 +101,13 @@ func celDaysBetween(a, b ref.Val) ref.Val {
 	return types.Int(db - da)
 }
 
+// ruleCostLimit bounds one evaluation of a rule in CEL cost units (about
+// one per operation). Nested comprehensions over a list param grow as its
+// length to the power of the nesting, so without a bound one rule could
+// hang the loader on an example or the router on a model's params; real
+// rules cost tens to thousands.
+const ruleCostLimit = 1_000_000
+
 // ruleCompileError is a CEL compile problem with its place inside the expression.
 type ruleCompileError struct {
 	line, column int // 1-based within the expression; 0 when unknown
@@ -153,7 +160,7 @@ func compileRule(expr, message string) (*Rule, []ruleCompileError) {
 			"is of type %s, not bool; a rule must be a condition, e.g. compare the value (params.x == true, params.n > 0)",
 			ast.OutputType())}}
 	}
-	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize))
+	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostLimit(ruleCostLimit))
 	if err != nil {
 		return nil, []ruleCompileError{{msg: "does not compile: " + err.Error() + "; fix the CEL expression"}}
 	}
@@ -165,6 +172,10 @@ func compileRule(expr, message string) (*Rule, []ruleCompileError) {
 	r.eval = func(params map[string]any, now time.Time) (bool, error) {
 		out, _, err := prg.Eval(&ruleActivation{params: normalizeParams(params), now: now})
 		if err != nil {
+			if strings.Contains(err.Error(), "cost limit exceeded") {
+				return false, fmt.Errorf("rule %q: stopped after %d operations (%w); nested loops over a list param grow fast: check one element at a time",
+					expr, ruleCostLimit, err)
+			}
 			return false, fmt.Errorf("rule %q: %w", expr, err)
 		}
 		b, ok := out.Value().(bool)

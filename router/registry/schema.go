@@ -169,6 +169,12 @@ func (f *yfile) paramsSchema(n *yaml.Node, field string) (map[string]any, *jsons
 		}
 		return nil, nil, nil
 	}
+	if cyc := refCycle(sch); cyc != nil {
+		ptr, chain := cycleProblem(cyc)
+		f.problem(refNode(n, ptr), fieldOf(field, ptr), "is a $ref cycle (%s): validating any value would loop, so every request would end in a clarification; "+
+			"break the chain so one schema checks the value itself (type, enum, properties)", chain)
+		return nil, nil, nil
+	}
 	// Each property compiled in place, so its $refs still resolve against the
 	// whole schema.
 	props := map[string]*jsonschema.Schema{}
@@ -283,3 +289,13 @@ func re2Hint(msg string) string {
 }
 
 var backref = regexp.MustCompile("invalid escape sequence: `\\\\[1-9]`")
+
+// refNode is the line to show for the schema at ptr: its $ref when it has
+// one, as that is what closes a cycle, else the schema itself.
+func refNode(n *yaml.Node, ptr []string) *yaml.Node {
+	at := nodeAt(n, ptr)
+	if ref := nodeAt(at, []string{"$ref"}); ref != at {
+		return ref
+	}
+	return at
+}

@@ -1,7 +1,9 @@
 package registry
 
 import (
-	"regexp"
+	"fmt"
+	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -25,7 +27,72 @@ func DefaultRouter() RouterSettings {
 	}
 }
 
-var modelRef = regexp.MustCompile(`^(builtin|[a-z][a-z0-9_-]*:\S+)$`)
+// Model providers a version may name, per role (DESIGN §3). They are fixed
+// here rather than read from router/models so a bad spec is a config error
+// with a line at load, not a run error when the router is built.
+var (
+	judgeProviders    = []string{"openai", "anthropic"}
+	embedderProviders = []string{"openai", "ollama"}
+)
+
+// checkModel returns what is wrong with a judge or embedder spec, or "".
+func checkModel(role, spec string) string {
+	providers := judgeProviders
+	if role == "embedder" {
+		providers = embedderProviders
+	}
+	accepted := DefaultModel
+	for _, p := range providers {
+		accepted += " | " + p + ":<model>"
+	}
+	if spec == DefaultModel {
+		return ""
+	}
+	provider, model, hasColon := strings.Cut(spec, ":")
+	switch {
+	case !hasColon:
+		msg := fmt.Sprintf("%q is not a %s (provider:model); write one of %s", spec, role, accepted)
+		if s := guessModel(spec, providers); s != "" {
+			msg += "; did you mean " + s + "?"
+		}
+		return msg
+	case !contains(providers, provider):
+		msg := fmt.Sprintf("%q names provider %q, which has no %s; write one of %s", spec, provider, role, accepted)
+		if s := suggest(provider, providers); s != "" && model != "" {
+			msg += "; did you mean " + s + ":" + model + "?"
+		}
+		return msg
+	case model == "":
+		return fmt.Sprintf("%q names no model; write %s:<model>, e.g. %s", spec, provider, exampleModel[provider])
+	case strings.ContainsFunc(model, unicode.IsSpace):
+		return fmt.Sprintf("%q has a space in its model name; write %s:<model> with no spaces, e.g. %s", spec, provider, exampleModel[provider])
+	}
+	return ""
+}
+
+var exampleModel = map[string]string{
+	"openai":    "openai:gpt-4o-mini",
+	"anthropic": "anthropic:claude-haiku-4-5",
+	"ollama":    "ollama:nomic-embed-text",
+}
+
+// guessModel suggests a full spec for one written without its provider:
+// "buildin" is builtin, and model families name their provider.
+func guessModel(spec string, providers []string) string {
+	if s := suggest(spec, []string{DefaultModel}); s != "" {
+		return s
+	}
+	lower := strings.ToLower(spec)
+	for _, g := range []struct{ prefix, provider string }{
+		{"gpt", "openai"}, {"o1", "openai"}, {"o3", "openai"}, {"o4", "openai"}, {"text-embedding", "openai"},
+		{"claude", "anthropic"}, {"nomic", "ollama"}, {"mxbai", "ollama"},
+	} {
+		if strings.HasPrefix(lower, g.prefix) && contains(providers, g.provider) {
+			return g.provider + ":" + spec
+		}
+	}
+	return ""
+}
 
 // versionDoc reads version.yaml: a description and the router settings.
 func (f *yfile) versionDoc(root *yaml.Node) (string, RouterSettings) {
@@ -58,8 +125,8 @@ func (f *yfile) router(n *yaml.Node, field string, rs *RouterSettings) {
 			if !ok {
 				return
 			}
-			if !modelRef.MatchString(m) {
-				f.problem(v, kf, "%q is not a model reference; write builtin or provider:model (e.g. openai:gpt-4o-mini, ollama:nomic-embed-text)", m)
+			if msg := checkModel(key, m); msg != "" {
+				f.problem(v, kf, "%s", msg)
 			}
 			if key == "embedder" {
 				rs.Embedder = m

@@ -1,12 +1,15 @@
 package registry
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/routebench/routebench/internal/inputfile"
+	"github.com/routebench/routebench/internal/yamldoc"
 	"github.com/routebench/routebench/internal/yamlkind"
 	"go.yaml.in/yaml/v3"
 )
@@ -15,7 +18,15 @@ import (
 type yfile struct {
 	name string
 	ps   *problems
+	// values counts what jsonValue has built, against maxValues.
+	values int
 }
+
+// maxValues bounds the JSON values built from one skill's schema and
+// examples. Anchors and aliases let a few lines of YAML stand for billions
+// of values ("billion laughs"), which would hang the loader; no real skill
+// comes near this.
+const maxValues = 100_000
 
 func (f *yfile) pos(n *yaml.Node) Pos { return Pos{File: f.name, Line: n.Line} }
 
@@ -23,44 +34,65 @@ func (f *yfile) problem(n *yaml.Node, field, format string, args ...any) {
 	f.ps.add(f.pos(n), field, format, args...)
 }
 
-var (
-	yamlErrLine   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-	yamlParserErr = regexp.MustCompile(`^did not find expected (<document start>|node content|key|'-' indicator|',' or '\]'|',' or '\}')`)
-)
-
-// parse returns the document's root node, or nil after reporting why there is none.
+// parse checks the text's encoding, then returns the root node of its only
+// document, or nil after reporting why there is none. Parsing is
+// internal/yamldoc's, shared by every loader, so a second document after
+// `---` is an error here as everywhere instead of being silently dropped.
 func (f *yfile) parse(data []byte) *yaml.Node {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := err.Error()
-		line := 0
-		if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
-		}
-		// yaml.v3 numbers parser errors (unlike scanner errors) from 0.
-		if yamlParserErr.MatchString(msg) {
-			line++
-		}
-		f.ps.add(Pos{File: f.name, Line: line}, "", "is not valid YAML: %s; fix the syntax (indentation, quoting, a missing colon)", msg)
+	if !checkText(f.name, data, f.ps) {
 		return nil
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		f.ps.add(Pos{File: f.name}, "", "is empty; write the document described in DESIGN §2-3")
+	root, err := yamldoc.Parse(data)
+	if err != nil {
+		var de *yamldoc.Error
+		if !errors.As(err, &de) {
+			f.ps.add(Pos{File: f.name}, "", "cannot be parsed: %v; fix the YAML", err)
+			return nil
+		}
+		msg, line := de.Message, de.Line
+		switch {
+		case msg == yamldoc.ErrEmpty:
+			msg += "; write the document described in DESIGN §2-3"
+		case line == 0:
+			// yaml.v3 gives no line for some errors found when the input
+			// runs out (an unclosed quote or bracket): that is the last line.
+			line = lastLine(data)
+		}
+		f.ps.add(Pos{File: f.name, Line: line}, "", "%s", msg)
 		return nil
 	}
-	return resolve(doc.Content[0])
+	return root
+}
+
+// lastLine is the number of the file's last line.
+func lastLine(data []byte) int {
+	n := 1 + bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] == '\n' {
+		n--
+	}
+	return max(n, 1)
+}
+
+// checkText reports the first encoding damage in a file (invalid UTF-8, a
+// NUL or control character) at its line and column, and returns false
+// then: a parser would either stop without a line or carry the damage on
+// into prompts and reports.
+func checkText(file string, data []byte, ps *problems) bool {
+	err := inputfile.CheckText(data)
+	if err == nil {
+		return true
+	}
+	var te *inputfile.TextError
+	if errors.As(err, &te) {
+		ps.add(Pos{File: file, Line: te.Line}, "", "column %d: %s; save the file as UTF-8 text without control characters", te.Column, te.What)
+	} else {
+		ps.add(Pos{File: file}, "", "%v", err)
+	}
+	return false
 }
 
 // resolve follows aliases so anchors work anywhere.
-func resolve(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
+func resolve(n *yaml.Node) *yaml.Node { return yamldoc.Resolve(n) }
 
 func join(parent, child string) string {
 	if parent == "" {
@@ -186,6 +218,14 @@ func (f *yfile) number(n *yaml.Node, field string) (float64, bool) {
 // params behave the same whether they came from YAML or from a model.
 func (f *yfile) jsonValue(n *yaml.Node, field string) (any, bool) {
 	n = resolve(n)
+	f.values++
+	if f.values > maxValues {
+		if f.values == maxValues+1 {
+			f.problem(n, field, "makes the skill's schema and examples hold more than %d values (an alias counts each time it is used); "+
+				"write them out plainly, without anchors that multiply", maxValues)
+		}
+		return nil, false
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)

@@ -1,0 +1,149 @@
+package registry
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// refCycle finds a chain of subschemas that apply to the same value ($ref,
+// allOf, not, if/then/else, ...) and comes back to where it started, in
+// the compiled schema sch. The compiler accepts such a chain, but
+// validating any value that reaches it fails with "reference cycle", so a
+// params schema with one would turn every request into a clarification.
+// Recursion through properties or items is fine: each step there reads a
+// smaller part of the value. The cycle is returned from its first schema
+// back to it, or nil when there is none.
+func refCycle(sch *jsonschema.Schema) []*jsonschema.Schema {
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[*jsonschema.Schema]int{}
+	var path, cycle []*jsonschema.Schema
+	// inPlace walks same-value edges only; a schema met again while still
+	// on the path closes a cycle.
+	var inPlace func(s *jsonschema.Schema) bool
+	inPlace = func(s *jsonschema.Schema) bool {
+		switch state[s] {
+		case onPath:
+			i := slices.Index(path, s)
+			cycle = append(append(cycle, path[i:]...), s)
+			return true
+		case done:
+			return false
+		}
+		state[s] = onPath
+		path = append(path, s)
+		for _, next := range sameValue(s) {
+			if inPlace(next) {
+				return true
+			}
+		}
+		path = path[:len(path)-1]
+		state[s] = done
+		return false
+	}
+	// Every reachable schema is a start, since a cycle may hang under any
+	// property or item.
+	seen := map[*jsonschema.Schema]bool{}
+	queue := []*jsonschema.Schema{sch}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if s == nil || seen[s] {
+			continue
+		}
+		seen[s] = true
+		if inPlace(s) {
+			return cycle
+		}
+		queue = append(queue, sameValue(s)...)
+		queue = append(queue, partsOfValue(s)...)
+	}
+	return nil
+}
+
+// sameValue lists the subschemas that s applies to the value s itself is
+// applied to, in a fixed order.
+func sameValue(s *jsonschema.Schema) []*jsonschema.Schema {
+	out := []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else}
+	if s.DynamicRef != nil {
+		// Resolved against the dynamic scope when validating; its static
+		// target is where it goes without an overriding $dynamicAnchor.
+		out = append(out, s.DynamicRef.Ref)
+	}
+	out = append(out, s.AllOf...)
+	out = append(out, s.AnyOf...)
+	out = append(out, s.OneOf...)
+	out = append(out, sortedValues(s.DependentSchemas)...)
+	for _, k := range sortedKeys(s.Dependencies) {
+		if d, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
+			out = append(out, d)
+		}
+	}
+	return slices.DeleteFunc(out, func(x *jsonschema.Schema) bool { return x == nil })
+}
+
+// partsOfValue lists the subschemas that s applies to parts of its value
+// (properties, items, property names, decoded content).
+func partsOfValue(s *jsonschema.Schema) []*jsonschema.Schema {
+	out := []*jsonschema.Schema{s.PropertyNames, s.UnevaluatedProperties, s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema}
+	out = append(out, sortedValues(s.Properties)...)
+	patterns := make([]jsonschema.Regexp, 0, len(s.PatternProperties))
+	for re := range s.PatternProperties {
+		patterns = append(patterns, re)
+	}
+	slices.SortFunc(patterns, func(a, b jsonschema.Regexp) int { return cmp.Compare(a.String(), b.String()) })
+	for _, re := range patterns {
+		out = append(out, s.PatternProperties[re])
+	}
+	for _, v := range []any{s.AdditionalProperties, s.AdditionalItems, s.Items} {
+		switch x := v.(type) {
+		case *jsonschema.Schema:
+			out = append(out, x)
+		case []*jsonschema.Schema:
+			out = append(out, x...)
+		}
+	}
+	out = append(out, s.PrefixItems...)
+	return slices.DeleteFunc(out, func(x *jsonschema.Schema) bool { return x == nil })
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func sortedValues(m map[string]*jsonschema.Schema) []*jsonschema.Schema {
+	out := make([]*jsonschema.Schema, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+// cycleProblem describes a cycle for an author: where it is (the JSON
+// pointer of its first schema within the document registered at
+// schemaURL, nil when it lies in another resource) and the chain as
+// pointers.
+func cycleProblem(cycle []*jsonschema.Schema) (ptr []string, chain string) {
+	steps := make([]string, len(cycle))
+	for i, s := range cycle {
+		steps[i] = strings.TrimPrefix(s.Location, schemaURL)
+		if steps[i] == "#" || steps[i] == "" {
+			steps[i] = "#"
+		}
+	}
+	if strings.HasPrefix(cycle[0].Location, schemaURL+"#") {
+		ptr = pointerOf(cycle[0].Location)
+	}
+	return ptr, strings.Join(steps, " -> ")
+}
