@@ -107,7 +107,6 @@ var _ = Describe("results.jsonl", func() {
 	})
 })
 
-
 var _ = Describe("a label filter that selects nothing", func() {
 	c := runCases(10)
 	var existing []string

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,24 +61,6 @@ func parseYAML(file string, data []byte, empty string) (*yaml.Node, *registry.Pr
 			return nil, nil
 		}
 		return nil, at(0, "is empty; "+empty)
-	}
-	last := bytes.Count(bytes.TrimRight(data, "\r\n"), []byte("\n")) + 1
-	switch {
-	case de.Line > last:
-		// An error at the end of the stream can be numbered one past the
-		// last line; the last line is where to look.
-		return nil, at(last, de.Message)
-	case de.Line == 0:
-		// yaml.v3 names no line when the stream ends inside a quoted
-		// string or a flow collection; the end of the file is where it
-		// noticed, and a line to start looking beats none.
-		msg, note := de.Message, " (noticed at the end of the file: look for an unclosed quote or bracket above)"
-		if i := strings.LastIndex(msg, "; "); i >= 0 {
-			msg = msg[:i] + note + msg[i:]
-		} else {
-			msg += note
-		}
-		return nil, at(last, msg)
 	}
 	return nil, at(de.Line, de.Message)
 }

@@ -46,7 +46,7 @@ func Parse(data []byte) (*yaml.Node, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, &Error{Message: ErrEmpty}
 		}
-		return nil, syntaxError(err)
+		return nil, syntaxError(err, data)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{Message: ErrEmpty}
@@ -55,7 +55,7 @@ func Parse(data []byte) (*yaml.Node, error) {
 	switch err := dec.Decode(&next); {
 	case errors.Is(err, io.EOF):
 	case err != nil:
-		return nil, syntaxError(err)
+		return nil, syntaxError(err, data)
 	default:
 		line := next.Line
 		if len(next.Content) > 0 {
@@ -74,7 +74,7 @@ func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && (n.Value == "" || n.Value == "~" || n.Value == "null")
 }
 
-func syntaxError(err error) *Error {
+func syntaxError(err error, data []byte) *Error {
 	msg, line := err.Error(), 0
 	if m := errLine.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
@@ -86,7 +86,21 @@ func syntaxError(err error) *Error {
 	if parserErr.MatchString(msg) {
 		line++
 	}
-	return &Error{Line: line, Message: "is not valid YAML: " + msg + "; fix the syntax (indentation, quoting, a missing colon)"}
+	hint := "fix the syntax (indentation, quoting, a missing colon)"
+	if last := lastLine(data); line == 0 || line > last {
+		// yaml.v3 names no line, or one past the end, when the input runs
+		// out inside a quote or a flow collection: the end of the file is
+		// where it noticed, and a line to start looking beats none.
+		line = last
+		hint = "look above for an unclosed quote or bracket"
+	}
+	return &Error{Line: line, Message: "is not valid YAML: " + msg + "; " + hint}
+}
+
+// lastLine is the number of the last line of data that holds anything.
+func lastLine(data []byte) int {
+	n := 1 + bytes.Count(bytes.TrimRight(data, "\r\n"), []byte("\n"))
+	return max(n, 1)
 }
 
 // Resolve follows aliases so anchors work anywhere.

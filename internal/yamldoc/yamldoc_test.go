@@ -47,3 +47,17 @@ func TestParseSyntaxLine(t *testing.T) {
 		t.Fatalf("Parse error = %#v; want line 2", err)
 	}
 }
+
+func TestParseLineAtEndOfInput(t *testing.T) {
+	for _, in := range []string{"a: 1\nb: \"open\n", "a: 1\nb: {x: 1\n\n", "a: [1, 2\n"} {
+		_, err := Parse([]byte(in))
+		var ye *Error
+		if !errors.As(err, &ye) {
+			t.Fatalf("Parse(%q) = %v; want an *Error", in, err)
+		}
+		last := strings.Count(strings.TrimRight(in, "\n"), "\n") + 1
+		if ye.Line < 1 || ye.Line > last {
+			t.Errorf("Parse(%q) line = %d; want a line of the file (1..%d)", in, ye.Line, last)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -53,24 +52,11 @@ func (f *yfile) parse(data []byte) *yaml.Node {
 		switch {
 		case msg == yamldoc.ErrEmpty:
 			msg += "; write the document described in DESIGN §2-3"
-		case line == 0:
-			// yaml.v3 gives no line for some errors found when the input
-			// runs out (an unclosed quote or bracket): that is the last line.
-			line = lastLine(data)
 		}
 		f.ps.add(Pos{File: f.name, Line: line}, "", "%s", msg)
 		return nil
 	}
 	return root
-}
-
-// lastLine is the number of the file's last line.
-func lastLine(data []byte) int {
-	n := 1 + bytes.Count(data, []byte("\n"))
-	if len(data) > 0 && data[len(data)-1] == '\n' {
-		n--
-	}
-	return max(n, 1)
 }
 
 // checkText reports the first encoding damage in a file (invalid UTF-8, a
