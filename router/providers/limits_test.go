@@ -174,21 +174,39 @@ var _ = Describe("Limits and the single retry", func() {
 		Expect(peak.Load()).To(BeEquivalentTo(2))
 	})
 
-	It("stops calling before the budget would be exceeded", func() {
-		server := newFakeProvider(func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, okReply) })
+	It("stops calling before a call's worst case could pass the budget", func() {
+		var reserved []float64
+		var budget *providers.Budget
+		server := newFakeProvider(func(w http.ResponseWriter, r *http.Request, n int) {
+			reserved = append(reserved, budget.Reserved()) // requests arrive one at a time here
+			writeJSON(w, 200, okReply)
+		})
+		// A probe call with an unlimited budget shows what one call reserves.
 		o := fastOptions(server.URL)
-		perCall := (1200*0.15 + 30*0.60) / 1e6
-		o.Budget = providers.NewBudget(perCall * 2.5)
+		budget = providers.NewBudget(0)
+		o.Budget = budget
+		_, err := judgeAgainst(o).Judge(context.Background(), judgeRequest("orders east"))
+		Expect(err).NotTo(HaveOccurred())
+		worst := reserved[0]
+		actual := (1200*0.15 + 30*0.60) / 1e6
+		Expect(worst).To(BeNumerically(">", actual), "the worst case bounds the call")
+		Expect(budget.Spent()).To(BeNumerically("~", actual, 1e-12), "settled to the actual cost")
+
+		// Room for the worst case plus 2.5 actual calls: the 4th call's
+		// worst case would pass the limit, so three calls go.
+		budget = providers.NewBudget(worst + 2.5*actual)
+		o.Budget = budget
 		j := judgeAgainst(o)
-		for i := 0; i < 2; i++ {
+		for i := 0; i < 3; i++ {
 			_, err := j.Judge(context.Background(), judgeRequest("orders east"))
 			Expect(err).NotTo(HaveOccurred())
 		}
-		Expect(o.Budget.Check()).To(MatchError(providers.ErrBudgetExceeded), "a third call could pass the limit")
-		_, err := j.Judge(context.Background(), judgeRequest("orders east"))
+		Expect(budget.Check()).To(MatchError(providers.ErrBudgetExceeded), "a fourth call could pass the limit")
+		_, err = j.Judge(context.Background(), judgeRequest("orders east"))
 		Expect(errors.Is(err, providers.ErrBudgetExceeded)).To(BeTrue())
-		Expect(server.Count()).To(Equal(2), "the refused call never reached the server")
-		Expect(o.Budget.Spent()).To(BeNumerically("~", 2*perCall, 1e-12))
-		Expect(o.Budget.Spent()).To(BeNumerically("<=", o.Budget.Limit()))
+		Expect(err.Error()).To(ContainSubstring("spent $0.000594 on 3 calls"))
+		Expect(server.Count()).To(Equal(1+3), "the refused call never reached the server")
+		Expect(budget.Spent()).To(BeNumerically("~", 3*actual, 1e-12))
+		Expect(budget.Spent()).To(BeNumerically("<=", budget.Limit()))
 	})
 })

@@ -2,7 +2,6 @@ package providers
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 )
 
@@ -12,10 +11,11 @@ import (
 // is a fact about that moment, not about the model, and must not be
 // replayed forever.
 type recorder struct {
-	mode   CassetteMode
-	store  *cassetteStore
-	redact *Redactor
-	next   http.RoundTripper
+	mode    CassetteMode
+	store   *cassetteStore
+	redact  *Redactor
+	maxBody int64
+	next    http.RoundTripper
 }
 
 func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -24,7 +24,7 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	ex := exchangeFrom(req.Context())
-	canon := t.redact.Bytes(canonicalJSON(body))
+	canon := t.redact.JSON(canonicalJSON(body))
 	model := ex.Model
 	if model == "" {
 		model = modelOf(body)
@@ -51,7 +51,7 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || t.mode == CassettesOff || resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return resp, err
 	}
-	data, err := io.ReadAll(resp.Body)
+	data, err := readBody(resp.Body, t.maxBody)
 	resp.Body.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read response of %s %s: %w", req.Method, req.URL.Path, err)
@@ -62,11 +62,13 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		Fingerprint: ex.Fingerprint,
 		Model:       model,
 		Label:       t.redact.String(ex.Label),
-		Request:     cassetteRequest{Method: req.Method, Path: req.URL.Path},
-		Response:    cassetteResponse{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")},
+		// The only header kept is the content type, and it is redacted like
+		// everything else; the path too, since some gateways put keys in it.
+		Request:  cassetteRequest{Method: req.Method, Path: t.redact.String(req.URL.Path)},
+		Response: cassetteResponse{Status: resp.StatusCode, ContentType: t.redact.String(resp.Header.Get("Content-Type"))},
 	}
 	entry.Request.Body, entry.Request.BodyText = jsonOrText(canon)
-	entry.Response.Body, entry.Response.BodyText = jsonOrText(t.redact.Bytes(data))
+	entry.Response.Body, entry.Response.BodyText = jsonOrText(t.redact.JSON(data))
 	saved, err := t.store.save(entry)
 	if err != nil {
 		return nil, err
