@@ -1,11 +1,13 @@
 package providers_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -56,6 +58,7 @@ func newFakeProvider(respond func(w http.ResponseWriter, r *http.Request, n int)
 	f := &fakeProvider{respond: respond}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body)) // respond may read it again
 		f.mu.Lock()
 		f.requests = append(f.requests, captured{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 		n := len(f.requests)
@@ -73,6 +76,27 @@ func (f *fakeProvider) Requests() []captured {
 }
 
 func (f *fakeProvider) Count() int { return len(f.Requests()) }
+
+// requestText is the user's text in a chat completions request: the
+// line(s) after "User request:" in the last user message.
+func requestText(r *http.Request) string {
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	data, _ := io.ReadAll(r.Body)
+	_ = json.Unmarshal(data, &body)
+	for i := len(body.Messages) - 1; i >= 0; i-- {
+		if m := body.Messages[i]; m.Role == "user" {
+			_, after, _ := strings.Cut(m.Content, "User request:\n")
+			text, _, _ := strings.Cut(after, "\n\n")
+			return text
+		}
+	}
+	return ""
+}
 
 func writeJSON(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")
