@@ -1,13 +1,16 @@
 package providers
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 )
 
 // recorder is the outermost transport: it computes each request's redacted
 // canonical form and cassette key, then replays, records or passes it on as
-// the mode says. Only 2xx answers are recorded: a 429, a 5xx or a bad key
+// the mode says. Only 2xx answers whose body is a JSON object are recorded: a 429, a 5xx or a bad key
 // is a fact about that moment, not about the model, and must not be
 // replayed forever.
 type recorder struct {
@@ -56,6 +59,13 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read response of %s %s: %w", req.Method, req.URL.Path, err)
 	}
+	if !isJSONObject(data) {
+		// No provider answers with anything but an object: a body of null,
+		// an array or half an object is a broken moment, and replaying it
+		// forever would turn one glitch into a permanent failure.
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+		return resp, nil
+	}
 	entry := &cassetteEntry{
 		Format:      cassetteFormat,
 		Key:         key,
@@ -74,4 +84,9 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	return saved.Response.httpResponse(req), nil
+}
+
+func isJSONObject(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] == '{' && json.Valid(t)
 }
