@@ -90,7 +90,9 @@ var _ = Describe("Fault injection", Label("faults"), func() {
 			},
 		}),
 		Entry("truncated JSON", fault{
-			respond:  func(w http.ResponseWriter, r *http.Request, n int, f *faultServer) { writeJSON(w, 200, okReply[:len(okReply)/2]) },
+			respond: func(w http.ResponseWriter, r *http.Request, n int, f *faultServer) {
+				writeJSON(w, 200, okReply[:len(okReply)/2])
+			},
 			timeout:  5 * time.Second,
 			requests: 1, billed: 1,
 			check: func(err error) {
@@ -140,7 +142,7 @@ var _ = Describe("Fault injection", Label("faults"), func() {
 			},
 			timeout:  5 * time.Second,
 			requests: 2, billed: 0,
-			check:    func(err error) { Expect(err).To(MatchError(ContainSubstring("503"))) },
+			check: func(err error) { Expect(err).To(MatchError(ContainSubstring("503"))) },
 		}),
 		Entry("a 429, then an answer", fault{
 			respond: func(w http.ResponseWriter, r *http.Request, n int, f *faultServer) {
@@ -152,7 +154,7 @@ var _ = Describe("Fault injection", Label("faults"), func() {
 			},
 			timeout:  5 * time.Second,
 			requests: 2, billed: -1, files: 1,
-			check:    func(err error) { Expect(err).NotTo(HaveOccurred()) },
+			check: func(err error) { Expect(err).NotTo(HaveOccurred()) },
 		}),
 		Entry("a 401", fault{
 			respond: func(w http.ResponseWriter, r *http.Request, n int, f *faultServer) {
@@ -160,7 +162,7 @@ var _ = Describe("Fault injection", Label("faults"), func() {
 			},
 			timeout:  5 * time.Second,
 			requests: 1, billed: 0,
-			check:    func(err error) { Expect(err).To(MatchError(ContainSubstring("401"))) },
+			check: func(err error) { Expect(err).To(MatchError(ContainSubstring("401"))) },
 		}),
 		Entry("escaped secrets in the answer", fault{
 			respond: func(w http.ResponseWriter, r *http.Request, n int, f *faultServer) {
@@ -168,7 +170,7 @@ var _ = Describe("Fault injection", Label("faults"), func() {
 			},
 			timeout:  5 * time.Second,
 			requests: 1, billed: -1, files: 1,
-			check:    func(err error) { Expect(err).NotTo(HaveOccurred()) },
+			check: func(err error) { Expect(err).NotTo(HaveOccurred()) },
 		}),
 	)
 })
@@ -276,4 +278,3 @@ func expectNoSecretIn(dir string) {
 	})
 	Expect(err).NotTo(HaveOccurred())
 }
-
