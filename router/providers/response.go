@@ -77,9 +77,17 @@ func openAIResult(resp *openai.ChatCompletion, tools toolSet, toolsOff bool) (an
 func openAIAnswer(tools toolSet, msg openai.ChatCompletionMessage, toolsOff bool) (raw string, ok bool) {
 	if !toolsOff {
 		for _, tc := range msg.ToolCalls {
-			if tc.Function.Name != "" {
-				return tools.answer(tc.Function.Name, []byte(tc.Function.Arguments)), true
+			if tc.Function.Name == "" {
+				continue
 			}
+			args := tc.Function.Arguments
+			if strings.TrimSpace(args) == "" {
+				// Some servers send "" for a call without arguments; the
+				// router then names the missing confidence instead of
+				// failing on an empty answer.
+				args = "{}"
+			}
+			return tools.answer(tc.Function.Name, []byte(args)), true
 		}
 	}
 	switch {
