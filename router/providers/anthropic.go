@@ -2,7 +2,6 @@ package providers
 
 import (
 	"context"
-	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -68,14 +67,12 @@ func (j *anthropicJudge) Judge(ctx context.Context, req router.JudgeRequest) (ro
 			DisableParallelToolUse: anthropic.Bool(true),
 		}}
 	}
-	return j.g.judgeOnce(ctx, j.Name(), j.model, req, func(ctx context.Context) (string, int, int, error) {
+	return j.g.judgeOnce(ctx, j.Name(), j.model, req, func(ctx context.Context) (answer, error) {
 		msg, err := j.client.Messages.New(ctx, params)
 		if err != nil {
-			return "", 0, 0, err
+			return answer{}, err
 		}
-		u := msg.Usage
-		in := int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
-		return anthropicAnswer(tools, msg.Content, j.toolsOff), in, int(u.OutputTokens), nil
+		return anthropicResult(msg, tools, j.toolsOff)
 	})
 }
 
@@ -100,22 +97,4 @@ func anthropicTool(t tool) *anthropic.ToolParam {
 		schema.ExtraFields[k] = v
 	}
 	return &anthropic.ToolParam{Name: t.Name, Description: anthropic.String(t.Description), InputSchema: schema}
-}
-
-// anthropicAnswer takes the first tool_use block, else the text blocks.
-func anthropicAnswer(tools toolSet, blocks []anthropic.ContentBlockUnion, toolsOff bool) string {
-	if !toolsOff {
-		for _, b := range blocks {
-			if b.Type == "tool_use" {
-				return tools.answer(b.Name, b.Input)
-			}
-		}
-	}
-	var text strings.Builder
-	for _, b := range blocks {
-		if b.Type == "text" {
-			text.WriteString(b.Text)
-		}
-	}
-	return text.String()
 }

@@ -126,21 +126,35 @@ func (r cassetteResponse) httpResponse(req *http.Request) *http.Response {
 	}
 }
 
-// cassetteStore is a directory of <key>.json files.
+// ErrSecretInCassette is wrapped when a cassette is not written because
+// a secret survived redaction.
+var ErrSecretInCassette = errors.New("secret in cassette")
+
+// cassetteStore is a directory of <key>.json files. Every file is scanned
+// for secrets with redact before it is written.
 type cassetteStore struct {
-	dir string
+	dir    string
+	redact *Redactor
+	// maxFile bounds a cassette read: a response within the body limit and
+	// its request fit many times over.
+	maxFile int64
 }
 
 func (s *cassetteStore) path(key string) string { return filepath.Join(s.dir, key+".json") }
 
 // load returns the entry for key, or nil when there is none.
 func (s *cassetteStore) load(key string) (*cassetteEntry, error) {
-	data, err := os.ReadFile(s.path(key))
+	f, err := os.Open(s.path(key))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read cassette: %w", err)
+	}
+	defer f.Close()
+	data, err := readBody(f, s.maxFile)
+	if err != nil {
+		return nil, fmt.Errorf("read cassette %s: %w", s.path(key), err)
 	}
 	return decodeEntry(s.path(key), key, data)
 }
@@ -166,6 +180,12 @@ func (s *cassetteStore) save(e *cassetteEntry) (*cassetteEntry, error) {
 		return nil, fmt.Errorf("encode cassette: %w", err)
 	}
 	data = append(data, '\n')
+	// The last check before bytes reach the disk: redaction ran on the
+	// parts, this scans the whole, as written and as decoded.
+	if where, found := s.redact.leak(data); found {
+		return nil, fmt.Errorf("cassette %s not written: a secret survives redaction in %s: %w; add a secret pattern that removes it whole, or keep it out of the case",
+			s.path(e.Key), where, ErrSecretInCassette)
+	}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cassette dir: %w", err)
 	}

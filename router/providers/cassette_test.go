@@ -190,3 +190,100 @@ var _ = Describe("Cassettes", func() {
 		}
 	})
 })
+
+// decodedStrings lists every key and string of a JSON document, decoding
+// JSON held in strings too (a tool call's arguments), as a reader of the
+// cassette would see them after json.Unmarshal.
+func decodedStrings(data []byte) []string {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return []string{string(data)}
+	}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case string:
+			out = append(out, t)
+			var inner any
+			if json.Unmarshal([]byte(t), &inner) == nil {
+				walk(inner)
+			}
+		case map[string]any:
+			for k, val := range t {
+				out = append(out, k)
+				walk(val)
+			}
+		case []any:
+			for _, val := range t {
+				walk(val)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// The server speaks the chat completions wire format and echoes the key
+// it was sent, spelled with JSON escapes a byte-level redaction misses.
+var _ = Describe("Cassettes and escaped secrets", func() {
+	DescribeTable("never write a key the model echoed, however the JSON spells it",
+		func(keyEnv, key, echoedArgs string) {
+			setenv(keyEnv, key)
+			dir := GinkgoT().TempDir()
+			server := newFakeProvider(func(w http.ResponseWriter, r *http.Request, n int) {
+				// Built by hand: json.Marshal would undo the escapes.
+				writeJSON(w, 200, `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o-mini",
+"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,
+"tool_calls":[{"id":"call_1","type":"function","function":{"name":"query_orders_by_region","arguments":"`+echoedArgs+`"}}]}}],
+"usage":{"prompt_tokens":10,"completion_tokens":3,"total_tokens":13}}`)
+			})
+			o := fastOptions(server.URL)
+			o.Cassettes, o.CassetteDir, o.APIKeyEnv = providers.CassettesRecord, dir, keyEnv
+			j, err := newGateway(o).Judge("openai:gpt-4o-mini")
+			Expect(err).NotTo(HaveOccurred())
+			resp, err := j.Judge(context.Background(), judgeRequest("orders east"))
+			Expect(err).NotTo(HaveOccurred())
+
+			files := readDir(dir)
+			Expect(files).To(HaveLen(1))
+			for name, content := range files {
+				Expect(content).NotTo(ContainSubstring(key), "cassette %s has the key as written", name)
+				for _, s := range decodedStrings([]byte(content)) {
+					Expect(s).NotTo(ContainSubstring(key), "cassette %s has the key once decoded", name)
+				}
+				Expect(content).To(ContainSubstring(providers.Redacted))
+			}
+			Expect(resp.Raw).NotTo(ContainSubstring(key))
+			for _, s := range decodedStrings([]byte(resp.Raw)) {
+				Expect(s).NotTo(ContainSubstring(key), "the trace has the key once decoded")
+			}
+		},
+		Entry("an escaped dash", "OPENAI_API_KEY", testKey,
+			`{\"note\":\"sk\\u002dtest-SECRETSECRETSECRET0123456789\",\"confidence\":0.9}`),
+		Entry("escaped letters", "OPENAI_API_KEY", testKey,
+			`{\"note\":\"\\u0073\\u006b-test-\\u0053ECRETSECRETSECRET0123456789\",\"confidence\":0.9}`),
+		Entry("an escaped slash in a gateway key", "MY_GATEWAY_KEY", "gw/0123456789abcdef",
+			`{\"note\":\"gw\\\/0123456789abcdef\",\"confidence\":0.9}`),
+		Entry("escapes in the arguments string itself", "OPENAI_API_KEY", testKey,
+			`{\"note\":\"sk\u002dtest-SECRETSECRETSECRET0123456789\",\"confidence\":0.9}`),
+	)
+
+	It("refuses to write (and fails the call) when a configured pattern cannot be applied to the decoded text", func() {
+		// A pattern that spans JSON syntax matches the encoded file but no
+		// decoded string, so redaction cannot remove it: the store refuses.
+		setenv("OPENAI_API_KEY", testKey)
+		dir := GinkgoT().TempDir()
+		server := newFakeProvider(func(w http.ResponseWriter, r *http.Request, n int) {
+			writeJSON(w, 200, chatText(`ok`))
+		})
+		o := fastOptions(server.URL)
+		o.Cassettes, o.CassetteDir = providers.CassettesRecord, dir
+		o.SecretPatterns = []string{`"content":\s*"ok"`}
+		j, err := newGateway(o).Judge("openai:gpt-4o-mini")
+		Expect(err).NotTo(HaveOccurred())
+		_, err = j.Judge(context.Background(), judgeRequest("orders east"))
+		Expect(errors.Is(err, providers.ErrSecretInCassette)).To(BeTrue(), "%v", err)
+		Expect(readDir(dir)).To(BeEmpty())
+	})
+})

@@ -39,30 +39,62 @@ var _ = Describe("Prices", func() {
 })
 
 var _ = Describe("Budget", func() {
-	It("projects the largest call so far, counting calls in flight", func() {
+	It("reserves each call's worst case and settles it to the actual cost", func() {
 		b := providers.NewBudget(0.010)
-		settle, err := b.Reserve()
-		Expect(err).NotTo(HaveOccurred(), "the first call's cost is unknown, so it may go")
-		settle(0.004)
-		Expect(b.Check()).To(Succeed())
-
-		s1, err := b.Reserve()
+		r1, err := b.Reserve(0.004)
 		Expect(err).NotTo(HaveOccurred())
-		_, err = b.Reserve()
-		Expect(errors.Is(err, providers.ErrBudgetExceeded)).To(BeTrue(), "0.004 spent + 2 in flight x 0.004 > 0.010")
-		s1(0.004)
-		s1(0.004) // settling twice counts once
-		Expect(b.Spent()).To(BeNumerically("~", 0.008, 1e-12))
-		Expect(b.Check()).To(MatchError(ContainSubstring("spent $0.008000 of $0.010000")))
+		r2, err := b.Reserve(0.004)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b.Reserved()).To(BeNumerically("~", 0.008, 1e-12))
+		_, err = b.Reserve(0.004)
+		Expect(errors.Is(err, providers.ErrBudgetExceeded)).To(BeTrue(), "0.008 reserved + 0.004 > 0.010")
+
+		r1.Settle(0.001)
+		r1.Settle(0.001) // settling twice counts once
+		r2.SettleWorst()
+		Expect(b.Spent()).To(BeNumerically("~", 0.005, 1e-12))
+		Expect(b.Reserved()).To(BeZero())
+		Expect(b.Calls()).To(Equal(2))
+	})
+
+	It("never reserves less than the largest actual cost seen", func() {
+		b := providers.NewBudget(0.010)
+		r, err := b.Reserve(0.001)
+		Expect(err).NotTo(HaveOccurred())
+		r.Settle(0.004) // the server billed more than the estimate
+		r, err = b.Reserve(0.001)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Worst()).To(BeNumerically("~", 0.004, 1e-12))
+	})
+
+	It("says what was spent, on how many calls, and the limit", func() {
+		b := providers.NewBudget(0.50)
+		for range 2 {
+			r, err := b.Reserve(0.15)
+			Expect(err).NotTo(HaveOccurred())
+			r.Settle(0.1499)
+		}
+		open, err := b.Reserve(0.15)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = b.Reserve(0.15)
+		Expect(err).To(MatchError(providers.ErrBudgetExceeded))
+		Expect(err.Error()).To(Equal("budget of $0.50 reached: spent $0.2998 on 2 calls, 1 in flight hold $0.1500, " +
+			"and the next call may cost up to $0.1500; raise --max-cost or replay recorded answers with --cassettes replay"))
+		var be *providers.BudgetError
+		Expect(errors.As(b.Check(), &be)).To(BeTrue())
+		Expect(be.Limit).To(Equal(0.50))
+		open.Settle(0)
+		Expect(b.Check()).To(Succeed(), "0.2998 + 0.15 fits again once the open call cost nothing")
 	})
 
 	It("is unlimited at zero and when nil", func() {
 		Expect(providers.NewBudget(0).Check()).To(Succeed())
 		var b *providers.Budget
 		Expect(b.Check()).To(Succeed())
-		settle, err := b.Reserve()
+		r, err := b.Reserve(1)
 		Expect(err).NotTo(HaveOccurred())
-		settle(1)
+		r.Settle(1)
+		Expect(b.Spent()).To(BeZero())
 	})
 })
 

@@ -1,9 +1,12 @@
 package providers
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -33,8 +36,9 @@ var (
 )
 
 type embedRoute struct {
-	base   *url.URL
-	client *http.Client
+	base    *url.URL
+	client  *http.Client
+	maxBody int64
 }
 
 type embedRouter struct{}
@@ -52,7 +56,45 @@ func (embedRouter) RoundTrip(req *http.Request) (*http.Response, error) {
 	r := req.Clone(req.Context())
 	r.URL = &u
 	r.Host = ""
-	return route.client.Transport.RoundTrip(r)
+	resp, err := route.client.Transport.RoundTrip(r)
+	if err != nil || resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp, err
+	}
+	// chromem-go keeps only the first vector of an answer and cannot say
+	// what else it held; read the sizes of all of them here, for the
+	// embedder to check (the body is already buffered and bounded below).
+	data, err := readBody(resp.Body, route.maxBody)
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read embedding response: %w", err)
+	}
+	exchangeFrom(req.Context()).noteDims(vectorSizes(data))
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	resp.ContentLength = int64(len(data))
+	return resp, nil
+}
+
+// vectorSizes lists the length of every vector in an OpenAI embeddings
+// answer ({"data":[{"embedding":[...]}, ...]}) or an Ollama one
+// ({"embedding":[...]}); nil when the body is neither.
+func vectorSizes(body []byte) []int {
+	var v struct {
+		Data []struct {
+			Embedding []json.RawMessage `json:"embedding"`
+		} `json:"data"`
+		Embedding []json.RawMessage `json:"embedding"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return nil
+	}
+	var sizes []int
+	for _, d := range v.Data {
+		sizes = append(sizes, len(d.Embedding))
+	}
+	if v.Embedding != nil {
+		sizes = append(sizes, len(v.Embedding))
+	}
+	return sizes
 }
 
 func registerEmbedScheme() error {
@@ -112,7 +154,7 @@ func (g *Gateway) newEmbedder(provider, model string) (router.EmbeddingFunc, err
 		return nil, fmt.Errorf("embedder %s:%s: base URL %q: want http(s)://host[:port]/path", provider, model, base)
 	}
 	id := "r" + strconv.FormatInt(embedSeq.Add(1), 10)
-	embedRoutes.Store(id, &embedRoute{base: u, client: g.HTTPClient(provider)})
+	embedRoutes.Store(id, &embedRoute{base: u, client: g.HTTPClient(provider), maxBody: g.opts.MaxResponseBytes})
 	routed := embedScheme + "://" + id
 
 	var embed chromem.EmbeddingFunc
@@ -122,14 +164,42 @@ func (g *Gateway) newEmbedder(provider, model string) (router.EmbeddingFunc, err
 		embed = chromem.NewEmbeddingFuncOpenAICompat(routed, g.apiKey(OpenAI), model, nil)
 	}
 	name := provider + ":" + model
+	// dims is the size of the first vector this embedder returned: every
+	// vector of one recall index must have it, or chromem's cosine fails
+	// deep inside a query with a message that names neither model nor size.
+	var dims atomic.Int64
 	return func(ctx context.Context, text string) ([]float32, error) {
 		ex := &exchange{Label: text, Kind: "embedding", Model: model}
-		v, err := embed(withExchange(ctx, ex), text)
+		v, err := guard(name, func() ([]float32, error) { return embed(withExchange(ctx, ex), text) })
+		if err == nil {
+			err = checkDims(ex.vectorSizes(), len(v), &dims)
+		}
 		if err != nil {
 			return nil, g.redact.Error(fmt.Errorf("embedder %s: %w", name, err))
 		}
 		return normalize(v), nil
 	}, nil
+}
+
+// checkDims holds every vector of one embedder to one size: within one
+// answer (sizes, all its vectors) and across answers (the first size
+// seen, kept in dims).
+func checkDims(sizes []int, got int, dims *atomic.Int64) error {
+	for _, n := range sizes {
+		if n != sizes[0] {
+			return badResponse("one answer holds vectors of %d and %d dimensions", sizes[0], n)
+		}
+	}
+	if got == 0 {
+		return badResponse("the answer holds an empty vector")
+	}
+	if dims.CompareAndSwap(0, int64(got)) {
+		return nil
+	}
+	if want := dims.Load(); int64(got) != want {
+		return badResponse("a vector of %d dimensions, but earlier answers had %d; one index needs one size: check the model name and that every server behind the base URL runs the same model", got, want)
+	}
+	return nil
 }
 
 // normalize scales v to unit length, as chromem's cosine search assumes.

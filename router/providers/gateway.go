@@ -51,7 +51,7 @@ func New(opts Options) (*Gateway, error) {
 	return &Gateway{
 		opts:      opts,
 		redact:    red,
-		store:     &cassetteStore{dir: opts.CassetteDir},
+		store:     &cassetteStore{dir: opts.CassetteDir, redact: red, maxFile: 4 * opts.MaxResponseBytes},
 		base:      base,
 		clients:   map[string]*http.Client{},
 		judges:    map[string]router.Judge{},
@@ -144,9 +144,10 @@ func (g *Gateway) HTTPClient(provider string) *http.Client {
 		timeout:  g.opts.Timeout,
 		backoff:  g.opts.RetryBackoff,
 		retryCap: g.opts.RetryCap,
+		maxBody:  g.opts.MaxResponseBytes,
 		now:      time.Now,
 	}
-	c := &http.Client{Transport: &recorder{mode: g.opts.Cassettes, store: g.store, redact: g.redact, next: limited}}
+	c := &http.Client{Transport: &recorder{mode: g.opts.Cassettes, store: g.store, redact: g.redact, maxBody: g.opts.MaxResponseBytes, next: limited}}
 	g.clients[provider] = c
 	return c
 }

@@ -2,7 +2,6 @@ package providers
 
 import (
 	"context"
-	"errors"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -14,10 +13,11 @@ import (
 // openAIJudge asks an OpenAI-compatible chat completions endpoint (OpenAI,
 // vLLM, Ollama's /v1, llama.cpp server, LM Studio) through the official SDK.
 type openAIJudge struct {
-	g        *Gateway
-	model    string
-	client   openai.Client
-	toolsOff bool
+	g         *Gateway
+	model     string
+	client    openai.Client
+	toolsOff  bool
+	maxTokens int64
 }
 
 // NewOpenAIJudge returns the judge "openai:<model>". Base URL and key come
@@ -34,7 +34,7 @@ func (g *Gateway) NewOpenAIJudge(model string) router.Judge {
 	if key := g.apiKey(OpenAI); key != "" {
 		opts = append(opts, option.WithAPIKey(key))
 	}
-	return &openAIJudge{g: g, model: model, client: openai.NewClient(opts...), toolsOff: g.opts.ToolsOff}
+	return &openAIJudge{g: g, model: model, client: openai.NewClient(opts...), toolsOff: g.opts.ToolsOff, maxTokens: int64(g.opts.MaxTokens)}
 }
 
 func (j *openAIJudge) Name() string { return OpenAI + ":" + j.model }
@@ -45,6 +45,11 @@ func (j *openAIJudge) Judge(ctx context.Context, req router.JudgeRequest) (route
 		Model:       shared.ChatModel(j.model),
 		Messages:    j.messages(req),
 		Temperature: openai.Float(0),
+		// max_tokens rather than max_completion_tokens: every OpenAI-compatible
+		// server (Ollama, LM Studio, llama.cpp, vLLM) reads it, and OpenAI
+		// still does for the non-reasoning models temperature 0 allows. The
+		// bound is what lets the budget reserve a call's worst case.
+		MaxTokens: openai.Int(j.maxTokens),
 	}
 	if j.toolsOff {
 		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
@@ -65,16 +70,12 @@ func (j *openAIJudge) Judge(ctx context.Context, req router.JudgeRequest) (route
 		}
 		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("required")}
 	}
-	return j.g.judgeOnce(ctx, j.Name(), j.model, req, func(ctx context.Context) (string, int, int, error) {
+	return j.g.judgeOnce(ctx, j.Name(), j.model, req, func(ctx context.Context) (answer, error) {
 		resp, err := j.client.Chat.Completions.New(ctx, params)
 		if err != nil {
-			return "", 0, 0, err
+			return answer{}, err
 		}
-		in, out := int(resp.Usage.PromptTokens), int(resp.Usage.CompletionTokens)
-		if len(resp.Choices) == 0 {
-			return "", in, out, errors.New("the response has no choices")
-		}
-		return openAIAnswer(tools, resp.Choices[0].Message, j.toolsOff), in, out, nil
+		return openAIResult(resp, tools, j.toolsOff)
 	})
 }
 
@@ -90,20 +91,4 @@ func (j *openAIJudge) messages(req router.JudgeRequest) []openai.ChatCompletionM
 			openai.UserMessage(repairTurn(req.Repair, j.toolsOff)))
 	}
 	return msgs
-}
-
-// openAIAnswer takes the first function call; a model (or server) that
-// ignored tool_choice and wrote text has its text passed on as it is.
-func openAIAnswer(tools toolSet, msg openai.ChatCompletionMessage, toolsOff bool) string {
-	if !toolsOff {
-		for _, tc := range msg.ToolCalls {
-			if tc.Function.Name != "" {
-				return tools.answer(tc.Function.Name, []byte(tc.Function.Arguments))
-			}
-		}
-	}
-	if msg.Content == "" && msg.Refusal != "" {
-		return msg.Refusal
-	}
-	return msg.Content
 }

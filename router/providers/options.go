@@ -88,10 +88,14 @@ type Options struct {
 	// ToolsOff makes judges ask for a JSON answer following the version's
 	// contract schema instead of offering candidates as tools.
 	ToolsOff bool
-	// MaxTokens bounds a judge's answer (Anthropic requires it). 0 = 1024.
+	// MaxTokens bounds a judge's answer (sent to every provider, so the
+	// budget knows a call's worst case). 0 = 1024.
 	MaxTokens int
-	// Budget, when set, is charged with the cost of every live call and
-	// refuses calls that would exceed it.
+	// MaxResponseBytes bounds every response body read from a provider.
+	// 0 = DefaultMaxResponseBytes (16 MiB).
+	MaxResponseBytes int64
+	// Budget, when set, is charged with the cost of every live judge call
+	// and refuses calls whose worst case would exceed it.
 	Budget *Budget
 }
 
@@ -120,6 +124,9 @@ func (o Options) Defaults() Options {
 	}
 	if o.MaxTokens <= 0 {
 		o.MaxTokens = 1024
+	}
+	if o.MaxResponseBytes <= 0 {
+		o.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	return o
 }

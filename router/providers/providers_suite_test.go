@@ -1,11 +1,17 @@
 package providers_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,8 +25,37 @@ import (
 )
 
 func TestProviders(t *testing.T) {
+	if runInChild(t) {
+		return
+	}
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Providers Suite")
+}
+
+// runInChild makes `go test -count=3 -cpu=1,2,8` work, the way to shake
+// out specs that depend on scheduling. Ginkgo builds one spec tree per
+// process: it refuses -count above 1 and a second run (each -cpu value is
+// one). So when go test repeats this test, every run happens in a fresh
+// process of the same test binary, with -count=1, this run's GOMAXPROCS
+// and the same -v and Ginkgo flags. It reports whether it did so.
+func runInChild(t *testing.T) bool {
+	count := flag.Lookup("test.count").Value.String()
+	cpu := flag.Lookup("test.cpu").Value.String()
+	if count == "1" && !strings.Contains(cpu, ",") {
+		return false
+	}
+	args := []string{"-test.run=^TestProviders$", "-test.count=1", "-test.cpu=" + strconv.Itoa(runtime.GOMAXPROCS(0))}
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "test.v" || strings.HasPrefix(f.Name, "ginkgo.") {
+			args = append(args, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("suite run with GOMAXPROCS=%d in a child process: %v", runtime.GOMAXPROCS(0), err)
+	}
+	return true
 }
 
 // testKey looks like a real OpenAI key so the default secret patterns
@@ -56,6 +91,7 @@ func newFakeProvider(respond func(w http.ResponseWriter, r *http.Request, n int)
 	f := &fakeProvider{respond: respond}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body)) // respond may read it again
 		f.mu.Lock()
 		f.requests = append(f.requests, captured{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 		n := len(f.requests)
@@ -73,6 +109,27 @@ func (f *fakeProvider) Requests() []captured {
 }
 
 func (f *fakeProvider) Count() int { return len(f.Requests()) }
+
+// requestText is the user's text in a chat completions request: the
+// line(s) after "User request:" in the last user message.
+func requestText(r *http.Request) string {
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	data, _ := io.ReadAll(r.Body)
+	_ = json.Unmarshal(data, &body)
+	for i := len(body.Messages) - 1; i >= 0; i-- {
+		if m := body.Messages[i]; m.Role == "user" {
+			_, after, _ := strings.Cut(m.Content, "User request:\n")
+			text, _, _ := strings.Cut(after, "\n\n")
+			return text
+		}
+	}
+	return ""
+}
 
 func writeJSON(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")

@@ -1,6 +1,8 @@
 package providers
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -8,14 +10,15 @@ import (
 
 // recorder is the outermost transport: it computes each request's redacted
 // canonical form and cassette key, then replays, records or passes it on as
-// the mode says. Only 2xx answers are recorded: a 429, a 5xx or a bad key
+// the mode says. Only 2xx answers whose body is a JSON object are recorded: a 429, a 5xx or a bad key
 // is a fact about that moment, not about the model, and must not be
 // replayed forever.
 type recorder struct {
-	mode   CassetteMode
-	store  *cassetteStore
-	redact *Redactor
-	next   http.RoundTripper
+	mode    CassetteMode
+	store   *cassetteStore
+	redact  *Redactor
+	maxBody int64
+	next    http.RoundTripper
 }
 
 func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -24,7 +27,7 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	ex := exchangeFrom(req.Context())
-	canon := t.redact.Bytes(canonicalJSON(body))
+	canon := t.redact.JSON(canonicalJSON(body))
 	model := ex.Model
 	if model == "" {
 		model = modelOf(body)
@@ -51,10 +54,17 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || t.mode == CassettesOff || resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return resp, err
 	}
-	data, err := io.ReadAll(resp.Body)
+	data, err := readBody(resp.Body, t.maxBody)
 	resp.Body.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read response of %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	if !isJSONObject(data) {
+		// No provider answers with anything but an object: a body of null,
+		// an array or half an object is a broken moment, and replaying it
+		// forever would turn one glitch into a permanent failure.
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+		return resp, nil
 	}
 	entry := &cassetteEntry{
 		Format:      cassetteFormat,
@@ -62,14 +72,21 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		Fingerprint: ex.Fingerprint,
 		Model:       model,
 		Label:       t.redact.String(ex.Label),
-		Request:     cassetteRequest{Method: req.Method, Path: req.URL.Path},
-		Response:    cassetteResponse{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")},
+		// The only header kept is the content type, and it is redacted like
+		// everything else; the path too, since some gateways put keys in it.
+		Request:  cassetteRequest{Method: req.Method, Path: t.redact.String(req.URL.Path)},
+		Response: cassetteResponse{Status: resp.StatusCode, ContentType: t.redact.String(resp.Header.Get("Content-Type"))},
 	}
 	entry.Request.Body, entry.Request.BodyText = jsonOrText(canon)
-	entry.Response.Body, entry.Response.BodyText = jsonOrText(t.redact.Bytes(data))
+	entry.Response.Body, entry.Response.BodyText = jsonOrText(t.redact.JSON(data))
 	saved, err := t.store.save(entry)
 	if err != nil {
 		return nil, err
 	}
 	return saved.Response.httpResponse(req), nil
+}
+
+func isJSONObject(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] == '{' && json.Valid(t)
 }

@@ -29,11 +29,6 @@ var _ = Describe("A provider judge inside the router", func() {
 
 	BeforeEach(func() {
 		setenv("OPENAI_API_KEY", testKey)
-		v, err := registry.Load("../../fixtures/ops/prompts/v2")
-		Expect(err).NotTo(HaveOccurred())
-		tools, err = registry.New([]*registry.Skill{v.Registry.Skill("query_orders_by_region"), v.Registry.Skill("query_alerts_by_zone")})
-		Expect(err).NotTo(HaveOccurred())
-
 		answers = []string{good}
 		server = newFakeProvider(func(w http.ResponseWriter, r *http.Request, n int) {
 			a := answers[min(n, len(answers))-1]
@@ -43,15 +38,7 @@ var _ = Describe("A provider judge inside the router", func() {
 			}
 			writeJSON(w, 200, a)
 		})
-		judge, err := newGateway(fastOptions(server.URL)).Judge("openai:gpt-4o-mini")
-		Expect(err).NotTo(HaveOccurred())
-		// A constant embedder: recall ranks nothing, so both per-case tools
-		// reach the judge and the judge alone decides.
-		flat := func(context.Context, string) ([]float32, error) { return []float32{1, 0}, nil }
-		rt, err = router.New(v, func(*registry.Version, *registry.Registry) (router.Models, error) {
-			return router.Models{Judge: judge, Embedder: flat, EmbedderName: "flat"}, nil
-		})
-		Expect(err).NotTo(HaveOccurred())
+		rt, tools = opsRouter(server.URL)
 	})
 
 	route := func(text string) router.Decision {
@@ -135,3 +122,21 @@ var _ = Describe("A provider judge inside the router", func() {
 		Expect(d.Action).To(Equal(router.Execute), "%+v", d)
 	})
 })
+
+// opsRouter is the ops demo version v2 routing through the OpenAI judge at
+// base, with two per-case tools. A constant embedder makes recall rank
+// nothing, so both tools reach the judge and the judge alone decides.
+func opsRouter(base string) (*router.Router, *registry.Registry) {
+	v, err := registry.Load("../../fixtures/ops/prompts/v2")
+	Expect(err).NotTo(HaveOccurred())
+	tools, err := registry.New([]*registry.Skill{v.Registry.Skill("query_orders_by_region"), v.Registry.Skill("query_alerts_by_zone")})
+	Expect(err).NotTo(HaveOccurred())
+	judge, err := newGateway(fastOptions(base)).Judge("openai:gpt-4o-mini")
+	Expect(err).NotTo(HaveOccurred())
+	flat := func(context.Context, string) ([]float32, error) { return []float32{1, 0}, nil }
+	rt, err := router.New(v, func(*registry.Version, *registry.Registry) (router.Models, error) {
+		return router.Models{Judge: judge, Embedder: flat, EmbedderName: "flat"}, nil
+	})
+	Expect(err).NotTo(HaveOccurred())
+	return rt, tools
+}

@@ -22,10 +22,15 @@ type exchange struct {
 	Fingerprint string // version fingerprint; empty for embeddings
 	Model       string
 
+	// bill charges live attempts to the budget; nil for calls that are
+	// not charged (embeddings).
+	bill *billing
+
 	mu       sync.Mutex
 	prompt   string // redacted canonical body of the last request sent
 	key      string
 	replayed bool
+	dims     []int // vector sizes of an embeddings answer
 }
 
 type exchangeCtxKey struct{}
@@ -48,6 +53,19 @@ func (ex *exchange) noteRequest(prompt, key string) {
 	ex.mu.Unlock()
 }
 
+// noteDims records the sizes of the vectors of an embeddings answer.
+func (ex *exchange) noteDims(sizes []int) {
+	ex.mu.Lock()
+	ex.dims = sizes
+	ex.mu.Unlock()
+}
+
+func (ex *exchange) vectorSizes() []int {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return ex.dims
+}
+
 func (ex *exchange) noteReplay() {
 	ex.mu.Lock()
 	ex.replayed = true
@@ -61,9 +79,10 @@ func (ex *exchange) result() (prompt string, replayed bool) {
 	return ex.prompt, ex.replayed
 }
 
-// retryTransport enforces the limits and the single retry. It buffers
-// request and response bodies: the request so it can be sent twice, the
-// response so the per-attempt timeout also covers a body that stalls.
+// retryTransport enforces the limits, the budget and the single retry. It
+// buffers request and response bodies: the request so it can be sent
+// twice, the response so the per-attempt timeout also covers a body that
+// stalls. Response bodies are read up to maxBody bytes and no further.
 type retryTransport struct {
 	provider string
 	next     http.RoundTripper
@@ -71,6 +90,7 @@ type retryTransport struct {
 	timeout  time.Duration
 	backoff  time.Duration
 	retryCap time.Duration
+	maxBody  int64
 	now      func() time.Time
 }
 
@@ -107,22 +127,83 @@ func (t *retryTransport) attempt(req *http.Request, body []byte) (*http.Response
 		return nil, err
 	}
 	defer release()
+	// Reserved after the slot is taken, so calls queued behind the
+	// concurrency limit do not hold budget they are not using yet.
+	res, err := exchangeFrom(req.Context()).bill.reserve(len(body))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.provider, err)
+	}
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
 	defer cancel()
 	r := req.Clone(ctx)
 	setRequestBody(r, body)
 	resp, err := t.next.RoundTrip(r)
 	if err != nil {
+		if neverSent(err) {
+			res.Settle(0)
+		} else {
+			res.SettleWorst() // the provider may have answered and billed it
+		}
 		return nil, err
 	}
-	data, err := io.ReadAll(resp.Body)
+	var data []byte
+	if limit := bodyLimit(t.maxBody); resp.ContentLength > limit {
+		err = fmt.Errorf("response body of %d bytes is over %d bytes (Options.MaxResponseBytes), not read: %w", resp.ContentLength, limit, ErrResponseTooLarge)
+	} else {
+		data, err = readBody(resp.Body, limit)
+	}
 	resp.Body.Close()
+	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
+	if !ok {
+		// Providers do not bill rejected requests (4xx, 429, 5xx).
+		res.Settle(0)
+	}
 	if err != nil {
+		if ok {
+			res.SettleWorst()
+		}
 		return nil, fmt.Errorf("%s: read response of %s %s: %w", t.provider, req.Method, req.URL.Path, err)
 	}
+	// A 2xx stays open: the judge settles it at the usage it reports.
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
 	return resp, nil
+}
+
+// DefaultMaxResponseBytes bounds every provider response body read; a
+// judge answer or an embedding is a few kilobytes, so a body this large
+// is a broken or hostile server, and reading it whole could exhaust memory.
+const DefaultMaxResponseBytes = 16 << 20
+
+// ErrResponseTooLarge is wrapped when a body passes the read limit.
+var ErrResponseTooLarge = errors.New("response body too large")
+
+// readBody reads at most limit bytes of r; one more byte is an error, and
+// nothing past it is read.
+func readBody(r io.Reader, limit int64) ([]byte, error) {
+	limit = bodyLimit(limit)
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("response body over %d bytes (Options.MaxResponseBytes), not read further: %w", limit, ErrResponseTooLarge)
+	}
+	return data, nil
+}
+
+func bodyLimit(limit int64) int64 {
+	if limit <= 0 {
+		return DefaultMaxResponseBytes
+	}
+	return limit
+}
+
+// neverSent reports errors that certainly happened before the provider
+// saw the request (a refused or failed dial), so the attempt cost nothing.
+func neverSent(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 func isTimeout(err error) bool {
