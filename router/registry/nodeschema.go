@@ -33,6 +33,12 @@ func (f *yfile) resultSchema(n *yaml.Node, field string) (map[string]any, *jsons
 		}
 		return nil, nil
 	}
+	if cyc := refCycle(sch); cyc != nil {
+		ptr, chain := cycleProblem(cyc)
+		f.problem(refNode(n, ptr), fieldOf(field, ptr), "is a $ref cycle (%s): validating any result would loop; "+
+			"break the chain so one schema checks the value itself (type, enum, properties)", chain)
+		return nil, nil
+	}
 	return raw, sch
 }
 

@@ -38,6 +38,8 @@ var _ = Describe("result_schema", func() {
 			"skills.yaml:5: skills[0].result_schema:", "must be a JSON Schema object"),
 		Entry("does not compile", withHeader("    result_schema:", "      type: object", "      properties: {items: {type: arrayy}}"),
 			"skills.yaml:7: skills[0].result_schema.properties.items.type:", "does not compile"),
+		Entry("a $ref cycle", withHeader("    result_schema:", "      $ref: '#/$defs/a'", "      $defs:", "        a: {$ref: '#/$defs/b'}", "        b: {$ref: '#/$defs/a'}"),
+			"skills.yaml:8: skills[0].result_schema.$defs.a:", "$ref cycle"),
 		Entry("typo in the field name", withHeader("    result_schem: {type: object}"),
 			"skills.yaml:5: skills[0].result_schem:", "did you mean result_schema?"),
 	)
