@@ -22,6 +22,7 @@ import (
 	"github.com/routebench/routebench/harness/gate"
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/reports"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -325,15 +326,40 @@ func loadVersionsEach(dirs []string) ([]*registry.Version, error) {
 func loadGitVersionAt(root, rev, dir string) (*registry.Version, error) {
 	fsys := fstest.MapFS{dir: &fstest.MapFile{Mode: 0o755 | fs.ModeDir}}
 	for _, name := range registry.VersionFiles {
-		c := exec.Command("git", "show", rev+":"+path.Join(dir, name))
-		c.Dir = root
-		data, err := c.Output()
+		data, err := gitShowBounded(root, rev+":"+path.Join(dir, name), inputfile.DefaultLimit)
 		if err != nil {
 			continue // the loader names the missing file
 		}
 		fsys[path.Join(dir, name)] = &fstest.MapFile{Data: data, Mode: 0o644}
 	}
 	return registry.LoadFS(fsys, dir, "git:"+rev+":"+dir)
+}
+
+// gitShowBounded returns the blob at rev:path, reading at most limit+1
+// bytes: a file over the limit reaches the loader one byte too long, which
+// it reports as too large, and a huge blob never sits in memory whole.
+func gitShowBounded(root, object string, limit int64) ([]byte, error) {
+	c := exec.Command("git", "show", object)
+	c.Dir = root
+	out, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		return nil, err
+	}
+	data, readErr := io.ReadAll(io.LimitReader(out, limit+1))
+	if int64(len(data)) > limit {
+		_ = c.Process.Kill()
+	}
+	waitErr := c.Wait()
+	if int64(len(data)) > limit {
+		return data, nil
+	}
+	if readErr != nil {
+		return nil, readErr
+	}
+	return data, waitErr
 }
 
 // repoRelative turns a version directory into its path from the
