@@ -1,6 +1,7 @@
 package router_test
 
 import (
+	"github.com/routebench/routebench/internal/specrun"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -9,5 +10,5 @@ import (
 
 func TestRouter(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "Router Suite")
+	specrun.RunSpecs(t, "Router Suite")
 }

@@ -13,8 +13,10 @@ package suites_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/routebench/routebench/internal/specrun"
 	"os"
 	"strings"
 	"testing"
@@ -83,7 +85,7 @@ func TestSuites(t *testing.T) {
 	if baseline, err = harness.LoadBaseline(baselineFile); err != nil {
 		t.Fatalf("%v", err)
 	}
-	RunSpecs(t, "routebench suites")
+	specrun.RunSpecs(t, "routebench suites")
 }
 
 func updating() bool {
@@ -122,7 +124,9 @@ func checkCase(vut *versionUnderTest, c *harness.Case) {
 		reg = c.Tools
 	}
 	verdict := harness.Check(c, d, reg)
-	AddReportEntry(outcomeEntry, fmt.Sprintf("%s|%s|%s", vut.v.Name, c.ID, verdict.Failure), ReportEntryVisibilityNever)
+	// JSON, not a joined string: ids and version names may hold any separator.
+	entry, _ := json.Marshal(specOutcome{Version: vut.v.Name, Case: c.ID, Failure: verdict.Failure})
+	AddReportEntry(outcomeEntry, string(entry), ReportEntryVisibilityNever)
 	if updating() {
 		return // recording, not judging
 	}
@@ -146,6 +150,13 @@ func checkCase(vut *versionUnderTest, c *harness.Case) {
 // In update mode, rewrite the baseline from every spec that ran; specs a
 // label filter skipped keep their old entries, and entries of cases or
 // versions that no longer exist are dropped.
+// specOutcome is what each case spec reports for -update-baseline.
+type specOutcome struct {
+	Version string `json:"version"`
+	Case    string `json:"case"`
+	Failure string `json:"failure"`
+}
+
 var _ = ReportAfterSuite("baseline", func(report Report) {
 	if !updating() {
 		return
@@ -160,13 +171,13 @@ var _ = ReportAfterSuite("baseline", func(report Report) {
 			if e.Name != outcomeEntry {
 				continue
 			}
-			parts := strings.SplitN(e.Value.String(), "|", 3)
-			if len(parts) != 3 {
+			var o specOutcome
+			if json.Unmarshal([]byte(e.Value.String()), &o) != nil {
 				continue
 			}
-			ran[parts[0]+"|"+parts[1]] = true
-			if parts[2] != "" {
-				next[parts[0]] = append(next[parts[0]], harness.KnownFailure{Case: parts[1], Failure: parts[2]})
+			ran[o.Version+"|"+o.Case] = true
+			if o.Failure != "" {
+				next[o.Version] = append(next[o.Version], harness.KnownFailure{Case: o.Case, Failure: o.Failure})
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package workflow_test
 
 import (
+	"github.com/routebench/routebench/internal/specrun"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -9,5 +10,5 @@ import (
 
 func TestWorkflow(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "Workflow Suite")
+	specrun.RunSpecs(t, "Workflow Suite")
 }

@@ -1,6 +1,7 @@
 package calibrate_test
 
 import (
+	"github.com/routebench/routebench/internal/specrun"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -14,7 +15,7 @@ import (
 
 func TestCalibrate(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "calibrate")
+	specrun.RunSpecs(t, "calibrate")
 }
 
 // skillsYAML is a tiny ops registry: two confusable read skills and a

@@ -2,6 +2,7 @@ package compare_test
 
 import (
 	"flag"
+	"github.com/routebench/routebench/internal/specrun"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -13,5 +14,5 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func TestCompare(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "compare")
+	specrun.RunSpecs(t, "compare")
 }

@@ -1,6 +1,7 @@
 package importer_test
 
 import (
+	"github.com/routebench/routebench/internal/specrun"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -9,5 +10,5 @@ import (
 
 func TestImporter(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "importer")
+	specrun.RunSpecs(t, "importer")
 }

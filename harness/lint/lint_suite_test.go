@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"context"
+	"github.com/routebench/routebench/internal/specrun"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -13,7 +14,7 @@ import (
 
 func TestLint(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "lint")
+	specrun.RunSpecs(t, "lint")
 }
 
 // lintVersions lints version directories against suite cases loaded

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"github.com/routebench/routebench/internal/specrun"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -9,5 +10,5 @@ import (
 
 func TestBuiltin(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "Builtin models")
+	specrun.RunSpecs(t, "Builtin models")
 }

@@ -3,14 +3,11 @@ package providers_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
+	"github.com/routebench/routebench/internal/specrun"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,37 +22,8 @@ import (
 )
 
 func TestProviders(t *testing.T) {
-	if runInChild(t) {
-		return
-	}
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "Providers Suite")
-}
-
-// runInChild makes `go test -count=3 -cpu=1,2,8` work, the way to shake
-// out specs that depend on scheduling. Ginkgo builds one spec tree per
-// process: it refuses -count above 1 and a second run (each -cpu value is
-// one). So when go test repeats this test, every run happens in a fresh
-// process of the same test binary, with -count=1, this run's GOMAXPROCS
-// and the same -v and Ginkgo flags. It reports whether it did so.
-func runInChild(t *testing.T) bool {
-	count := flag.Lookup("test.count").Value.String()
-	cpu := flag.Lookup("test.cpu").Value.String()
-	if count == "1" && !strings.Contains(cpu, ",") {
-		return false
-	}
-	args := []string{"-test.run=^TestProviders$", "-test.count=1", "-test.cpu=" + strconv.Itoa(runtime.GOMAXPROCS(0))}
-	flag.Visit(func(f *flag.Flag) {
-		if f.Name == "test.v" || strings.HasPrefix(f.Name, "ginkgo.") {
-			args = append(args, "-"+f.Name+"="+f.Value.String())
-		}
-	})
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("suite run with GOMAXPROCS=%d in a child process: %v", runtime.GOMAXPROCS(0), err)
-	}
-	return true
+	specrun.RunSpecs(t, "Providers Suite")
 }
 
 // testKey looks like a real OpenAI key so the default secret patterns

@@ -1,6 +1,7 @@
 package registry_test
 
 import (
+	"github.com/routebench/routebench/internal/specrun"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -9,5 +10,5 @@ import (
 
 func TestRegistry(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "Registry Suite")
+	specrun.RunSpecs(t, "Registry Suite")
 }
