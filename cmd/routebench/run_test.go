@@ -13,6 +13,7 @@ import (
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/router"
 )
 
 // runCLI runs the command line and returns exit code, stdout, stderr.
@@ -172,4 +173,57 @@ func TestLoadVersionsFromGit(t *testing.T) {
 	g.Expect(err).To(MatchError(ContainSubstring("want git:REV:DIR")))
 	_, err = loadVersions([]string{"../../fixtures/ops/prompts/v1", "git:HEAD:fixtures/ops/prompts/v1"})
 	g.Expect(err).To(MatchError(ContainSubstring(`version name "v1" is also the name of`)))
+}
+
+// An endpoint answering 200 with a body that is not a model answer (`null`
+// decodes to a nil response in both SDKs) must give error decisions, exit 3
+// and every case kept, for each provider; it once panicked the run.
+func TestRunDegenerateProviderBodiesExit3WithEveryCaseKept(t *testing.T) {
+	filter := "version:v2 && suite:normal && skill:query_alerts_by_zone"
+	builtinOut := filepath.Join(t.TempDir(), "builtin")
+	if code, _, stderr := runCLI("run", "--config", "../../routebench.yaml", "--label-filter", filter, "--out", builtinOut); code != 0 {
+		t.Fatalf("builtin run: exit %d\n%s", code, stderr)
+	}
+	want, err := harness.ReadResults(filepath.Join(builtinOut, harness.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned := len(want)
+	for _, c := range []struct{ judge, keyEnv, urlEnv, suffix, body string }{
+		{"openai:gpt-4o-mini", "OPENAI_API_KEY", "OPENAI_BASE_URL", "/v1", `null`},
+		{"openai:gpt-4o-mini", "OPENAI_API_KEY", "OPENAI_BASE_URL", "/v1", `{"choices":[]}`},
+		{"anthropic:claude-x", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "", `null`},
+		{"anthropic:claude-x", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "", `{"content":[{"type":"tool_use","name":"none","input":null}]}`},
+	} {
+		t.Run(c.judge+" "+c.body, func(t *testing.T) {
+			g := NewWithT(t)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(c.body))
+			}))
+			defer srv.Close()
+			t.Setenv(c.keyEnv, "sk-test-not-a-key")
+			t.Setenv(c.urlEnv, srv.URL+c.suffix)
+			t.Setenv("ROUTEBENCH_CASSETTES", "off")
+			out := filepath.Join(t.TempDir(), "out")
+			// Rules still decide trigger matches without the judge, so the
+			// filter keeps a skill whose cases reach the judge.
+			code, _, stderr := runCLI("run", "--config", "../../routebench.yaml", "--label-filter", filter, "--judge", c.judge, "--out", out)
+			g.Expect(code).To(Equal(exitcode.RunError), stderr)
+			g.Expect(stderr).NotTo(ContainSubstring("panic"))
+			results, err := harness.ReadResults(filepath.Join(out, harness.ResultsFile))
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(results).To(HaveLen(planned), "every planned case has a result")
+			errs := 0
+			for _, r := range results {
+				if harness.IsProviderError(r.Decision) {
+					errs++
+					g.Expect(r.Decision.Action).To(Equal(router.Fail))
+				}
+			}
+			g.Expect(errs).To(BeNumerically(">", 0))
+			_, err = os.Stat(filepath.Join(out, "report.html"))
+			g.Expect(err).NotTo(HaveOccurred(), "the report is written before exit 3")
+		})
+	}
 }
