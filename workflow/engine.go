@@ -231,6 +231,25 @@ func (r *run) start() {
 			return
 		}
 	}
+	// A node whose params come from the workflow's params alone can be
+	// checked for permission now (x-permission on a value, such as env:
+	// prod): refusing before anything runs beats reading data and asking an
+	// approver for a call that will be refused anyway. Nodes that read
+	// earlier outputs are checked when they run.
+	for _, n := range r.w.order {
+		if n.Kind != KindTool {
+			continue
+		}
+		v, err := renderValue(n.Params, map[string]any{"params": params})
+		if err != nil {
+			continue
+		}
+		p, _ := v.(map[string]any)
+		if reason, msg := r.permitted(n.Skill, p); reason != "" {
+			r.end(Refused, n.ID, reason, reason, msg+"; nothing ran", n.Tool)
+			return
+		}
+	}
 	var names []string
 	for _, n := range r.w.order {
 		if n.Kind != KindTool {
