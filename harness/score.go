@@ -120,10 +120,10 @@ func decisionUsage(d router.Decision) router.Usage {
 }
 
 type accumulator struct {
-	n                   int
+	n int
 	// workflow cases and their guard counts (first run and resume)
-	wfN    int
-	guards workflow.GuardCounts
+	wfN                 int
+	guards              workflow.GuardCounts
 	mix                 map[string]int
 	failures            map[string]int
 	k, den              map[string]int
