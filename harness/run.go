@@ -103,9 +103,9 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 		flows[i] = vw
 		rv := v
 		if vw.Routing != v.Registry {
-			copied := *v
-			copied.Registry = vw.Routing
-			rv = &copied
+			routing := *v
+			routing.Registry = vw.Routing
+			rv = &routing
 		}
 		rt, err := cfg.NewRouter(rv)
 		if err != nil {

@@ -51,23 +51,15 @@ func RoutingRegistry(reg *registry.Registry, set *workflow.Set) (*registry.Regis
 // decisions and results name the same version. v itself is returned when
 // it has no workflows.
 func RoutingVersion(v *registry.Version) (*registry.Version, error) {
-	set, err := LoadWorkflows(v)
+	vw, err := PrepareWorkflows(v)
 	if err != nil {
 		return nil, err
 	}
-	return routingVersionOf(v, set)
-}
-
-func routingVersionOf(v *registry.Version, set *workflow.Set) (*registry.Version, error) {
-	if len(set.Workflows) == 0 {
+	if vw.Routing == v.Registry {
 		return v, nil
 	}
-	reg, err := RoutingRegistry(v.Registry, set)
-	if err != nil {
-		return nil, fmt.Errorf("route workflows of %s: %w", v.ID(), err)
-	}
 	rv := *v
-	rv.Registry = reg
+	rv.Registry = vw.Routing
 	return &rv, nil
 }
 
