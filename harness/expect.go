@@ -37,8 +37,6 @@ func (y *ynode) expect(n *yaml.Node, field string, skills skillIndex, wf *Workfl
 		return e
 	}
 	nodes := map[string]*yaml.Node{}
-	// Workflow fields are known everywhere, so a case without tools_sim
-	// hears why they are refused rather than that they do not exist.
 	known := append(slices.Clone(expectFields), workflowExpectFields...)
 	y.fields(n, field, known, func(key string, v *yaml.Node) {
 		nodes[key] = v

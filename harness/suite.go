@@ -339,14 +339,8 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		}
 	}
 	var wfValue any
-	if wfParts["tools_sim"] != nil {
+	if len(wfParts) > 0 || expectsWorkflow(expectNode) {
 		c.Workflow, wfValue = y.workflowCase(wfParts, field, skills)
-	} else {
-		for _, k := range workflowCaseFields {
-			if v := wfParts[k]; v != nil {
-				y.problem(keyOf(n, k), field+"."+k, "belongs to workflow cases; add tools_sim (the scripted tools) or remove it")
-			}
-		}
 	}
 	if expectNode == nil {
 		y.problem(n, field+".expect", "is missing; say what the router should do (action: execute|confirm|clarify|refuse)")

@@ -15,7 +15,25 @@ import (
 )
 
 // A case with tools_sim is a workflow case (DESIGN §11): after routing,
-// the engine runs what the router chose against the scripted tools.
+// the engine runs what the router chose against the scripted tools. So is
+// a case with any other workflow field (model_script, confirm, resume) or
+// workflow expectation (outcome, calls, ...): without tools_sim it scripts
+// no tool, so any call it makes fails as unscripted, which is what a case
+// expecting the router to refuse (outcome: refused, calls: []) wants.
+
+// expectsWorkflow reports whether an expect mapping holds a workflow
+// expectation.
+func expectsWorkflow(n *yaml.Node) bool {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if slices.Contains(workflowExpectFields, n.Content[i].Value) {
+			return true
+		}
+	}
+	return false
+}
 
 // WorkflowCase is what a workflow case scripts: the tools, optionally the
 // model and the person answering gates, and optionally a second run of
@@ -92,7 +110,10 @@ func (y *ynode) workflowCase(parts map[string]*yaml.Node, field string, skills s
 			plain[k] = v
 		}
 	}
-	w.Tools = y.toolsSim(parts["tools_sim"], field+".tools_sim", skills)
+	w.Tools = workflow.SimScript{}
+	if n := parts["tools_sim"]; n != nil {
+		w.Tools = y.toolsSim(n, field+".tools_sim", skills)
+	}
 	if n := parts["model_script"]; n != nil {
 		steps, err := workflow.DecodeModelScript(y.file, field+".model_script", n)
 		y.merge(err)
@@ -162,19 +183,18 @@ func (y *ynode) merge(err error) {
 	y.l.problems = append(y.l.problems, oneLine(registry.Problem{Pos: registry.Pos{File: y.file}, Message: err.Error()}))
 }
 
-// workflowExpect reads the workflow expectations of expect (nodes by key).
-// On a case without tools_sim each of them is a problem.
+// workflowExpect reads the workflow expectations of expect (nodes by key);
+// wf is the case's scripts (never nil when one is given).
 func (y *ynode) workflowExpect(nodes map[string]*yaml.Node, field string, skills skillIndex, wf *WorkflowCase, e *Expect) {
+	if wf == nil {
+		return
+	}
 	for _, key := range workflowExpectFields {
 		v := nodes[key]
 		if v == nil {
 			continue
 		}
 		f := field + "." + key
-		if wf == nil {
-			y.problem(v, f, "is a workflow expectation; add tools_sim to the case to make it a workflow case, or remove it")
-			continue
-		}
 		switch key {
 		case "outcome":
 			e.Outcome = y.oneOf(v, f, outcomes)
