@@ -142,14 +142,14 @@ func Lint(ctx context.Context, in Input, opts Options) Report {
 
 // checker runs the checks of one loaded version.
 type checker struct {
-	v     *registry.Version
+	v *registry.Version
 	// workflows are the version's, which cases may name like skills.
 	workflows *workflow.Set
-	raw   rawRegistry
-	opts  Options
-	found []Finding
-	sp    *space // embeddings, built on first use
-	spErr bool
+	raw       rawRegistry
+	opts      Options
+	found     []Finding
+	sp        *space // embeddings, built on first use
+	spErr     bool
 }
 
 func (c *checker) add(sev Severity, check string, s *registry.Skill, pos registry.Pos, msg string) {
