@@ -134,7 +134,7 @@ func (y *ynode) workflowCase(parts map[string]*yaml.Node, field string, skills s
 func (y *ynode) toolsSim(n *yaml.Node, field string, skills skillIndex) workflow.SimScript {
 	script, err := workflow.DecodeToolsSim(y.file, field, n, nil)
 	y.merge(err)
-	if script == nil || skills.empty() {
+	if n.Kind != yaml.MappingNode || skills.empty() {
 		return script
 	}
 	// Checked here rather than by the decoder, against every skill the

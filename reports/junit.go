@@ -295,7 +295,7 @@ func expectLine(e harness.Expect) string {
 	if len(e.Never) > 0 {
 		s += " never " + strings.Join(e.Never, ", ")
 	}
-	return s
+	return strings.TrimSpace(s)
 }
 
 // xmlSafe replaces characters XML 1.0 cannot carry at all (most control
