@@ -52,8 +52,9 @@ type WorkflowCase struct {
 }
 
 // ResumeScript is the second run of a task: the same run id and
-// checkpoint store, under its own tools and confirmations (the first
-// run's, when left out) and the plan model.
+// checkpoint store, under its own tools (replacing the first run's skill
+// by skill) and confirmations (the first run's when left out), and the
+// plan model.
 type ResumeScript struct {
 	Tools   workflow.SimScript
 	Confirm *yaml.Node

@@ -63,8 +63,9 @@ func PrepareWorkflows(v *registry.Version) (*VersionWorkflows, error) {
 // same wave go to them in plan order rather than in goroutine order.
 //
 // With a resume script, the same task runs again with the same run id and
-// store, under the resume's tools and confirmations (the first run's when
-// left out) and the plan model.
+// store, under the resume's tools (replacing the first run's skill by
+// skill), its confirmations (the first run's when left out) and the plan
+// model.
 func RunWorkflowCase(ctx context.Context, v *registry.Version, vw *VersionWorkflows, c *Case, d router.Decision) (first, resume *workflow.Outcome, err error) {
 	if c.Workflow == nil {
 		return nil, nil, nil
@@ -112,9 +113,13 @@ func RunWorkflowCase(ctx context.Context, v *registry.Version, vw *VersionWorkfl
 	if wc.Resume == nil {
 		return first, nil, nil
 	}
-	tools, confirmNode := wc.Tools, wc.Confirm
-	if wc.Resume.Tools != nil {
-		tools = wc.Resume.Tools
+	// The resume's answers replace the first run's skill by skill.
+	tools, confirmNode := workflow.SimScript{}, wc.Confirm
+	for skill, answers := range wc.Tools {
+		tools[skill] = answers
+	}
+	for skill, answers := range wc.Resume.Tools {
+		tools[skill] = answers
 	}
 	if wc.Resume.Confirm != nil {
 		confirmNode = wc.Resume.Confirm
