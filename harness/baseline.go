@@ -152,7 +152,7 @@ func (y *ynode) knownFailures(n *yaml.Node, version string) []KnownFailure {
 			continue
 		}
 		if k.Failure != "" && !validCategory(k.Failure) {
-			y.problem(failureNode, field+".failure", "unknown failure category %q (case %s); use one of %s", k.Failure, k.Case, strings.Join(FailureCategories, ", "))
+			y.problem(failureNode, field+".failure", "unknown failure category %q (case %s); use one of %s", k.Failure, k.Case, strings.Join(AllFailureCategories(), ", "))
 		}
 		out = append(out, k)
 	}
@@ -160,7 +160,7 @@ func (y *ynode) knownFailures(n *yaml.Node, version string) []KnownFailure {
 }
 
 func validCategory(c string) bool {
-	for _, k := range FailureCategories {
+	for _, k := range AllFailureCategories() {
 		if k == c {
 			return true
 		}

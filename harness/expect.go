@@ -27,14 +27,18 @@ var (
 //	confirm: skill (required), gate, params, never
 //	clarify: candidates and/or skill (at least one), never
 //	refuse:  never
-func (y *ynode) expect(n *yaml.Node, field string, skills skillIndex) Expect {
+//
+// On a workflow case (wf set) action is optional, and the workflow
+// expectations of workflowExpectFields are allowed (see workflowExpect).
+func (y *ynode) expect(n *yaml.Node, field string, skills skillIndex, wf *WorkflowCase) Expect {
 	var e Expect
 	if n.Kind != yaml.MappingNode {
 		y.problem(n, field, "must be a mapping such as {action: execute, skill: ...}, got %s", yamlkind.Of(n))
 		return e
 	}
 	nodes := map[string]*yaml.Node{}
-	y.fields(n, field, expectFields, func(key string, v *yaml.Node) {
+	known := append(slices.Clone(expectFields), workflowExpectFields...)
+	y.fields(n, field, known, func(key string, v *yaml.Node) {
 		nodes[key] = v
 		f := field + "." + key
 		switch key {
@@ -62,7 +66,16 @@ func (y *ynode) expect(n *yaml.Node, field string, skills skillIndex) Expect {
 			e.Never = y.skillList(v, f, skills)
 		}
 	})
+	y.workflowExpect(nodes, field, skills, wf, &e)
 	if _, ok := nodes["action"]; !ok {
+		if wf != nil {
+			for _, key := range []string{"gate", "params", "candidates"} {
+				if v := nodes[key]; v != nil {
+					y.problem(v, field+"."+key, "needs action: say which routing decision it belongs to, or remove it")
+				}
+			}
+			return e
+		}
 		y.problem(n, field+".action", "is missing; one of %s", strings.Join(expectActions, ", "))
 		return e
 	}

@@ -116,7 +116,11 @@ var DefaultRegression = Regression{MaxDrop: 0.02, Alpha: 0.05}
 // itself. A router that clarifies more may be right to (clarify_recall says
 // whether it clarifies when it should), so comparisons show the change
 // without judging it and the gate refuses it as a regression metric.
-func NeutralMetric(name string) bool { return name == ClarificationRate }
+// The workflow counts doom_loops_stopped and resume_skipped_nodes are
+// informative in the same way: a stopped doom loop is a guard that held.
+func NeutralMetric(name string) bool {
+	return name == ClarificationRate || name == DoomLoopsStopped || name == ResumeSkippedNodes
+}
 
 var thresholdSyntax = regexp.MustCompile(`^\s*([A-Za-z0-9_]+)\s*(?:\{\s*([^}]*?)\s*\})?\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$`)
 

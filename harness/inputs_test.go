@@ -291,7 +291,7 @@ var _ = Describe("LoadBaseline input files", func() {
 		p := writeFile(dir, "baseline.yaml", "v1:\n  - {case: a, failure: recall_miss}\n  - {case: b, failure: oops}\n  - {case: c, failur: x}\n")
 		_, err := harness.LoadBaseline(p)
 		Expect(problemLines(err)).To(Equal([]string{
-			p + `:3: v1[1].failure: unknown failure category "oops" (case b); use one of ` + strings.Join(harness.FailureCategories, ", "),
+			p + `:3: v1[1].failure: unknown failure category "oops" (case b); use one of ` + strings.Join(harness.AllFailureCategories(), ", "),
 			p + `:4: v1[2].failur: unknown field; did you mean "failure"? known fields here: case, failure`,
 		}))
 		p = writeFile(dir, "enc.yaml", "v1:\n  - {case: \"a\x00\", failure: recall_miss}\n")

@@ -40,6 +40,19 @@ const (
 	LatencyP99       = "latency_p99"
 	Tokens           = "tokens"
 	Cost             = "cost"
+
+	// Workflow metrics (DESIGN §11), over workflow cases only: a group
+	// without workflow cases has none of them.
+	TaskSuccessRate      = "task_success_rate"
+	CallSequenceAccuracy = "call_sequence_accuracy"
+	IllegalRetries       = "illegal_retries"
+	DuplicateSideEffects = "duplicate_side_effects"
+	UnverifiedClaims     = "unverified_claims"
+	WriteOrderViolations = "write_order_violations"
+	ConfirmationMisses   = "confirmation_misses"
+	SilentFailures       = "silent_failures"
+	DoomLoopsStopped     = "doom_loops_stopped"
+	ResumeSkippedNodes   = "resume_skipped_nodes"
 )
 
 // MetricKind says how a metric is aggregated and shown.
@@ -97,6 +110,38 @@ var Metrics = []MetricInfo{
 	{LatencyP99, KindValue, false, "ms"},
 	{Tokens, KindValue, false, "tokens/decision"},
 	{Cost, KindValue, false, "USD/decision"},
+	{TaskSuccessRate, KindRate, true, ""},
+	{CallSequenceAccuracy, KindRate, true, ""},
+	{IllegalRetries, KindCount, false, ""},
+	{DuplicateSideEffects, KindCount, false, ""},
+	{UnverifiedClaims, KindCount, false, ""},
+	{WriteOrderViolations, KindCount, false, ""},
+	{ConfirmationMisses, KindCount, false, ""},
+	{SilentFailures, KindCount, false, ""},
+	// Informative: a stopped doom loop is a guard that worked, and resume
+	// skips are what a second run should do; neither is good or bad alone.
+	{DoomLoopsStopped, KindCount, false, ""},
+	{ResumeSkippedNodes, KindCount, false, ""},
+}
+
+// WorkflowMetrics are the metrics only workflow cases have, in report order.
+var WorkflowMetrics = []string{
+	TaskSuccessRate, CallSequenceAccuracy, IllegalRetries, DuplicateSideEffects, UnverifiedClaims,
+	WriteOrderViolations, ConfirmationMisses, SilentFailures, DoomLoopsStopped, ResumeSkippedNodes,
+}
+
+// IsWorkflowMetric reports whether only workflow cases have the metric.
+func IsWorkflowMetric(name string) bool { return slices.Contains(WorkflowMetrics, name) }
+
+// MustBeZero reports whether the metric counts broken rules (code is
+// law): any value above 0 is a defect, whatever the threshold says.
+func MustBeZero(name string) bool {
+	switch name {
+	case PolicyViolations, IllegalRetries, DuplicateSideEffects, UnverifiedClaims,
+		WriteOrderViolations, ConfirmationMisses, SilentFailures:
+		return true
+	}
+	return false
 }
 
 // LookupMetric returns the metric's description, for validating names in
@@ -145,9 +190,25 @@ func LookupMetric(name string) (MetricInfo, bool) {
 //     top-k, or a rule matched it.
 //   - judge_accuracy, over e naming a skill the judge saw as a candidate and
 //     the judge answering: the judge chose it.
+//
+// On a workflow case (Result.Workflow set), those routing terms count
+// only when the case expects an action; and:
+//   - task_success_rate, over workflow cases: the case passed (routing as
+//     expected, every workflow expectation met, no guard broken).
+//   - call_sequence_accuracy, over workflow cases listing calls (or
+//     resume calls): the skills called are exactly those, in order.
 func Indicators(r Result) map[string]bool {
 	e, d := r.Expect, r.Decision
 	m := make(map[string]bool, 16)
+	if r.Workflow != nil {
+		m[TaskSuccessRate] = r.Pass
+		if ok, listed := callsMatch(r); listed {
+			m[CallSequenceAccuracy] = ok
+		}
+		if e.Action == "" {
+			return m
+		}
+	}
 
 	m[DecisionAccuracy] = DecisionCorrect(e, d) && r.Failure != FailPolicyViolation
 
@@ -217,4 +278,19 @@ func mismatchKinds(ms []ParamMismatch) map[string]bool {
 		kinds[mm.Kind] = true
 	}
 	return kinds
+}
+
+// callsMatch says whether the calls of a workflow result are the expected
+// ones, and whether the case lists any.
+func callsMatch(r Result) (ok, listed bool) {
+	ok = true
+	if c := r.Expect.Calls; c != nil {
+		listed = true
+		ok = slices.Equal(*c, r.Workflow.CallSkills())
+	}
+	if res := r.Expect.Resume; res != nil && res.Calls != nil {
+		listed = true
+		ok = ok && r.Resume != nil && slices.Equal(*res.Calls, r.Resume.CallSkills())
+	}
+	return ok, listed
 }

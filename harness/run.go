@@ -13,6 +13,7 @@ import (
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
+	"github.com/routebench/routebench/workflow"
 )
 
 // Router routes one request; *router.Router satisfies it. Route must be
@@ -28,7 +29,9 @@ type RunConfig struct {
 	// Cases run in this order for each version; results keep it.
 	Cases []Case
 	// NewRouter builds a version's router, normally router.New with the
-	// models its version.yaml names.
+	// models its version.yaml names. It is given the version with its
+	// workflows routable beside its skills (RoutingVersion), under the
+	// same ID.
 	NewRouter func(v *registry.Version) (Router, error)
 	// Include, when set, selects (version, case) pairs, e.g. a label filter.
 	Include func(v *registry.Version, c *Case) bool
@@ -91,8 +94,20 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 		return nil, errors.New("run: no router factory")
 	}
 	routers := make([]Router, len(cfg.Versions))
+	flows := make([]*VersionWorkflows, len(cfg.Versions))
 	for i, v := range cfg.Versions {
-		rt, err := cfg.NewRouter(v)
+		vw, err := PrepareWorkflows(v)
+		if err != nil {
+			return nil, fmt.Errorf("workflows of %s: %w", v.ID(), err)
+		}
+		flows[i] = vw
+		rv := v
+		if vw.Routing != v.Registry {
+			routing := *v
+			routing.Registry = vw.Routing
+			rv = &routing
+		}
+		rt, err := cfg.NewRouter(rv)
 		if err != nil {
 			return nil, fmt.Errorf("build router for %s: %w", v.ID(), err)
 		}
@@ -137,7 +152,7 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	runErr := route(ctx, cfg, routers, plan, toRun, done, bufio.NewWriterSize(f, 1<<16))
+	runErr := route(ctx, cfg, routers, flows, plan, toRun, done, bufio.NewWriterSize(f, 1<<16))
 	// On disk before a summary can name these results.
 	if err := f.Sync(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write results: %w", err)
@@ -229,7 +244,7 @@ func resumeFrom(path string, cfg RunConfig, plan []job, done []*Result, notes *[
 
 // route runs the jobs in toRun on a worker pool and writes their lines in
 // toRun order through a reorder buffer.
-func route(ctx context.Context, cfg RunConfig, routers []Router, plan []job, toRun []int, done []*Result, w *bufio.Writer) error {
+func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*VersionWorkflows, plan []job, toRun []int, done []*Result, w *bufio.Writer) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := cfg.Concurrency
@@ -257,7 +272,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, plan []job, toR
 			defer wg.Done()
 			for pos := range jobs {
 				j := plan[toRun[pos]]
-				res, err := routeCase(runCtx, routers[j.v], cfg.Versions[j.v], &cfg.Cases[j.c], j.c)
+				res, err := RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], &cfg.Cases[j.c], j.c)
 				var line []byte
 				if err == nil {
 					line, err = encodeResult(&res)
@@ -327,13 +342,23 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, plan []job, toR
 	return nil
 }
 
-// routeCase routes one case under one version and judges the decision.
-func routeCase(ctx context.Context, rt Router, v *registry.Version, c *Case, seq int) (Result, error) {
+// RunCase routes one case under one version and judges the decision; a
+// workflow case then runs through the engine (RunWorkflowCase) and is
+// judged on both (CheckWorkflow). vw may be nil for a version without
+// workflows. seq is the case's position in the loaded case list.
+func RunCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int) (Result, error) {
+	res, _, err := EvaluateCase(ctx, rt, v, vw, c, seq)
+	return res, err
+}
+
+// EvaluateCase is RunCase that also returns the verdict, whose problems
+// say in words what differed (for specs).
+func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int) (Result, Verdict, error) {
 	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools}
 	if c.Now != "" {
 		now, err := time.Parse(time.RFC3339, c.Now)
 		if err != nil {
-			return Result{}, fmt.Errorf("case %s: now: %w", c.ID, err)
+			return Result{}, Verdict{}, fmt.Errorf("case %s: now: %w", c.ID, err)
 		}
 		req.Now = now
 	}
@@ -341,13 +366,25 @@ func routeCase(ctx context.Context, rt Router, v *registry.Version, c *Case, seq
 	d, err := rt.Route(ctx, req)
 	elapsed := time.Since(start)
 	if err != nil {
-		return Result{}, fmt.Errorf("route %s under %s: %w", c.ID, v.ID(), err)
+		return Result{}, Verdict{}, fmt.Errorf("route %s under %s: %w", c.ID, v.ID(), err)
 	}
 	reg := v.Registry
+	if vw != nil && vw.Routing != nil {
+		reg = vw.Routing
+	}
 	if c.Tools != nil {
 		reg = c.Tools
 	}
-	verdict := Check(c, d, reg)
+	var first, resume *workflow.Outcome
+	var verdict Verdict
+	if c.Workflow != nil {
+		if first, resume, err = RunWorkflowCase(ctx, v, vw, c, d); err != nil {
+			return Result{}, Verdict{}, err
+		}
+		verdict = CheckWorkflow(c, d, reg, first, resume)
+	} else {
+		verdict = Check(c, d, reg)
+	}
 	latency := d.LatencyUS
 	if latency <= 0 {
 		latency = elapsed.Microseconds()
@@ -366,8 +403,10 @@ func routeCase(ctx context.Context, rt Router, v *registry.Version, c *Case, seq
 		Pass:      verdict.Pass,
 		Failure:   verdict.Failure,
 		LatencyUS: latency,
+		Workflow:  first,
+		Resume:    resume,
 		Seq:       seq,
-	}, nil
+	}, verdict, nil
 }
 
 // IsProviderError reports whether the decision failed at the model

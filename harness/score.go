@@ -9,6 +9,7 @@ import (
 
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/workflow"
 )
 
 // GroupAll is the group of every case of a version.
@@ -87,10 +88,14 @@ type terms struct {
 	judgePassed int
 	tokens      int
 	cost        float64
+	guards      workflow.GuardCounts
 }
 
 func termsOf(r *Result) terms {
 	t := terms{indicators: Indicators(*r)}
+	if r.Workflow != nil {
+		t.guards = GuardTotals(r.Workflow, r.Resume)
+	}
 	t.judgeCalls, t.judgePassed = JudgeCalls(r.Decision)
 	u := decisionUsage(r.Decision)
 	t.tokens = u.InputTokens + u.OutputTokens
@@ -115,7 +120,10 @@ func decisionUsage(d router.Decision) router.Usage {
 }
 
 type accumulator struct {
-	n                   int
+	n int
+	// workflow cases and their guard counts (first run and resume)
+	wfN                 int
+	guards              workflow.GuardCounts
 	mix                 map[string]int
 	failures            map[string]int
 	k, den              map[string]int
@@ -178,6 +186,18 @@ func (a *accumulator) add(r *Result, t terms) {
 	a.latencies = append(a.latencies, r.LatencyUS)
 	a.tokens += t.tokens
 	a.cost += t.cost
+	if r.Workflow != nil {
+		a.wfN++
+		g := t.guards
+		a.guards.IllegalRetries += g.IllegalRetries
+		a.guards.DuplicateSideEffects += g.DuplicateSideEffects
+		a.guards.UnverifiedClaims += g.UnverifiedClaims
+		a.guards.WriteOrderViolations += g.WriteOrderViolations
+		a.guards.ConfirmationMisses += g.ConfirmationMisses
+		a.guards.SilentFailures += g.SilentFailures
+		a.guards.DoomLoopsStopped += g.DoomLoopsStopped
+		a.guards.ResumeSkippedNodes += g.ResumeSkippedNodes
+	}
 }
 
 func (a *accumulator) group() Group {
@@ -209,6 +229,22 @@ func (a *accumulator) group() Group {
 		g.Metrics[LatencyP99] = Rate{Value: percentileMS(lat, 0.99), N: a.n}
 		g.Metrics[Tokens] = Rate{Value: float64(a.tokens) / float64(a.n), N: a.n}
 		g.Metrics[Cost] = Rate{Value: a.cost / float64(a.n), N: a.n}
+	}
+	if a.wfN > 0 {
+		// Only groups with workflow cases show workflow figures, so a run
+		// without them scores exactly as before.
+		for _, c := range WorkflowFailureCategories {
+			g.Failures[c] += 0
+		}
+		count := func(name string, v int) { g.Metrics[name] = Rate{Value: float64(v), N: a.wfN, K: v} }
+		count(IllegalRetries, a.guards.IllegalRetries)
+		count(DuplicateSideEffects, a.guards.DuplicateSideEffects)
+		count(UnverifiedClaims, a.guards.UnverifiedClaims)
+		count(WriteOrderViolations, a.guards.WriteOrderViolations)
+		count(ConfirmationMisses, a.guards.ConfirmationMisses)
+		count(SilentFailures, a.guards.SilentFailures)
+		count(DoomLoopsStopped, a.guards.DoomLoopsStopped)
+		count(ResumeSkippedNodes, a.guards.ResumeSkippedNodes)
 	}
 	return g
 }

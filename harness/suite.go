@@ -183,7 +183,7 @@ var (
 	suiteKinds    = []string{SuiteNormal, SuiteBoundary, SuiteAdversarial}
 	suiteFields   = []string{"suite", "defaults", "cases"}
 	defaultFields = []string{"caller", "now", "tags"}
-	caseFields    = []string{"id", "input", "tags", "caller", "now", "expect", "tools"}
+	caseFields    = []string{"id", "input", "tags", "caller", "now", "expect", "tools", "tools_sim", "model_script", "confirm", "resume"}
 	callerFields  = []string{"scopes", "disabled"}
 )
 
@@ -288,6 +288,7 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	}
 	before := len(y.l.problems)
 	var expectNode, toolsNode *yaml.Node
+	wfParts := map[string]*yaml.Node{}
 	var tags []string
 	y.fields(n, field, caseFields, func(key string, v *yaml.Node) {
 		f := field + "." + key
@@ -306,6 +307,8 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 			expectNode = v
 		case "tools":
 			toolsNode = v
+		case "tools_sim", "model_script", "confirm", "resume":
+			wfParts[key] = v
 		}
 	})
 	c.Tags = mergeTags(defaults.tags, tags)
@@ -335,10 +338,14 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 			skills = newSkillIndex([]*registry.Registry{c.Tools})
 		}
 	}
+	var wfValue any
+	if len(wfParts) > 0 || expectsWorkflow(expectNode) {
+		c.Workflow, wfValue = y.workflowCase(wfParts, field, skills)
+	}
 	if expectNode == nil {
 		y.problem(n, field+".expect", "is missing; say what the router should do (action: execute|confirm|clarify|refuse)")
 	} else {
-		c.Expect = y.expect(expectNode, field+".expect", skills)
+		c.Expect = y.expect(expectNode, field+".expect", skills, c.Workflow)
 	}
 	if !skills.empty() {
 		for i, name := range c.Caller.Disabled {
@@ -350,7 +357,7 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	if len(y.l.problems) > before {
 		return c, false
 	}
-	c.Hash = caseHash(c, toolsValue)
+	c.Hash = caseHash(c, toolsValue, wfValue)
 	return c, true
 }
 
@@ -387,15 +394,18 @@ func isBidiControl(r rune) bool {
 }
 
 // caseHash is sha256 over the canonical JSON of what decides a case's
-// result; encoding/json sorts map keys, which makes it canonical.
-func caseHash(c Case, tools any) string {
+// result; encoding/json sorts map keys, which makes it canonical. wf is
+// a workflow case's scripts (tools_sim, model_script, confirm, resume) as
+// plain values, nil for other cases, whose hash it leaves as it was.
+func caseHash(c Case, tools, wf any) string {
 	canon := struct {
-		Input  string        `json:"input"`
-		Caller router.Caller `json:"caller"`
-		Now    string        `json:"now"`
-		Expect Expect        `json:"expect"`
-		Tools  any           `json:"tools"`
-	}{c.Input, c.Caller, c.Now, c.Expect, tools}
+		Input    string        `json:"input"`
+		Caller   router.Caller `json:"caller"`
+		Now      string        `json:"now"`
+		Expect   Expect        `json:"expect"`
+		Tools    any           `json:"tools"`
+		Workflow any           `json:"workflow,omitempty"`
+	}{c.Input, c.Caller, c.Now, c.Expect, tools, wf}
 	b, err := json.Marshal(canon)
 	if err != nil {
 		// Only tools can hold unencodable values; hash what the text says.

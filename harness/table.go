@@ -45,12 +45,59 @@ func WriteTable(w io.Writer, s Summary) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeWorkflowTable(w, s); err != nil {
+		return err
+	}
 	for _, v := range s.Versions {
 		all := v.Groups[GroupAll]
 		fmt.Fprintf(w, "mix %s: %s (target 5:3:2)\n", v.Version, formatMix(all.Mix, all.N))
 	}
 	fmt.Fprintln(w, "rates: value [95% Wilson interval]; - = no case in the denominator")
 	return nil
+}
+
+// workflowColumns are the workflow metrics the run table shows.
+var workflowColumns = []struct{ metric, title string }{
+	{TaskSuccessRate, "task_success"},
+	{CallSequenceAccuracy, "call_seq"},
+	{IllegalRetries, "illegal_retry"},
+	{DuplicateSideEffects, "dup_effects"},
+	{UnverifiedClaims, "unverified"},
+	{WriteOrderViolations, "write_order"},
+	{ConfirmationMisses, "confirm_miss"},
+	{SilentFailures, "silent_fail"},
+	{DoomLoopsStopped, "doom_stopped"},
+	{ResumeSkippedNodes, "resume_skips"},
+}
+
+// writeWorkflowTable prints the workflow metrics of every group that has
+// workflow cases; nothing when no version ran one.
+func writeWorkflowTable(w io.Writer, s Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	rows := 0
+	for _, v := range s.Versions {
+		for _, name := range tableGroups(v) {
+			g := v.Groups[name]
+			r, ok := g.Metrics[TaskSuccessRate]
+			if !ok {
+				continue
+			}
+			if rows == 0 {
+				head := []string{"version", "group", "workflows"}
+				for _, c := range workflowColumns {
+					head = append(head, c.title)
+				}
+				fmt.Fprintln(tw, strings.Join(head, "\t"))
+			}
+			rows++
+			row := []string{v.Version, name, fmt.Sprint(r.N)}
+			for _, c := range workflowColumns {
+				row = append(row, formatMetric(c.metric, g.Metrics))
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+	}
+	return tw.Flush()
 }
 
 // tableGroups are "all" then the suites, in the order normal, boundary,

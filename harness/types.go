@@ -6,6 +6,7 @@ package harness
 import (
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
+	"github.com/routebench/routebench/workflow"
 )
 
 // FormatVersion is written in every results.jsonl line and summary.json.
@@ -30,6 +31,9 @@ type Case struct {
 	Expect Expect `json:"expect"`
 	// Tools is the case's own skill set, when it carries one.
 	Tools *registry.Registry `json:"-"`
+	// Workflow is set on a workflow case (one with tools_sim): the
+	// scripts the engine runs what the router chose against.
+	Workflow *WorkflowCase `json:"-"`
 	// Hash is sha256 over the case's canonical content (input, caller, now,
 	// expect, tools): a changed case is re-run on --resume.
 	Hash string `json:"-"`
@@ -47,8 +51,26 @@ type Expect struct {
 	Params map[string]ParamMatcher `json:"params,omitempty"`
 	// Candidates are the skills a clarify must offer.
 	Candidates []string `json:"candidates,omitempty"`
-	// Never lists skills that must not act, whatever the action.
+	// Never lists skills that must not act, whatever the action (and, on
+	// a workflow case, that must never be called).
 	Never []string `json:"never,omitempty"`
+
+	// Workflow expectations (DESIGN §11), on workflow cases only; each
+	// is checked only when given. Action is optional on a workflow case.
+	Outcome   string `json:"outcome,omitempty"`
+	StoppedAt string `json:"stopped_at,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	// ErrorCode is compared as text: 409 and "409" are the same.
+	ErrorCode string `json:"error_code,omitempty"`
+	// Calls are the skills called, in order, retries included.
+	Calls *[]string `json:"calls,omitempty"`
+	// Retries per node, exactly: a node left out retried 0 times.
+	Retries *map[string]int `json:"retries,omitempty"`
+	// SideEffects is the side-effect calls executed (success receipts,
+	// one per idempotency key).
+	SideEffects *int          `json:"side_effects,omitempty"`
+	SkillUsed   string        `json:"skill_used,omitempty"`
+	Resume      *ResumeExpect `json:"resume,omitempty"`
 }
 
 // ParamMatcher matches one expected param value. Exactly one field is set.
@@ -76,6 +98,11 @@ type Result struct {
 	Pass      bool            `json:"pass"`
 	Failure   string          `json:"failure"` // primary failure category, "" when passed
 	LatencyUS int64           `json:"latency_us"`
+	// Workflow is what the engine did on a workflow case (set on every
+	// workflow case, a router that did not act included); Resume is the
+	// second run when the case has one.
+	Workflow *workflow.Outcome `json:"workflow,omitempty"`
+	Resume   *workflow.Outcome `json:"resume,omitempty"`
 	// Seq is the case's position in the run's loaded case list (before
 	// shard and label filters), so merged shards keep a full run's order.
 	Seq int `json:"seq"`

@@ -81,6 +81,10 @@ var keyMetrics = []string{
 	harness.DecisionAccuracy, harness.SkillAccuracy, harness.WrongExecutionRate, harness.PolicyViolations,
 	harness.RefusalPrecision, harness.RefusalRecall, harness.RefusalAccuracy, harness.ClarifyRecall,
 	harness.ParamErrorRate, harness.SchemaPassRate, harness.ECE,
+	// Workflow metrics: present only when a version ran workflow cases.
+	harness.TaskSuccessRate, harness.CallSequenceAccuracy, harness.IllegalRetries, harness.DuplicateSideEffects,
+	harness.UnverifiedClaims, harness.WriteOrderViolations, harness.ConfirmationMisses, harness.SilentFailures,
+	harness.DoomLoopsStopped, harness.ResumeSkippedNodes,
 }
 
 // lookupMetric describes a metric from the harness's own list (kind, unit)

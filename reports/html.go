@@ -55,6 +55,9 @@ type htmlView struct {
 	FlipLimit   int
 	CaseCount   int
 	RowCount    int
+	// Workflows draws each workflow run; WorkflowTotal counts them all.
+	Workflows     []workflowCaseView
+	WorkflowTotal int
 	// CaseData is a placeholder the case data replaces (see WriteHTML).
 	CaseData template.JS
 	caseData [][]byte
@@ -182,6 +185,7 @@ func buildHTMLView(in *Input) *htmlView {
 		cases[r.Case] = true
 	}
 	v.CaseCount = len(cases)
+	v.Workflows, v.WorkflowTotal = workflowViews(in.Results)
 	skills := topExpectedSkills(in.Results, skillMatrixSize)
 	v.SkillCount = len(skills)
 	for i, id := range versions {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/workflow"
 )
 
 // JUnit XML shapes, as CI systems (GitHub, GitLab, Jenkins) read them.
@@ -147,9 +148,21 @@ func sortSuites(suites []string) []string {
 
 // expectedVersusDecided is the one-line failure message:
 // "expected execute query_alerts_by_zone, decided execute query_orders_by_region (confidence 0.910)".
+//
+// A workflow case adds what differed in its run: "...; outcome: expected
+// failed, got completed; calls: expected [a, b], got [a]".
 func expectedVersusDecided(r *harness.Result) string {
-	return "expected " + actionSkill(r.Expect.Action, r.Expect.Skill) + ", decided " +
+	s := "expected " + actionSkill(r.Expect.Action, r.Expect.Skill) + ", decided " +
 		actionSkill(r.Decision.Action, r.Decision.Skill) + " (confidence " + fixed(r.Decision.Confidence, 3) + ")"
+	if r.Workflow != nil {
+		if r.Expect.Action == "" && r.Expect.Skill == "" {
+			s = "decided " + actionSkill(r.Decision.Action, r.Decision.Skill)
+		}
+		for _, m := range harness.WorkflowMismatches(r.Expect, r.Workflow, r.Resume) {
+			s += "; " + m.String()
+		}
+	}
+	return s
 }
 
 func actionSkill(a router.Action, skill string) string {
@@ -203,9 +216,51 @@ func caseReport(r *harness.Result) string {
 			}
 		}
 	}
+	if r.Workflow != nil {
+		writeWorkflowRun(&b, "workflow", r.Workflow)
+		if r.Resume != nil {
+			writeWorkflowRun(&b, "resume", r.Resume)
+		}
+		for _, m := range harness.WorkflowMismatches(r.Expect, r.Workflow, r.Resume) {
+			line("differs", m.String())
+		}
+	}
 	line("version", d.Version)
 	line("model", d.Model)
 	return b.String()
+}
+
+// writeWorkflowRun is a run's outcome and its nodes, one line each.
+func writeWorkflowRun(b *strings.Builder, title string, o *workflow.Outcome) {
+	head := title + ": " + orDash(o.Workflow) + " " + string(o.Outcome)
+	if o.StoppedAt != "" {
+		head += " at " + o.StoppedAt
+	}
+	if o.Reason != "" {
+		head += " (" + o.Reason + ")"
+	}
+	if o.ErrorCode != "" || o.ErrorMessage != "" {
+		head += ": " + o.ErrorCode + " " + truncateRunes(o.ErrorMessage, maxMessageRunes)
+	}
+	b.WriteString(head + "\n")
+	b.WriteString("  calls: [" + strings.Join(o.CallSkills(), ", ") + "]\n")
+	for _, n := range o.Nodes {
+		b.WriteString("  node " + n.ID + " " + string(n.Status))
+		if retries := o.Retries[n.ID]; retries > 0 {
+			b.WriteString(" retries " + itoa(retries))
+		}
+		if n.Why != "" {
+			b.WriteString(": " + truncateRunes(n.Why, maxMessageRunes))
+		}
+		b.WriteByte('\n')
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func gateSuffix(g any) string {
@@ -218,6 +273,15 @@ func gateSuffix(g any) string {
 
 func expectLine(e harness.Expect) string {
 	s := actionSkill(e.Action, e.Skill) + gateSuffix(e.Gate)
+	if e.Outcome != "" {
+		s += " outcome " + e.Outcome
+		if e.StoppedAt != "" {
+			s += " at " + e.StoppedAt
+		}
+	}
+	if e.Calls != nil {
+		s += " calls [" + strings.Join(*e.Calls, ", ") + "]"
+	}
 	if len(e.Params) > 0 {
 		m := make(map[string]any, len(e.Params))
 		for k, v := range e.Params {
@@ -231,7 +295,7 @@ func expectLine(e harness.Expect) string {
 	if len(e.Never) > 0 {
 		s += " never " + strings.Join(e.Never, ", ")
 	}
-	return s
+	return strings.TrimSpace(s)
 }
 
 // xmlSafe replaces characters XML 1.0 cannot carry at all (most control

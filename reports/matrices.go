@@ -278,7 +278,7 @@ func (in *Input) failures(versions []string, perVersion map[string][]harness.Res
 		}
 	}
 	var cats []string
-	for _, c := range harness.FailureCategories {
+	for _, c := range harness.AllFailureCategories() {
 		if present[c] {
 			cats = append(cats, c)
 			delete(present, c)

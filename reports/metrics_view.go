@@ -211,7 +211,7 @@ func valueCell(name string, g *harness.Group) metricCell {
 		// A rate over no cases is undefined, whatever value it carries.
 		c.Text, c.CI, c.Class = "n/a", "", "none"
 	}
-	if name == "policy_violations" && r.Value > 0 {
+	if harness.MustBeZero(name) && r.Value > 0 {
 		c.Class = "bad"
 	}
 	return c

@@ -46,6 +46,8 @@ var updateBaseline = flag.Bool("update-baseline", false, "rewrite baseline.yaml 
 type versionUnderTest struct {
 	v      *registry.Version
 	router *router.Router
+	// flows are the version's workflows; the router offers them as skills.
+	flows *harness.VersionWorkflows
 }
 
 var (
@@ -72,12 +74,20 @@ func TestSuites(t *testing.T) {
 		if err != nil {
 			t.Fatalf("models for %s: %v", v.ID(), err)
 		}
-		rt, err := router.New(v, factory)
+		flows, err := harness.PrepareWorkflows(v)
+		if err != nil {
+			t.Fatalf("workflows of %s:\n%v", v.ID(), err)
+		}
+		rv, err := harness.RoutingVersion(v)
+		if err != nil {
+			t.Fatalf("workflows of %s:\n%v", v.ID(), err)
+		}
+		rt, err := router.New(rv, factory)
 		if err != nil {
 			t.Fatalf("router for %s: %v", v.ID(), err)
 		}
-		versions = append(versions, versionUnderTest{v: v, router: rt})
-		regs = append(regs, v.Registry)
+		versions = append(versions, versionUnderTest{v: v, router: rt, flows: flows})
+		regs = append(regs, flows.Routing)
 	}
 	if cases, err = harness.LoadSuites(cfg.Suites, regs...); err != nil {
 		t.Fatalf("load suites:\n%v", err)
@@ -108,6 +118,10 @@ var _ = Describe("routing", func() {
 // checkCase routes one case under one version and holds the decision to
 // the case's expectation, modulo the baseline's known failures.
 func checkCase(vut *versionUnderTest, c *harness.Case) {
+	if c.Workflow != nil {
+		checkWorkflowCase(vut, c)
+		return
+	}
 	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools}
 	if c.Now != "" {
 		now, err := time.Parse(time.RFC3339, c.Now)
@@ -119,7 +133,7 @@ func checkCase(vut *versionUnderTest, c *harness.Case) {
 	d, err := vut.router.Route(ctx, req)
 	Expect(err).NotTo(HaveOccurred())
 
-	reg := vut.v.Registry
+	reg := vut.flows.Routing
 	if c.Tools != nil {
 		reg = c.Tools
 	}
@@ -144,6 +158,35 @@ func checkCase(vut *versionUnderTest, c *harness.Case) {
 			known, verdict.Failure, matchers.MeetExpectation(c, reg).FailureMessage(d)))
 	default:
 		Expect(d).To(matchers.MeetExpectation(c, reg))
+	}
+}
+
+// checkWorkflowCase routes a workflow case, runs what was decided through
+// the engine against the case's scripts, and holds both to the case.
+func checkWorkflowCase(vut *versionUnderTest, c *harness.Case) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, verdict, err := harness.EvaluateCase(ctx, vut.router, vut.v, vut.flows, c, 0)
+	Expect(err).NotTo(HaveOccurred())
+	AddReportEntry(outcomeEntry, fmt.Sprintf("%s|%s|%s", vut.v.Name, c.ID, verdict.Failure), ReportEntryVisibilityNever)
+	if updating() {
+		return
+	}
+	failure := fmt.Sprintf("%s\ndecided %s; outcome %s", strings.Join(verdict.Problems, "\n"),
+		harness.DescribeDecision(res.Decision), res.Workflow.Outcome)
+	switch baseline.Judge(vut.v.Name, c.ID, verdict) {
+	case harness.Fixed:
+		note := fmt.Sprintf("%s %s now passes but baseline.yaml lists it as a known failure; drop it with -update-baseline", vut.v.Name, c.ID)
+		AddReportEntry("fixed", note)
+		fmt.Fprintln(GinkgoWriter, note)
+	case harness.KnownFailing:
+		known, _ := baseline.Known(vut.v.Name, c.ID)
+		fmt.Fprintf(GinkgoWriter, "known failure (%s): %s\n", known, strings.Join(verdict.Problems, "; "))
+	case harness.Changed:
+		known, _ := baseline.Known(vut.v.Name, c.ID)
+		Fail(fmt.Sprintf("known failure changed category from %s to %s; if that is intended, rewrite the baseline with -update-baseline\n%s", known, verdict.Failure, failure))
+	default:
+		Expect(verdict.Pass).To(BeTrue(), failure)
 	}
 }
 

@@ -126,7 +126,11 @@ func calibrateCommand(cmd *cobra.Command, o calibrateOptions) error {
 	if err != nil {
 		return exitcode.Usagef("calibrate: load version %s:\n%v", o.version, err)
 	}
-	v := vs[0]
+	// Workflows are routable: the bands are calibrated over them too.
+	v, err := harness.RoutingVersion(vs[0])
+	if err != nil {
+		return exitcode.Usagef("calibrate: %v", err)
+	}
 	if o.judge != "" || o.embedder != "" {
 		if _, err := models.Factory(orBuiltin(o.judge), orBuiltin(o.embedder)); err != nil {
 			return exitcode.Usagef("calibrate: %v", err)
@@ -142,6 +146,7 @@ func calibrateCommand(cmd *cobra.Command, o calibrateOptions) error {
 	if err != nil {
 		return exitcode.With(exitcode.Usage, fmt.Errorf("calibrate: %w", err))
 	}
+	cases = routingLabelled(cases)
 	var evalIDs map[string]bool
 	if split.Method == "suites" {
 		evalCases, err := harness.LoadSuites(o.evalSuites, v.Registry)
@@ -218,4 +223,16 @@ func calibrateCommand(cmd *cobra.Command, o calibrateOptions) error {
 		return exitcode.With(exitcode.RunError, fmt.Errorf("calibrate: %d cases failed at the model provider", rep.ProviderErrors))
 	}
 	return nil
+}
+
+// routingLabelled drops workflow cases that expect no routing action: they
+// label what the engine does, not a decision the bands could get right.
+func routingLabelled(cases []harness.Case) []harness.Case {
+	out := cases[:0:0]
+	for _, c := range cases {
+		if c.Workflow == nil || c.Expect.Action != "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }

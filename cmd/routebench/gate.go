@@ -113,12 +113,16 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 	if len(hc.Suites) == 0 {
 		return exitcode.Usagef("gate: %s lists no suites: add `suites: [suites/...]`", hc.Path)
 	}
-	var regs []*registry.Registry
+	var vs []*registry.Version
 	for _, p := range pairs {
-		regs = append(regs, p.head.Registry)
+		vs = append(vs, p.head)
 		if p.base != nil {
-			regs = append(regs, p.base.Registry)
+			vs = append(vs, p.base)
 		}
+	}
+	regs, err := harness.RoutingRegistries(vs)
+	if err != nil {
+		return exitcode.With(exitcode.Usage, err)
 	}
 	cases, err := harness.LoadSuites(hc.Suites, regs...)
 	if err != nil {
@@ -325,7 +329,7 @@ func loadVersionsEach(dirs []string) ([]*registry.Version, error) {
 // working directory. Its display name is git:REV:DIR, as in DESIGN §3.
 func loadGitVersionAt(root, rev, dir string) (*registry.Version, error) {
 	fsys := fstest.MapFS{dir: &fstest.MapFile{Mode: 0o755 | fs.ModeDir}}
-	for _, name := range registry.VersionFiles {
+	for _, name := range append(slices.Clone(registry.VersionFiles), registry.WorkflowsFile) {
 		data, err := gitShowBounded(root, rev+":"+path.Join(dir, name), inputfile.DefaultLimit)
 		if err != nil {
 			continue // the loader names the missing file

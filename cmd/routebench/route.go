@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/internal/exitcode"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/models"
@@ -92,7 +93,11 @@ func routeCommand(cmd *cobra.Command, o routeOptions, scopes *[]string, text str
 	if err != nil {
 		return exitcode.Usagef("route: load version %s:\n%v", o.version, err)
 	}
-	v := vs[0]
+	// The router offers the version's workflows beside its skills.
+	v, err := harness.RoutingVersion(vs[0])
+	if err != nil {
+		return exitcode.Usagef("route: %v", err)
+	}
 	caller := router.Caller{Scopes: neededScopes(v.Registry), Disabled: cleanList(o.disabled)}
 	if scopes != nil {
 		caller.Scopes = cleanList(*scopes)

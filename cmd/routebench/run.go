@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"testing/fstest"
@@ -300,9 +301,9 @@ func prepareRun(o runOptions) (*runPlan, error) {
 	if plan.versions, err = loadVersions(versionSpecs); err != nil {
 		return nil, exitcode.With(exitcode.Usage, err)
 	}
-	regs := make([]*registry.Registry, len(plan.versions))
-	for i, v := range plan.versions {
-		regs[i] = v.Registry
+	regs, err := harness.RoutingRegistries(plan.versions)
+	if err != nil {
+		return nil, exitcode.With(exitcode.Usage, err)
 	}
 	if plan.cases, err = harness.LoadSuites(suitePaths, regs...); err != nil {
 		return nil, exitcode.With(exitcode.Usage, err)
@@ -381,6 +382,12 @@ func loadVersions(specs []string) ([]*registry.Version, error) {
 			problems = append(problems, err)
 			continue
 		}
+		// workflows.yaml is checked against the version's skills here, so
+		// every command that loads versions refuses a bad one (exit 2).
+		if _, err := harness.LoadWorkflows(v); err != nil {
+			problems = append(problems, err)
+			continue
+		}
 		if prev, dup := seen[v.Name]; dup {
 			problems = append(problems, fmt.Errorf("%s: version name %q is also the name of %s; results name versions by directory name, so give them distinct names", spec, v.Name, prev))
 			continue
@@ -402,7 +409,7 @@ func loadGitVersion(spec string) (*registry.Version, error) {
 	}
 	rev, dir := rest[:i], path.Clean(filepath.ToSlash(rest[i+1:]))
 	fsys := fstest.MapFS{}
-	for _, name := range registry.VersionFiles {
+	for _, name := range append(slices.Clone(registry.VersionFiles), registry.WorkflowsFile) {
 		data, err := exec.Command("git", "show", rev+":"+path.Join(dir, name)).Output()
 		if err != nil {
 			// A missing file is reported by the loader, with its name.

@@ -169,3 +169,17 @@ var _ = Describe("Evaluate", func() {
 		Expect(gate.Passed([]gate.Verdict{{Pass: true}, {Pass: false}})).To(BeFalse())
 	})
 })
+
+var _ = Describe("workflow guard thresholds", func() {
+	It("hold a guard count over no workflow run as 0 measured over n=0", func() {
+		th, err := harness.ParseThreshold("illegal_retries == 0")
+		Expect(err).NotTo(HaveOccurred())
+		head := harness.VersionSummary{Version: "v@1", Groups: map[string]harness.Group{"all": {N: 3, Metrics: map[string]harness.Rate{}}}}
+		v := gate.Evaluate(head, nil, gate.Config{Thresholds: []gate.Threshold{th}})
+		Expect(v.Thresholds[0].Pass).To(BeTrue())
+		Expect(v.Thresholds[0].N).To(Equal(0))
+		head.Groups["all"].Metrics[harness.IllegalRetries] = harness.Rate{Value: 2, N: 5, K: 2}
+		v = gate.Evaluate(head, nil, gate.Config{Thresholds: []gate.Threshold{th}})
+		Expect(v.Thresholds[0].Pass).To(BeFalse())
+	})
+})

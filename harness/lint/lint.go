@@ -11,6 +11,7 @@ import (
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/router/registry"
+	"github.com/routebench/routebench/workflow"
 )
 
 // Severity says whether a finding fails lint.
@@ -116,8 +117,15 @@ func Lint(ctx context.Context, in Input, opts Options) Report {
 			continue
 		}
 		v := t.Version
+		// workflows.yaml is part of the version: a problem in it is a load
+		// problem like any other, with its file and line.
+		set, err := harness.LoadWorkflows(v)
+		if err != nil {
+			r.Findings = append(r.Findings, loadFindings(Target{Spec: t.Spec, Err: err})...)
+			continue
+		}
 		r.Versions = append(r.Versions, v.ID())
-		c := &checker{v: v, raw: parseRaw(t.RawSkills), opts: opts}
+		c := &checker{v: v, raw: parseRaw(t.RawSkills), opts: opts, workflows: set}
 		c.space(ctx)
 		c.skills()
 		c.similarity(ctx)
@@ -134,12 +142,14 @@ func Lint(ctx context.Context, in Input, opts Options) Report {
 
 // checker runs the checks of one loaded version.
 type checker struct {
-	v     *registry.Version
-	raw   rawRegistry
-	opts  Options
-	found []Finding
-	sp    *space // embeddings, built on first use
-	spErr bool
+	v *registry.Version
+	// workflows are the version's, which cases may name like skills.
+	workflows *workflow.Set
+	raw       rawRegistry
+	opts      Options
+	found     []Finding
+	sp        *space // embeddings, built on first use
+	spErr     bool
 }
 
 func (c *checker) add(sev Severity, check string, s *registry.Skill, pos registry.Pos, msg string) {

@@ -50,6 +50,9 @@ func (c *checker) suites(cases []harness.Case) {
 				continue
 			}
 			seen[name] = true
+			if reg.Skill(name) == nil && c.workflows.Workflow(name) != nil {
+				continue // a workflow: routable, but not a skill of the checklist
+			}
 			if reg.Skill(name) == nil {
 				c.found = append(c.found, Finding{Severity: Warning, Version: c.v.ID(), Skill: name, File: cs.Pos.File, Line: cs.Pos.Line,
 					Check: CheckSuiteSkill, Message: fmt.Sprintf(

@@ -76,11 +76,17 @@ func problemFinding(version, check string, p registry.Problem) Finding {
 func LoadSuites(paths []string, targets []Target) ([]harness.Case, []Finding) {
 	var regs []*registry.Registry
 	for _, t := range targets {
-		if t.Version == nil {
+		var routing *registry.Registry
+		if t.Version != nil {
+			if vw, err := harness.PrepareWorkflows(t.Version); err == nil {
+				routing = vw.Routing // cases may name workflows like skills
+			}
+		}
+		if routing == nil {
 			regs = nil
 			break
 		}
-		regs = append(regs, t.Version.Registry)
+		regs = append(regs, routing)
 	}
 	cases, err := harness.LoadSuites(paths, regs...)
 	if err == nil {

@@ -22,6 +22,9 @@ import (
 // VersionFiles are the files of a prompt version directory, in fingerprint order.
 var VersionFiles = []string{"constraints.md", "contract.schema.json", "persona.md", "skills.yaml", versionFileName}
 
+// WorkflowsFile is a version's optional workflows file (DESIGN §11).
+const WorkflowsFile = "workflows.yaml"
+
 // Load reads and validates the prompt version in directory dir. The error,
 // when not nil, is a *LoadError naming every problem with file and line.
 func Load(dir string) (*Version, error) {
@@ -62,6 +65,15 @@ func LoadFS(fsys fs.FS, root, display string) (*Version, error) {
 		default:
 			ps.add(Pos{File: shown(name)}, "", "cannot be read: %v; check its permissions", err)
 		}
+	}
+	// workflows.yaml is optional (DESIGN §11): in the fingerprint only when
+	// present, kept raw for package workflow, which checks it against the
+	// registry (registry cannot import it).
+	if data, err := fs.ReadFile(fsys, path.Join(root, WorkflowsFile)); err == nil {
+		files[WorkflowsFile] = data
+		v.WorkflowsRaw = data
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		ps.add(Pos{File: shown(WorkflowsFile)}, "", "cannot be read: %v; check its permissions", err)
 	}
 	v.Fingerprint = Fingerprint(files)
 	// Damaged text is reported with its line and column before any parser

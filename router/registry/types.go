@@ -205,6 +205,9 @@ type Version struct {
 	ContractRaw []byte
 	Contract    *jsonschema.Schema
 	Registry    *Registry
+	// WorkflowsRaw is workflows.yaml as written, nil when the version has
+	// none; package workflow loads it against Registry.
+	WorkflowsRaw []byte
 	// Fingerprint is the hex sha256 over the version's files.
 	Fingerprint string
 }
