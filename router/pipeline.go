@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/routebench/routebench/router/registry"
@@ -53,19 +54,20 @@ func (rt *routing) run(ctx context.Context) error {
 	}
 
 	// Stage 1: rules.
+	// Matched stays the triggers' own matches: workflows that join below are
+	// named in the note, so the trace still says what the rules saw.
 	matched := matchTriggers(candidates, rt.text)
 	rules := TraceStep{Stage: "rules", Matched: skillNames(matched)}
-	if len(matched) == 1 && !sharedSignal(set.reg.Skills, candidates, rt.text) {
+	joined, via := workflowsOver(candidates, matched)
+	if len(matched) == 1 && len(joined) == 0 && !sharedSignal(set.reg.Skills, candidates, rt.text) {
 		rt.trace(rules)
 		return rt.byRule(ctx, matched[0])
 	}
 	if len(matched) > 0 {
-		rules.Note = "several skills matched; they are the candidates, recall skipped"
-		if len(matched) == 1 {
-			rules.Note = "the same signal matches a skill you cannot use, so it does not decide; the judge weighs the matched skill"
-		}
+		pool := append(append([]*registry.Skill(nil), matched...), joined...)
+		rules.Note = rulesNote(matched, joined, via)
 		rt.trace(rules)
-		ranked, err := set.index.rank(ctx, rt.text, matched, len(matched))
+		ranked, err := set.index.rank(ctx, rt.text, pool, len(pool))
 		if err != nil {
 			return rt.recallFailed(ctx, err)
 		}
@@ -80,6 +82,27 @@ func (rt *routing) run(ctx context.Context) error {
 	}
 	rt.trace(TraceStep{Stage: "recall", Top: candidateNames(ranked), Scores: ranked})
 	return rt.judged(ctx, rt.skillsOf(ranked), ranked)
+}
+
+// rulesNote says why stage 1 did not decide and what the judge will weigh.
+func rulesNote(matched, joined []*registry.Skill, via [][]string) string {
+	var note string
+	switch {
+	case len(matched) > 1:
+		note = "several skills matched; they are the candidates, recall skipped"
+	case len(joined) == 0:
+		note = "the same signal matches a skill you cannot use, so it does not decide; the judge weighs the matched skill"
+	default:
+		note = "one skill matched, but a workflow calls it, so the rule does not decide; the judge weighs them, recall skipped"
+	}
+	if len(joined) == 0 {
+		return note
+	}
+	parts := make([]string, len(joined))
+	for i, w := range joined {
+		parts[i] = fmt.Sprintf("%s (calls %s)", w.Name, strings.Join(via[i], ", "))
+	}
+	return note + "; workflows joined because their nodes call a matched skill: " + strings.Join(parts, "; ")
 }
 
 func (rt *routing) recallFailed(ctx context.Context, err error) error {

@@ -19,7 +19,11 @@ func policy(skills []*registry.Skill, caller Caller) (kept []*registry.Skill, dr
 	}
 	kept = make([]*registry.Skill, 0, len(skills))
 	for _, s := range skills {
-		if disabled[s.Name] || !holdsAll(scopes, s.PermissionScope) {
+		// A workflow's scopes already include its nodes' (a workflow never
+		// lends a node a permission); a disabled node skill must shut it out
+		// the same way, or switching refund_order off would leave a workflow
+		// that refunds.
+		if disabled[s.Name] || callsAny(s.Steps, disabled) || !holdsAll(scopes, s.PermissionScope) {
 			dropped = append(dropped, s.Name)
 			continue
 		}
@@ -27,6 +31,16 @@ func policy(skills []*registry.Skill, caller Caller) (kept []*registry.Skill, dr
 	}
 	slices.Sort(dropped)
 	return kept, dropped
+}
+
+// callsAny reports whether any of a workflow's steps is in the set.
+func callsAny(steps []string, set map[string]bool) bool {
+	for _, st := range steps {
+		if set[st] {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsAll reports whether every needed scope is held.
@@ -73,6 +87,31 @@ func matchTriggers(candidates []*registry.Skill, text string) []*registry.Skill 
 		}
 	}
 	return matched
+}
+
+// workflowsOver is the rest of stage 1: the candidates (so policy has
+// already had its say, and nothing the caller may not use comes back) whose
+// Steps call a matched skill. A trigger says the request is about that
+// skill; it cannot say whether the request wants the skill alone or the
+// whole task built around it, so such workflows must stay in the running.
+// Matched skills themselves are not repeated.
+func workflowsOver(candidates, matched []*registry.Skill) (joined []*registry.Skill, via [][]string) {
+	for _, s := range candidates {
+		if len(s.Steps) == 0 || slices.Contains(matched, s) {
+			continue
+		}
+		var calls []string
+		for _, m := range matched {
+			if slices.Contains(s.Steps, m.Name) {
+				calls = append(calls, m.Name)
+			}
+		}
+		if len(calls) > 0 {
+			joined = append(joined, s)
+			via = append(via, calls)
+		}
+	}
+	return joined, via
 }
 
 // sharedSignal reports whether a trigger of a skill that did not pass policy

@@ -41,6 +41,7 @@ var _ = Describe("Parse", func() {
 		Expect(sk.SideEffect).To(Equal(registry.Write), "write outranks send")
 		Expect(sk.Confirm).To(Equal(registry.GateNormal))
 		Expect(sk.PermissionScope).To(Equal([]string{"w:read", "r:write", "g:read", "t:send"}))
+		Expect(sk.Steps).To(Equal([]string{"list_widgets", "get_gauge", "file_report", "ping_team"}), "plan order, not declaration order")
 		Expect(sk.Schema.Validate(map[string]any{"shelf": "A"})).To(Succeed())
 		Expect(sk.Schema.Validate(map[string]any{})).NotTo(Succeed())
 	})

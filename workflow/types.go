@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"slices"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -147,7 +148,8 @@ func (w *Workflow) Scopes() []string {
 // AsSkill is the workflow seen as one skill, so the router can offer it as
 // a candidate: its side effect is the strongest of its nodes' (read < send <
 // write < delete), its gate the strictest (normal < batch < irreversible),
-// its scopes those of Scopes. The skill shares the workflow's schema values.
+// its scopes those of Scopes, its Steps the skills of its tool nodes in plan
+// order. The skill shares the workflow's schema values.
 func (w *Workflow) AsSkill() *registry.Skill {
 	s := &registry.Skill{
 		Name: w.Name, Description: w.Description,
@@ -174,5 +176,23 @@ func (w *Workflow) AsSkill() *registry.Skill {
 	if s.SideEffect.Acts() && s.Confirm == "" {
 		s.Confirm = registry.GateNormal
 	}
+	s.Steps = w.steps()
 	return s
+}
+
+// steps lists the skills the tool nodes call, each once, in plan order. A
+// workflow built without Parse has no plan yet; its declaration order is
+// the best order there is.
+func (w *Workflow) steps() []string {
+	plan := w.order
+	if len(plan) == 0 {
+		plan = w.Nodes
+	}
+	var out []string
+	for _, n := range plan {
+		if n.Kind == KindTool && n.Tool != "" && !slices.Contains(out, n.Tool) {
+			out = append(out, n.Tool)
+		}
+	}
+	return out
 }

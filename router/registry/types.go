@@ -75,7 +75,12 @@ type Skill struct {
 	Glossary        map[string]string
 	Confirm         Gate
 	Cost            Cost
-	Pos             Pos
+	// Steps is, for a workflow's skill view, the skills its nodes call, in
+	// plan order and each once; empty for a plain skill. Stage 1 reads it so
+	// a trigger on one of those skills brings the workflow along instead of
+	// shutting it out.
+	Steps []string
+	Pos   Pos
 }
 
 // Required lists the params the schema requires, in schema order.
