@@ -94,7 +94,11 @@ func matchTriggers(candidates []*registry.Skill, text string) []*registry.Skill 
 // Steps call a matched skill. A trigger says the request is about that
 // skill; it cannot say whether the request wants the skill alone or the
 // whole task built around it, so such workflows must stay in the running.
-// Matched skills themselves are not repeated.
+// Matched skills themselves are not repeated. Only a matched skill that
+// acts (write, delete, send) brings a workflow in: a workflow exists for
+// its side effects, and the reads it starts with are plumbing. An order id
+// that matches the lookup must not turn "show ORD-…" into a choice
+// between the lookup and "refund then notify".
 func workflowsOver(candidates, matched []*registry.Skill) (joined []*registry.Skill, via [][]string) {
 	for _, s := range candidates {
 		if len(s.Steps) == 0 || slices.Contains(matched, s) {
@@ -102,7 +106,7 @@ func workflowsOver(candidates, matched []*registry.Skill) (joined []*registry.Sk
 		}
 		var calls []string
 		for _, m := range matched {
-			if slices.Contains(s.Steps, m.Name) {
+			if m.SideEffect.Acts() && slices.Contains(s.Steps, m.Name) {
 				calls = append(calls, m.Name)
 			}
 		}

@@ -111,6 +111,23 @@ var _ = Describe("stage 1: workflows over matched skills", func() {
 		Expect(d.Candidates).To(Equal([]router.Candidate{{Skill: "void_invoice", Score: 1}}))
 	})
 
+	It("lets a matched read decide alone: a workflow joins for the side effects it exists for, not the lookups it starts with", func() {
+		j := &scriptJudge{name: "fake", answer: always("void_and_email", 0.99, voidParams)}
+		skills := billingSkills(true)
+		skills[0].Triggers = []*registry.Trigger{trigger(`(?i)\bshow\b.{0,20}\bINV-\d{6}\b`)}
+		v := opsVersion()
+		reg, err := registry.New(skills)
+		Expect(err).NotTo(HaveOccurred())
+		v.Registry = reg
+		r, err := router.New(v, (&fixedFactory{judge: j}).build)
+		Expect(err).NotTo(HaveOccurred())
+		d := routeAs(r, "show INV-123456", router.Caller{Scopes: billingScopes})
+		Expect(step(d, "rules").Matched).To(Equal([]string{"lookup_invoice"}))
+		Expect(d.Stage).To(Equal("rules"))
+		Expect(d.Skill).To(Equal("lookup_invoice"))
+		Expect(d.Confidence).To(Equal(1.0))
+	})
+
 	DescribeTable("never adds a workflow over the matched skill that the caller may not use",
 		func(caller router.Caller) {
 			j := &scriptJudge{name: "fake", answer: always("void_invoice", 0.3, voidParams)}

@@ -138,6 +138,12 @@ func checkCase(vut *versionUnderTest, c *harness.Case) {
 		reg = c.Tools
 	}
 	verdict := harness.Check(c, d, reg)
+	holdToBaseline(vut, c, verdict, func() string { return matchers.MeetExpectation(c, reg).FailureMessage(d) })
+}
+
+// holdToBaseline records the case's outcome for -update-baseline and, when
+// judging, fails a case that regressed or whose known failure changed.
+func holdToBaseline(vut *versionUnderTest, c *harness.Case, verdict harness.Verdict, explain func() string) {
 	// JSON, not a joined string: ids and version names may hold any separator.
 	entry, _ := json.Marshal(specOutcome{Version: vut.v.Name, Case: c.ID, Failure: verdict.Failure})
 	AddReportEntry(outcomeEntry, string(entry), ReportEntryVisibilityNever)
@@ -155,9 +161,9 @@ func checkCase(vut *versionUnderTest, c *harness.Case) {
 	case harness.Changed:
 		known, _ := baseline.Known(vut.v.Name, c.ID)
 		Fail(fmt.Sprintf("known failure changed category from %s to %s; if that is intended, rewrite the baseline with -update-baseline\n%s",
-			known, verdict.Failure, matchers.MeetExpectation(c, reg).FailureMessage(d)))
+			known, verdict.Failure, explain()))
 	default:
-		Expect(d).To(matchers.MeetExpectation(c, reg))
+		Expect(verdict.Pass).To(BeTrue(), explain())
 	}
 }
 
@@ -168,26 +174,10 @@ func checkWorkflowCase(vut *versionUnderTest, c *harness.Case) {
 	defer cancel()
 	res, verdict, err := harness.EvaluateCase(ctx, vut.router, vut.v, vut.flows, c, 0)
 	Expect(err).NotTo(HaveOccurred())
-	AddReportEntry(outcomeEntry, fmt.Sprintf("%s|%s|%s", vut.v.Name, c.ID, verdict.Failure), ReportEntryVisibilityNever)
-	if updating() {
-		return
-	}
-	failure := fmt.Sprintf("%s\ndecided %s; outcome %s", strings.Join(verdict.Problems, "\n"),
-		harness.DescribeDecision(res.Decision), res.Workflow.Outcome)
-	switch baseline.Judge(vut.v.Name, c.ID, verdict) {
-	case harness.Fixed:
-		note := fmt.Sprintf("%s %s now passes but baseline.yaml lists it as a known failure; drop it with -update-baseline", vut.v.Name, c.ID)
-		AddReportEntry("fixed", note)
-		fmt.Fprintln(GinkgoWriter, note)
-	case harness.KnownFailing:
-		known, _ := baseline.Known(vut.v.Name, c.ID)
-		fmt.Fprintf(GinkgoWriter, "known failure (%s): %s\n", known, strings.Join(verdict.Problems, "; "))
-	case harness.Changed:
-		known, _ := baseline.Known(vut.v.Name, c.ID)
-		Fail(fmt.Sprintf("known failure changed category from %s to %s; if that is intended, rewrite the baseline with -update-baseline\n%s", known, verdict.Failure, failure))
-	default:
-		Expect(verdict.Pass).To(BeTrue(), failure)
-	}
+	holdToBaseline(vut, c, verdict, func() string {
+		return fmt.Sprintf("%s\ndecided %s; outcome %s", strings.Join(verdict.Problems, "\n"),
+			harness.DescribeDecision(res.Decision), res.Workflow.Outcome)
+	})
 }
 
 // In update mode, rewrite the baseline from every spec that ran; specs a
