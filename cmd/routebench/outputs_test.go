@@ -17,7 +17,7 @@ import (
 // smallRun is a quick run of one version over the get_order cases.
 func smallRun(out string, extra ...string) []string {
 	return append([]string{"run", "--config", "../../routebench.yaml", "--versions", "../../fixtures/ops/prompts/v1",
-		"--label-filter", "skill:get_order", "--concurrency", "2", "--out", out}, extra...)
+		"--suites", "../../suites/ops", "--label-filter", "skill:get_order", "--concurrency", "2", "--out", out}, extra...)
 }
 
 func TestOutputFolderInUseIsRefusedNamingTheHolder(t *testing.T) {
