@@ -27,6 +27,18 @@ type Request struct {
 	// Tools, when set, replaces the version's registry for this request
 	// (per-case tools, as BFCL cases carry).
 	Tools *registry.Registry
+	// Turns are the conversation so far, oldest first: what the user said
+	// and what the router decided each time (DESIGN §12). Empty for a
+	// request on its own.
+	Turns []Turn
+	// ID and ConversationID identify the request in results and traces.
+	ID, ConversationID string
+}
+
+// Turn is one earlier exchange of a conversation.
+type Turn struct {
+	Text     string   `json:"text"`
+	Decision Decision `json:"decision"`
 }
 
 // Action is what the router decides to do.
