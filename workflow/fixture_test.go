@@ -73,7 +73,7 @@ var _ = Describe("the ops fixture workflows, run", func() {
 			Expect(gates).To(Equal(wantGates))
 		},
 		Entry("incident_response", "incident_response",
-			map[string]any{"zone": "north", "service": "cart-api", "start": "2031-01-02", "end": "2031-01-03", "on_call": "dana"},
+			map[string]any{"zone": "north", "service": "cart-api", "start": "2031-01-02", "end": "2031-01-03", "on_call": "dana.k"},
 			workflow.SimScript{
 				"query_alerts_by_zone": {ok(map[string]any{"items": []any{map[string]any{"id": "AL-77", "level": "critical", "service": "cart-api"}}})},
 				"get_service_metrics":  {ok(map[string]any{"service": "cart-api", "metric": "error_rate", "value": 0.2})},
