@@ -47,8 +47,9 @@ func depotSkills() []*registry.Skill {
 		}),
 		build(skillSpec{
 			name: "cancel_delivery", se: registry.Write, scope: []string{"depot:write"}, confirm: registry.GateNormal,
-			desc:     "取消一个配送。Cancel one delivery by its id.",
-			schema:   `{"type": "object", "required": ["delivery_id"], "properties": {"delivery_id": {"type": "string", "pattern": "^DLV-\\d{6}$"}}}`,
+			desc: "取消一个配送。Cancel one delivery by its id.",
+			schema: `{"type": "object", "required": ["delivery_id"], "properties": {"delivery_id": {"type": "string", "pattern": "^DLV-\\d{6}$"},
+				"reason": {"type": "string", "enum": ["customer", "address"], "x-synonyms": {"address": ["wrong address", "地址错误"]}}}}`,
 			triggers: []*registry.Trigger{trigger(`(?i)(cancel|取消).{0,20}\bDLV-\d{6}\b`)},
 			examples: []string{"cancel delivery DLV-100200"},
 		}),
@@ -159,6 +160,20 @@ var _ = Describe("conversations", func() {
 			Expect(d.Message).NotTo(ContainSubstring("depot,"))
 		})
 
+		It("takes an id that another skill's trigger matches as the answer to the field asked for", func() {
+			t1 := router.Turn{Text: "cancel a delivery", Decision: router.Decision{
+				Action: router.Clarify, Skill: "cancel_delivery", Confidence: 0.95, Params: map[string]any{},
+				Candidates: []router.Candidate{{Skill: "cancel_delivery", Score: 0.95}},
+				Errors:     []router.Error{{Category: router.CatParams, Layer: router.LayerSchema, Rule: "required", Message: "missing property 'delivery_id'"}},
+				Message:    "To use cancel_delivery, please give delivery_id.",
+			}}
+			d := follow(r, caller, "DLV-161803", t1)
+			Expect(d.Action).To(Equal(router.Confirm), "%+v", d)
+			Expect(d.Skill).To(Equal("cancel_delivery"))
+			Expect(d.Params).To(Equal(map[string]any{"delivery_id": "DLV-161803"}))
+			Expect(d.Gate).To(Equal(registry.GateNormal))
+		})
+
 		DescribeTable("picks one of the offered candidates and continues with it",
 			func(answer string) {
 				t1 := router.Turn{Text: "how is the harbor depot doing", Decision: router.Decision{
@@ -231,6 +246,15 @@ var _ = Describe("conversations", func() {
 			Entry("blank", "   "),
 			Entry("neither an answer nor a request", "hmm, whatever"),
 		)
+
+		It("confirms changed params again instead of running them", func() {
+			d := follow(r, caller, "yes, because of a wrong address", pending)
+			Expect(d.Action).To(Equal(router.Confirm), "%+v", d)
+			Expect(d.Skill).To(Equal("cancel_delivery"))
+			Expect(d.Params).To(Equal(map[string]any{"delivery_id": "DLV-314159", "reason": "address"}))
+			Expect(d.Gate).To(Equal(registry.GateNormal))
+			Expect(conversationNote(d)).To(HavePrefix("changed the params of the pending confirmation of cancel_delivery"))
+		})
 
 		It("checks permissions again: a caller who lost the scope is refused on yes", func() {
 			d := follow(r, router.Caller{Scopes: []string{"depot:read"}}, "yes", pending)
