@@ -25,6 +25,7 @@ func (rt *routing) judgeWithRepair(ctx context.Context, cands []*registry.Skill,
 		Candidates:   cands,
 		Recall:       recall,
 		Version:      rt.r.v,
+		Turns:        rt.req.Turns,
 	}
 	resp, v, errs, perr := rt.ask(ctx, jreq, 1)
 	if perr != nil {

@@ -21,7 +21,7 @@ func (rt *routing) checkParams(ctx context.Context, s *registry.Skill, v verdict
 		rt.repaired = true
 		jreq := JudgeRequest{
 			Text: rt.text, Now: rt.now, SystemPrompt: rt.prompt(cands), Candidates: cands,
-			Recall: ranking, Version: rt.r.v, Repair: &Repair{Raw: rt.lastRaw(), Errors: errs},
+			Recall: ranking, Version: rt.r.v, Repair: &Repair{Raw: rt.lastRaw(), Errors: errs}, Turns: rt.req.Turns,
 		}
 		_, fixed, cerrs, perr := rt.ask(ctx, jreq, 2)
 		if perr != nil {

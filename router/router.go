@@ -149,11 +149,31 @@ func (r *Router) Route(ctx context.Context, req Request) (Decision, error) {
 	if err := ctx.Err(); err != nil {
 		return Decision{}, err
 	}
-	rt := &routing{
+	now := req.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	rt := r.newRouting(req, now)
+	var err error
+	if len(req.Turns) > 0 {
+		err = rt.converse(ctx)
+	} else {
+		err = rt.run(ctx)
+	}
+	if err != nil {
+		return Decision{}, err
+	}
+	rt.d.LatencyUS = time.Since(start).Microseconds()
+	return rt.d, nil
+}
+
+// newRouting is the state a request starts from.
+func (r *Router) newRouting(req Request, now time.Time) *routing {
+	return &routing{
 		r:    r,
 		req:  req,
 		text: strings.TrimSpace(req.Text),
-		now:  req.Now,
+		now:  now,
 		held: scopeSet(req.Caller),
 		d: Decision{
 			Params:     map[string]any{},
@@ -164,15 +184,6 @@ func (r *Router) Route(ctx context.Context, req Request) (Decision, error) {
 			Model:      r.base.models.Judge.Name(),
 		},
 	}
-	if rt.now.IsZero() {
-		rt.now = time.Now()
-	}
-	err := rt.run(ctx)
-	if err != nil {
-		return Decision{}, err
-	}
-	rt.d.LatencyUS = time.Since(start).Microseconds()
-	return rt.d, nil
 }
 
 // topK is the version's recall width.

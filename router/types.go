@@ -148,6 +148,10 @@ type JudgeRequest struct {
 	// Repair is set on the single repair attempt: the previous raw output and
 	// the structured errors it produced.
 	Repair *Repair
+	// Turns are the conversation so far (Request.Turns), oldest first. A
+	// model judge sends each as the user's text and a summary of the
+	// router's decision (Decision.Summary) before the current request.
+	Turns []Turn
 }
 
 // Repair carries a failed attempt back to a model judge.

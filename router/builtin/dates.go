@@ -42,6 +42,10 @@ var dateRules = []dateRule{
 	{re: regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}},
 	{re: regexp.MustCompile(`\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
 	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
+	// A range of days written without their month ("1号到15号", "the 1st
+	// to the 15th"), as a user answers "which dates?".
+	{re: regexp.MustCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}},
+	{re: regexp.MustCompile(`\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s*(?:to|until|till|through|-)\s*(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`), abs: true, parse: dayRange, digit: true, need: []string{"st", "nd", "rd", "th"}},
 	{re: regexp.MustCompile(`今天|今日|\btoday\b`), parse: days(0, 0), need: []string{"今天", "今日", "today"}},
 	{re: regexp.MustCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1), need: []string{"昨天", "昨日", "yesterday"}},
 	{re: regexp.MustCompile(`前天|\bthe day before yesterday\b`), parse: days(2, 2), need: []string{"前天", "before yesterday"}},
@@ -245,4 +249,36 @@ func thisMonth(_ string, _ []int, today time.Time) (time.Time, time.Time, bool) 
 func lastMonth(_ string, _ []int, today time.Time) (time.Time, time.Time, bool) {
 	first := today.AddDate(0, 0, 1-today.Day())
 	return first.AddDate(0, -1, 0), first.AddDate(0, 0, -1), true
+}
+
+// dayRange reads a range of days of a month the text does not name: this
+// month's, or last month's when this month has not reached the first day
+// yet. Days right after a month ("11月3日到9日", "nov 3rd to the 9th") are
+// left to the month's own rules.
+func dayRange(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
+	before := strings.TrimRight(s[:m[0]], " \t")
+	if strings.HasSuffix(before, "月") || slices.ContainsFunc(monthStems, func(stem string) bool {
+		return strings.HasSuffix(before, stem) || strings.Contains(lastWord(before), stem)
+	}) {
+		return time.Time{}, time.Time{}, false
+	}
+	from, _ := strconv.Atoi(group(s, m, 1))
+	to, _ := strconv.Atoi(group(s, m, 2))
+	first := today.AddDate(0, 0, 1-today.Day())
+	if from > today.Day() {
+		first = first.AddDate(0, -1, 0)
+	}
+	start, ok1 := makeDate(first.Year(), int(first.Month()), from, today.Location())
+	end, ok2 := makeDate(first.Year(), int(first.Month()), to, today.Location())
+	if !ok1 || !ok2 || end.Before(start) {
+		return time.Time{}, time.Time{}, false
+	}
+	return start, end, true
+}
+
+func lastWord(s string) string {
+	if i := strings.LastIndexAny(s, " \t"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
 }

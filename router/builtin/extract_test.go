@@ -64,6 +64,25 @@ var _ = Describe("ExtractParams", func() {
 		Entry(nil, "payment-api logs 2026/11/10 to 2026/11/20", "2026-11-10", "2026-11-20"),
 	)
 
+	DescribeTable("a range of days without a month (an answer to \"which dates?\"): this month's, or last month's when it has not begun",
+		func(text, start, end string) {
+			Expect(extractFor("search_logs", text)).To(And(HaveKeyWithValue("start", start), HaveKeyWithValue("end", end)), text)
+		},
+		Entry(nil, "1号到15号", "2026-11-01", "2026-11-15"),
+		Entry(nil, "从3日至9日", "2026-11-03", "2026-11-09"),
+		Entry(nil, "from the 1st to the 15th", "2026-11-01", "2026-11-15"),
+		Entry(nil, "the 2nd through the 20th please", "2026-11-02", "2026-11-20"),
+		Entry(nil, "11月3日到9日", "2026-11-03", "2026-11-09"),
+		Entry(nil, "nov 3rd to the 9th", "2026-11-03", "2026-11-03"),
+	)
+
+	It("puts a day range that has not begun this month in the last one", func() {
+		early := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+		s := skillNamed(testRegistry(), "search_logs")
+		Expect(ExtractParams(s, "10号到20号", early)).To(And(HaveKeyWithValue("start", "2026-11-10"), HaveKeyWithValue("end", "2026-11-20")))
+		Expect(ExtractParams(s, "20号到10号", early)).NotTo(HaveKey("start"), "an end before its start is no range")
+	})
+
 	It("reads relative dates in the request's time zone", func() {
 		// 01:00 on the 30th in +08:00 is still the 29th in UTC.
 		early := time.Date(2026, 11, 30, 1, 0, 0, 0, time.FixedZone("UTC+8", 8*3600))

@@ -49,8 +49,13 @@ func (j *anthropicJudge) Judge(ctx context.Context, req router.JudgeRequest) (ro
 		Model:       anthropic.Model(j.model),
 		MaxTokens:   j.maxTokens,
 		Temperature: anthropic.Float(0),
-		Messages:    []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(userTurn(req, j.toolsOff)))},
 	}
+	for _, t := range req.Turns {
+		params.Messages = append(params.Messages,
+			anthropic.NewUserMessage(anthropic.NewTextBlock(earlierText(t))),
+			anthropic.NewAssistantMessage(anthropic.NewTextBlock(t.Decision.Summary())))
+	}
+	params.Messages = append(params.Messages, anthropic.NewUserMessage(anthropic.NewTextBlock(userTurn(req, j.toolsOff))))
 	if req.SystemPrompt != "" {
 		params.System = []anthropic.TextBlockParam{{Text: req.SystemPrompt}}
 	}

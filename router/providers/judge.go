@@ -148,3 +148,12 @@ func previousAnswer(r *router.Repair) string {
 	}
 	return r.Raw
 }
+
+// earlierText is an earlier turn's user text as the model is shown it; an
+// unanswered turn is said to be one, since providers refuse empty messages.
+func earlierText(t router.Turn) string {
+	if strings.TrimSpace(t.Text) == "" {
+		return "(no answer)"
+	}
+	return t.Text
+}

@@ -84,6 +84,9 @@ func (j *openAIJudge) messages(req router.JudgeRequest) []openai.ChatCompletionM
 	if req.SystemPrompt != "" {
 		msgs = append(msgs, openai.SystemMessage(req.SystemPrompt))
 	}
+	for _, t := range req.Turns {
+		msgs = append(msgs, openai.UserMessage(earlierText(t)), openai.AssistantMessage(t.Decision.Summary()))
+	}
 	msgs = append(msgs, openai.UserMessage(userTurn(req, j.toolsOff)))
 	if req.Repair != nil {
 		msgs = append(msgs,
