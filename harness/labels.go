@@ -19,7 +19,7 @@ import (
 func Labels(versionName string, c *Case) []string {
 	labels := make([]string, 0, 4+len(c.Tags)+len(c.Expect.Candidates))
 	labels = append(labels, "suite:"+c.Suite, "version:"+labelSafe(versionName))
-	for _, e := range caseExpects(c) {
+	for _, e := range c.Expectations() {
 		for _, s := range expectedSkills(e) {
 			labels = appendUnique(labels, "skill:"+labelSafe(s))
 		}
@@ -53,8 +53,8 @@ func Lang(c *Case) string {
 	return "en"
 }
 
-// caseExpects are a case's expectations: its own, or each turn's.
-func caseExpects(c *Case) []Expect {
+// Expectations are a case's expectations: its own, or each turn's.
+func (c *Case) Expectations() []Expect {
 	if !c.IsConversation() {
 		return []Expect{c.Expect}
 	}
