@@ -7,6 +7,7 @@ package compare
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -190,7 +191,10 @@ func units(r harness.Result, indicators IndicatorFunc) []map[string]bool {
 	}
 	out := make([]map[string]bool, 0, len(turns)+1)
 	for k, tr := range harness.DecisionResults(r) {
-		m := indicators(tr)
+		m := maps.Clone(indicators(tr)) // the function's map may be shared
+		if m == nil {
+			m = map[string]bool{}
+		}
 		m[harness.TurnAccuracy] = turns[k]
 		out = append(out, m)
 	}
