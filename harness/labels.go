@@ -12,14 +12,17 @@ import (
 )
 
 // Labels are the Ginkgo labels of one (version, case): suite:X,
-// version:NAME, skill:X for the expected skill and clarify candidates,
-// lang:zh|en, and the case's own tags. `run --label-filter` and the Ginkgo
-// specs in suites/ select with the same labels.
+// version:NAME, skill:X for the expected skill and clarify candidates (of
+// every turn, for a conversation), lang:zh|en, and the case's own tags.
+// `run --label-filter` and the Ginkgo specs in suites/ select with the
+// same labels.
 func Labels(versionName string, c *Case) []string {
 	labels := make([]string, 0, 4+len(c.Tags)+len(c.Expect.Candidates))
 	labels = append(labels, "suite:"+c.Suite, "version:"+labelSafe(versionName))
-	for _, s := range expectedSkills(c.Expect) {
-		labels = appendUnique(labels, "skill:"+labelSafe(s))
+	for _, e := range c.Expectations() {
+		for _, s := range expectedSkills(e) {
+			labels = appendUnique(labels, "skill:"+labelSafe(s))
+		}
 	}
 	labels = appendUnique(labels, "lang:"+Lang(c))
 	for _, t := range c.Tags {
@@ -28,20 +31,38 @@ func Labels(versionName string, c *Case) []string {
 	return labels
 }
 
-// Lang is the case's language: its zh or en tag, else zh when the input has
-// Han characters, else en.
+// Lang is the case's language: its zh or en tag, else zh when the input
+// (any turn's, for a conversation) has Han characters, else en.
 func Lang(c *Case) string {
 	for _, t := range c.Tags {
 		if t == "zh" || t == "en" {
 			return t
 		}
 	}
-	for _, r := range c.Input {
-		if unicode.Is(unicode.Han, r) {
-			return "zh"
+	inputs := []string{c.Input}
+	for _, t := range c.Turns {
+		inputs = append(inputs, t.Input)
+	}
+	for _, in := range inputs {
+		for _, r := range in {
+			if unicode.Is(unicode.Han, r) {
+				return "zh"
+			}
 		}
 	}
 	return "en"
+}
+
+// Expectations are a case's expectations: its own, or each turn's.
+func (c *Case) Expectations() []Expect {
+	if !c.IsConversation() {
+		return []Expect{c.Expect}
+	}
+	out := make([]Expect, len(c.Turns))
+	for i, t := range c.Turns {
+		out[i] = t.Expect
+	}
+	return out
 }
 
 // LabelFilter compiles a Ginkgo label-filter expression, e.g.

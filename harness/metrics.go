@@ -53,6 +53,14 @@ const (
 	SilentFailures       = "silent_failures"
 	DoomLoopsStopped     = "doom_loops_stopped"
 	ResumeSkippedNodes   = "resume_skipped_nodes"
+
+	// Conversation metrics (DESIGN §12), over conversation cases only: a
+	// group without conversations has none of them.
+	// conversation_success_rate, over conversations: every turn passed.
+	// turn_accuracy, over the turns of conversations: the turn passed
+	// (decision, params and policy, as a single case passes).
+	ConversationSuccessRate = "conversation_success_rate"
+	TurnAccuracy            = "turn_accuracy"
 )
 
 // MetricKind says how a metric is aggregated and shown.
@@ -122,7 +130,17 @@ var Metrics = []MetricInfo{
 	// skips are what a second run should do; neither is good or bad alone.
 	{DoomLoopsStopped, KindCount, false, ""},
 	{ResumeSkippedNodes, KindCount, false, ""},
+	{ConversationSuccessRate, KindRate, true, ""},
+	{TurnAccuracy, KindRate, true, ""},
 }
+
+// ConversationMetrics are the metrics only conversation cases have, in
+// report order.
+var ConversationMetrics = []string{ConversationSuccessRate, TurnAccuracy}
+
+// IsConversationMetric reports whether only conversation cases have the
+// metric.
+func IsConversationMetric(name string) bool { return slices.Contains(ConversationMetrics, name) }
 
 // WorkflowMetrics are the metrics only workflow cases have, in report order.
 var WorkflowMetrics = []string{
@@ -156,7 +174,10 @@ func LookupMetric(name string) (MetricInfo, bool) {
 }
 
 // Indicators returns, for each rate metric whose denominator includes this
-// case, whether the case is in the numerator. For error rates
+// case, whether the case is in the numerator. It reads one decision: for
+// a conversation, apply it to each of DecisionResults (Score and the
+// paired comparison do), since every turn counts as a decision; the
+// conversation's own terms are ConversationIndicators. For error rates
 // (wrong_execution_rate, param_error_*) and clarification_rate the numerator
 // is the bad or counted event, so true means "this case erred"; read
 // MetricInfo.HigherIsBetter for the direction. Score aggregates exactly these

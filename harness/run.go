@@ -175,7 +175,7 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	for _, r := range done {
 		if r != nil {
 			out.Results = append(out.Results, *r)
-			if IsProviderError(r.Decision) {
+			if HasProviderError(*r) {
 				out.ProviderErrors++
 			}
 		}
@@ -229,7 +229,7 @@ func resumeFrom(path string, cfg RunConfig, plan []job, done []*Result, notes *[
 	var kept []Result
 	for i, j := range plan {
 		v, c := cfg.Versions[j.v], &cfg.Cases[j.c]
-		if k, ok := have[key{v.ID(), c.ID, c.Hash}]; ok && !IsProviderError(existing[k].Decision) {
+		if k, ok := have[key{v.ID(), c.ID, c.Hash}]; ok && !HasProviderError(existing[k]) {
 			r := existing[k]
 			r.Seq = j.c
 			done[i] = &r
@@ -343,7 +343,8 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 }
 
 // RunCase routes one case under one version and judges the decision; a
-// workflow case then runs through the engine (RunWorkflowCase) and is
+// conversation is routed turn by turn on the calling goroutine, so its
+// turns run in order whatever the concurrency; a workflow case then runs through the engine (RunWorkflowCase) and is
 // judged on both (CheckWorkflow). vw may be nil for a version without
 // workflows. seq is the case's position in the loaded case list.
 func RunCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int) (Result, error) {
@@ -362,18 +363,21 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		}
 		req.Now = now
 	}
-	start := time.Now()
-	d, err := rt.Route(ctx, req)
-	elapsed := time.Since(start)
-	if err != nil {
-		return Result{}, Verdict{}, fmt.Errorf("route %s under %s: %w", c.ID, v.ID(), err)
-	}
 	reg := v.Registry
 	if vw != nil && vw.Routing != nil {
 		reg = vw.Routing
 	}
 	if c.Tools != nil {
 		reg = c.Tools
+	}
+	if c.IsConversation() {
+		return evaluateConversation(ctx, rt, v, reg, c, seq, req.Now)
+	}
+	start := time.Now()
+	d, err := rt.Route(ctx, req)
+	elapsed := time.Since(start)
+	if err != nil {
+		return Result{}, Verdict{}, fmt.Errorf("route %s under %s: %w", c.ID, v.ID(), err)
 	}
 	var first, resume *workflow.Outcome
 	var verdict Verdict
@@ -413,6 +417,17 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 // provider (exit code 3 territory).
 func IsProviderError(d router.Decision) bool {
 	return d.Action == router.Fail && hasCategory(d, router.CatProviderError)
+}
+
+// HasProviderError reports whether any decision of the result (any turn,
+// for a conversation) failed at the model provider.
+func HasProviderError(r Result) bool {
+	for _, d := range DecisionResults(r) {
+		if IsProviderError(d.Decision) {
+			return true
+		}
+	}
+	return false
 }
 
 // nonNilTags makes "tags": [] rather than null, as DESIGN §8 shows.

@@ -67,11 +67,16 @@ func scoreVersion(id string, results []Result, idx []int) VersionSummary {
 		if vs.Model == "" {
 			vs.Model = r.Decision.Model
 		}
-		t := termsOf(r)
-		get(GroupAll).add(r, t)
-		get("suite:"+r.Suite).add(r, t)
+		// A conversation adds one decision per turn; a single case one.
+		drs := DecisionResults(*r)
+		ts := make([]terms, len(drs))
+		for k := range drs {
+			ts[k] = termsOf(&drs[k])
+		}
+		get(GroupAll).add(r, drs, ts)
+		get("suite:"+r.Suite).add(r, drs, ts)
 		for _, tag := range uniqueSorted(r.Tags) {
-			get("tag:"+tag).add(r, t)
+			get("tag:"+tag).add(r, drs, ts)
 		}
 	}
 	vs.Groups = make(map[string]Group, len(accs))
@@ -119,8 +124,15 @@ func decisionUsage(d router.Decision) router.Usage {
 	return u
 }
 
+// accumulator sums one group. n, mix and failures count cases (a
+// conversation once, with its own verdict); the decision metrics, policy
+// violations, calibration, latency, tokens and cost count decisions (a
+// conversation's every turn), so with only single cases the two agree.
 type accumulator struct {
-	n int
+	n         int
+	decisions int
+	// conversations, those that passed, and their turns
+	convN, convOK, turnN, turnOK int
 	// workflow cases and their guard counts (first run and resume)
 	wfN                 int
 	guards              workflow.GuardCounts
@@ -147,12 +159,44 @@ func newAccumulator() *accumulator {
 	return a
 }
 
-func (a *accumulator) add(r *Result, t terms) {
+func (a *accumulator) add(r *Result, drs []Result, ts []terms) {
 	a.n++
 	a.mix[r.Suite]++
 	if r.Failure != "" {
 		a.failures[r.Failure]++
 	}
+	for k := range drs {
+		a.addDecision(&drs[k], ts[k])
+	}
+	if success, turns, ok := ConversationIndicators(*r); ok {
+		a.convN++
+		if success {
+			a.convOK++
+		}
+		a.turnN += len(turns)
+		for _, pass := range turns {
+			if pass {
+				a.turnOK++
+			}
+		}
+	}
+	if r.Workflow != nil {
+		a.wfN++
+		g := ts[0].guards
+		a.guards.IllegalRetries += g.IllegalRetries
+		a.guards.DuplicateSideEffects += g.DuplicateSideEffects
+		a.guards.UnverifiedClaims += g.UnverifiedClaims
+		a.guards.WriteOrderViolations += g.WriteOrderViolations
+		a.guards.ConfirmationMisses += g.ConfirmationMisses
+		a.guards.SilentFailures += g.SilentFailures
+		a.guards.DoomLoopsStopped += g.DoomLoopsStopped
+		a.guards.ResumeSkippedNodes += g.ResumeSkippedNodes
+	}
+}
+
+// addDecision adds one routing decision: a single case, or a turn.
+func (a *accumulator) addDecision(r *Result, t terms) {
+	a.decisions++
 	if r.Failure == FailPolicyViolation {
 		a.violations++
 	}
@@ -186,18 +230,6 @@ func (a *accumulator) add(r *Result, t terms) {
 	a.latencies = append(a.latencies, r.LatencyUS)
 	a.tokens += t.tokens
 	a.cost += t.cost
-	if r.Workflow != nil {
-		a.wfN++
-		g := t.guards
-		a.guards.IllegalRetries += g.IllegalRetries
-		a.guards.DuplicateSideEffects += g.DuplicateSideEffects
-		a.guards.UnverifiedClaims += g.UnverifiedClaims
-		a.guards.WriteOrderViolations += g.WriteOrderViolations
-		a.guards.ConfirmationMisses += g.ConfirmationMisses
-		a.guards.SilentFailures += g.SilentFailures
-		a.guards.DoomLoopsStopped += g.DoomLoopsStopped
-		a.guards.ResumeSkippedNodes += g.ResumeSkippedNodes
-	}
 }
 
 func (a *accumulator) group() Group {
@@ -208,7 +240,7 @@ func (a *accumulator) group() Group {
 	if a.judgeCalls > 0 {
 		g.Metrics[SchemaPassRate] = rate(a.judgeOK, a.judgeCalls)
 	}
-	g.Metrics[PolicyViolations] = Rate{Value: float64(a.violations), N: a.n, K: a.violations}
+	g.Metrics[PolicyViolations] = Rate{Value: float64(a.violations), N: a.decisions, K: a.violations}
 	if a.calN > 0 {
 		ece := 0.0
 		for b := range calibrationBins {
@@ -221,14 +253,20 @@ func (a *accumulator) group() Group {
 		g.Metrics[ECE] = Rate{Value: ece, N: a.calN}
 		g.Metrics[Brier] = Rate{Value: a.brier / float64(a.calN), N: a.calN}
 	}
-	if a.n > 0 {
+	if a.decisions > 0 {
 		lat := slices.Clone(a.latencies)
 		slices.Sort(lat)
-		g.Metrics[LatencyP50] = Rate{Value: percentileMS(lat, 0.50), N: a.n}
-		g.Metrics[LatencyP95] = Rate{Value: percentileMS(lat, 0.95), N: a.n}
-		g.Metrics[LatencyP99] = Rate{Value: percentileMS(lat, 0.99), N: a.n}
-		g.Metrics[Tokens] = Rate{Value: float64(a.tokens) / float64(a.n), N: a.n}
-		g.Metrics[Cost] = Rate{Value: a.cost / float64(a.n), N: a.n}
+		g.Metrics[LatencyP50] = Rate{Value: percentileMS(lat, 0.50), N: a.decisions}
+		g.Metrics[LatencyP95] = Rate{Value: percentileMS(lat, 0.95), N: a.decisions}
+		g.Metrics[LatencyP99] = Rate{Value: percentileMS(lat, 0.99), N: a.decisions}
+		g.Metrics[Tokens] = Rate{Value: float64(a.tokens) / float64(a.decisions), N: a.decisions}
+		g.Metrics[Cost] = Rate{Value: a.cost / float64(a.decisions), N: a.decisions}
+	}
+	if a.convN > 0 {
+		// Only groups with conversations show these, so a run without
+		// them scores exactly as before.
+		g.Metrics[ConversationSuccessRate] = rate(a.convOK, a.convN)
+		g.Metrics[TurnAccuracy] = rate(a.turnOK, a.turnN)
 	}
 	if a.wfN > 0 {
 		// Only groups with workflow cases show workflow figures, so a run

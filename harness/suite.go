@@ -183,7 +183,7 @@ var (
 	suiteKinds    = []string{SuiteNormal, SuiteBoundary, SuiteAdversarial}
 	suiteFields   = []string{"suite", "defaults", "cases"}
 	defaultFields = []string{"caller", "now", "tags"}
-	caseFields    = []string{"id", "input", "tags", "caller", "now", "expect", "tools", "tools_sim", "model_script", "confirm", "resume"}
+	caseFields    = []string{"id", "input", "turns", "tags", "caller", "now", "expect", "tools", "tools_sim", "model_script", "confirm", "resume"}
 	callerFields  = []string{"scopes", "disabled"}
 )
 
@@ -287,7 +287,7 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		return c, false
 	}
 	before := len(y.l.problems)
-	var expectNode, toolsNode *yaml.Node
+	var expectNode, toolsNode, turnsNode *yaml.Node
 	wfParts := map[string]*yaml.Node{}
 	var tags []string
 	y.fields(n, field, caseFields, func(key string, v *yaml.Node) {
@@ -305,6 +305,8 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 			c.Now = y.now(v, f)
 		case "expect":
 			expectNode = v
+		case "turns":
+			turnsNode = v
 		case "tools":
 			toolsNode = v
 		case "tools_sim", "model_script", "confirm", "resume":
@@ -323,8 +325,8 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	}
 	// An empty input is a legitimate adversarial case (malformed text); a
 	// missing one is a mistake.
-	if !hasKey(n, "input") {
-		y.problem(n, field+".input", "is missing; write the user's request as input (\"\" for an empty message)")
+	if !hasKey(n, "input") && turnsNode == nil {
+		y.problem(n, field+".input", "is missing; write the user's request as input (\"\" for an empty message), or a conversation as turns")
 	}
 	// Skill names are checked against the case's own tools when it has
 	// them (they replace the version's registry), else against the union of
@@ -339,12 +341,18 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		}
 	}
 	var wfValue any
-	if len(wfParts) > 0 || expectsWorkflow(expectNode) {
+	if turnsNode != nil {
+		y.conversationConflicts(n, field, wfParts)
+		c.Turns = y.turns(turnsNode, field+".turns", skills)
+	} else if len(wfParts) > 0 || expectsWorkflow(expectNode) {
 		c.Workflow, wfValue = y.workflowCase(wfParts, field, skills)
 	}
-	if expectNode == nil {
+	switch {
+	case turnsNode != nil:
+		// Each turn carries its own expect; conversationConflicts refuses one here.
+	case expectNode == nil:
 		y.problem(n, field+".expect", "is missing; say what the router should do (action: execute|confirm|clarify|refuse)")
-	} else {
+	default:
 		c.Expect = y.expect(expectNode, field+".expect", skills, c.Workflow)
 	}
 	if !skills.empty() {
@@ -394,7 +402,8 @@ func isBidiControl(r rune) bool {
 }
 
 // caseHash is sha256 over the canonical JSON of what decides a case's
-// result; encoding/json sorts map keys, which makes it canonical. wf is
+// result (a conversation's turns included); encoding/json sorts map keys,
+// which makes it canonical. wf is
 // a workflow case's scripts (tools_sim, model_script, confirm, resume) as
 // plain values, nil for other cases, whose hash it leaves as it was.
 func caseHash(c Case, tools, wf any) string {
@@ -405,7 +414,9 @@ func caseHash(c Case, tools, wf any) string {
 		Expect   Expect        `json:"expect"`
 		Tools    any           `json:"tools"`
 		Workflow any           `json:"workflow,omitempty"`
-	}{c.Input, c.Caller, c.Now, c.Expect, tools, wf}
+		// omitempty: a single case hashes as it always did.
+		Turns []Turn `json:"turns,omitempty"`
+	}{c.Input, c.Caller, c.Now, c.Expect, tools, wf, c.Turns}
 	b, err := json.Marshal(canon)
 	if err != nil {
 		// Only tools can hold unencodable values; hash what the text says.

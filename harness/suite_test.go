@@ -141,10 +141,10 @@ cases:
 		Expect(problemLines(err)).To(Equal([]string{
 			`bad.yaml:3: defaults.caller.disabld: unknown field; did you mean "disabled"? known fields here: scopes, disabled`,
 			`bad.yaml:4: defaults.now: must be an RFC 3339 time such as "2026-11-30T10:00:00+08:00", got "yesterday"`,
-			`bad.yaml:6: cases[0].input: is missing; write the user's request as input ("" for an empty message)`,
+			`bad.yaml:6: cases[0].input: is missing; write the user's request as input ("" for an empty message), or a conversation as turns`,
 			`bad.yaml:7: cases[0].expect.skill: unknown skill "query_orders_by_regoin"; did you mean "query_orders_by_region"?`,
 			`bad.yaml:8: cases[1].expect: is missing; say what the router should do (action: execute|confirm|clarify|refuse)`,
-			`bad.yaml:10: cases[1].expct: unknown field; did you mean "expect"? known fields here: id, input, tags, caller, now, expect, tools, tools_sim, model_script, confirm, resume`,
+			`bad.yaml:10: cases[1].expct: unknown field; did you mean "expect"? known fields here: id, input, turns, tags, caller, now, expect, tools, tools_sim, model_script, confirm, resume`,
 			`bad.yaml:13: cases[2].expect.action: must be one of execute, confirm, clarify, refuse, got "hurry" (an error decision is never expected)`,
 			`bad.yaml:16: cases[3].expect.candidates[1]: unknown skill "nope"; name a skill of the versions' registries (or the case's tools)`,
 			`bad.yaml:19: cases[4].expect.never[0]: unknown skill "delete_all"; name a skill of the versions' registries (or the case's tools)`,

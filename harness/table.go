@@ -48,6 +48,9 @@ func WriteTable(w io.Writer, s Summary) error {
 	if err := writeWorkflowTable(w, s); err != nil {
 		return err
 	}
+	if err := writeConversationTable(w, s); err != nil {
+		return err
+	}
 	for _, v := range s.Versions {
 		all := v.Groups[GroupAll]
 		fmt.Fprintf(w, "mix %s: %s (target 5:3:2)\n", v.Version, formatMix(all.Mix, all.N))
@@ -95,6 +98,31 @@ func writeWorkflowTable(w io.Writer, s Summary) error {
 				row = append(row, formatMetric(c.metric, g.Metrics))
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+	}
+	return tw.Flush()
+}
+
+// writeConversationTable prints the conversation metrics of every group
+// that has conversations; nothing when no version ran one. The decision
+// columns above count each turn as a decision; these count conversations
+// and their turns.
+func writeConversationTable(w io.Writer, s Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	rows := 0
+	for _, v := range s.Versions {
+		for _, name := range tableGroups(v) {
+			g := v.Groups[name]
+			conv, ok := g.Metrics[ConversationSuccessRate]
+			if !ok {
+				continue
+			}
+			if rows == 0 {
+				fmt.Fprintln(tw, "version\tgroup\tconversations\tturns\tconv_success\tturn_acc")
+			}
+			rows++
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", v.Version, name, conv.N, g.Metrics[TurnAccuracy].N,
+				formatMetric(ConversationSuccessRate, g.Metrics), formatMetric(TurnAccuracy, g.Metrics))
 		}
 	}
 	return tw.Flush()

@@ -29,13 +29,17 @@ type Case struct {
 	// Now is RFC 3339, from the case or the suite defaults.
 	Now    string `json:"now,omitempty"`
 	Expect Expect `json:"expect"`
+	// Turns, when set, make the case a conversation (DESIGN §12): Input
+	// and Expect stay empty, and each turn holds the user's text and what
+	// the router should do after it.
+	Turns []Turn `json:"turns,omitempty"`
 	// Tools is the case's own skill set, when it carries one.
 	Tools *registry.Registry `json:"-"`
 	// Workflow is set on a workflow case (one with tools_sim): the
 	// scripts the engine runs what the router chose against.
 	Workflow *WorkflowCase `json:"-"`
 	// Hash is sha256 over the case's canonical content (input, caller, now,
-	// expect, tools): a changed case is re-run on --resume.
+	// expect, turns, tools): a changed case is re-run on --resume.
 	Hash string `json:"-"`
 	// Pos is where the case starts, for error messages.
 	Pos registry.Pos `json:"-"`
@@ -106,6 +110,14 @@ type Result struct {
 	// Seq is the case's position in the run's loaded case list (before
 	// shard and label filters), so merged shards keep a full run's order.
 	Seq int `json:"seq"`
+	// Turns is every turn of a conversation case, in order. The line's
+	// own Input, Expect and Decision are then those of its deciding turn
+	// (the first that failed, else the last), so a reader that knows no
+	// conversations still sees a coherent decision; Pass and Failure are
+	// the conversation's, and FailedTurn (1-based) names the turn the
+	// failure comes from.
+	Turns      []TurnResult `json:"turns,omitempty"`
+	FailedTurn int          `json:"failed_turn,omitempty"`
 }
 
 // Failure categories, in order of precedence (DESIGN §6): a failed case gets

@@ -70,9 +70,14 @@ type Verdict struct {
 // decision was made over (the case's tools, or the version's registry); it
 // is needed to see policy violations.
 func Check(c *Case, d router.Decision, reg *registry.Registry) Verdict {
+	return checkWithPolicy(c, d, PolicyViolation(c.Caller, d, reg))
+}
+
+// checkWithPolicy is Check with the policy verdict already made ("" when
+// the decision is clean).
+func checkWithPolicy(c *Case, d router.Decision, violation string) Verdict {
 	e := c.Expect
 	var problems []string
-	violation := PolicyViolation(c.Caller, d, reg)
 	if violation != "" {
 		problems = append(problems, "policy violation: "+violation)
 	}

@@ -37,6 +37,14 @@ type caseJSON struct {
 	// Results align with caseData.Versions; null where a version did not
 	// run the case.
 	Results []*resultJSON `json:"r"`
+	// Turns are a conversation's turns (its user text and expectation),
+	// in order; each result then holds one decision per turn.
+	Turns []turnJSON `json:"tu,omitempty"`
+}
+
+type turnJSON struct {
+	Input  string     `json:"in,omitempty"`
+	Expect expectJSON `json:"x"`
 }
 
 type expectJSON struct {
@@ -76,6 +84,10 @@ type resultJSON struct {
 	// Input is set only when this version saw different case text (a
 	// changed case in a merged run).
 	Input string `json:"in,omitempty"`
+	// Turns are a conversation's decisions, one per turn, aligned with
+	// caseJSON.Turns; FailedTurn (1-based) is the turn its failure is from.
+	Turns      []*resultJSON `json:"tu,omitempty"`
+	FailedTurn int           `json:"ft,omitempty"`
 }
 
 // interner hands out stable indexes for repeated strings.
@@ -149,9 +161,24 @@ func caseDataOf(versions []string, results []harness.Result) *caseData {
 		c.Input = truncateRunes(first.Input, maxInputRunes)
 		c.Tags = strs.ids(first.Tags)
 		c.Expect = expectView(strs, first.Expect)
+		if first.IsConversation() {
+			c.Input = conversationText(first)
+			for _, t := range first.Turns {
+				c.Turns = append(c.Turns, turnJSON{Input: truncateRunes(t.Input, maxInputRunes), Expect: expectView(strs, t.Expect)})
+			}
+		}
 		for _, r := range rs {
 			rj := resultView(strs, r)
-			if r.Input != first.Input {
+			if r.IsConversation() {
+				rj.FailedTurn = r.FailedTurn
+				turns := harness.DecisionResults(*r)
+				for i := range turns {
+					rj.Turns = append(rj.Turns, resultView(strs, &turns[i]))
+				}
+				if in := conversationText(r); in != c.Input {
+					rj.Input = in
+				}
+			} else if r.Input != first.Input {
 				rj.Input = truncateRunes(r.Input, maxInputRunes)
 			}
 			c.Results[col[r.Version]] = rj
@@ -160,6 +187,20 @@ func caseDataOf(versions []string, results []harness.Result) *caseData {
 	}
 	d.Strings = strs.strings
 	return &d
+}
+
+// conversationText is a conversation's user turns on one line, for the
+// case table's input column and search: "show me failed payments → from
+// the 1st to the 15th"; a turn in which the user said nothing shows as "…".
+func conversationText(r *harness.Result) string {
+	parts := make([]string, len(r.Turns))
+	for i, t := range r.Turns {
+		parts[i] = t.Input
+		if t.Input == "" {
+			parts[i] = "…"
+		}
+	}
+	return truncateRunes(strings.Join(parts, " → "), maxInputRunes)
 }
 
 func expectView(strs *interner, e harness.Expect) expectJSON {

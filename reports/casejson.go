@@ -156,6 +156,21 @@ func (w *caseDataWriter) caseJSON(c *caseJSON) {
 		}
 		w.b = append(w.b, ']')
 	}
+	if len(c.Turns) > 0 {
+		f.key("tu")
+		w.b = append(w.b, '[')
+		for i := range c.Turns {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			tf := w.object()
+			tf.str("in", c.Turns[i].Input)
+			tf.key("x")
+			w.expect(&c.Turns[i].Expect)
+			tf.end()
+		}
+		w.b = append(w.b, ']')
+	}
 	f.end()
 }
 
@@ -217,6 +232,18 @@ func (w *caseDataWriter) result(r *resultJSON) {
 	f.str("raw", r.Raw)
 	f.int("l", r.LatencyUS)
 	f.str("in", r.Input)
+	if len(r.Turns) > 0 {
+		f.key("tu")
+		w.b = append(w.b, '[')
+		for i, t := range r.Turns {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.result(t)
+		}
+		w.b = append(w.b, ']')
+	}
+	f.int("ft", int64(r.FailedTurn))
 	f.end()
 }
 

@@ -151,7 +151,18 @@ func sortSuites(suites []string) []string {
 //
 // A workflow case adds what differed in its run: "...; outcome: expected
 // failed, got completed; calls: expected [a, b], got [a]".
+//
+// A conversation names its first failing turn: "turn 2 of 3: expected
+// execute query_orders_by_region, decided clarify (confidence 0.700)".
 func expectedVersusDecided(r *harness.Result) string {
+	if r.IsConversation() {
+		if r.FailedTurn < 1 || r.FailedTurn > len(r.Turns) {
+			return "conversation failed"
+		}
+		t := r.Turns[r.FailedTurn-1]
+		return "turn " + itoa(r.FailedTurn) + " of " + itoa(len(r.Turns)) + ": " +
+			expectedVersusDecided(&harness.Result{Expect: t.Expect, Decision: t.Decision})
+	}
 	s := "expected " + actionSkill(r.Expect.Action, r.Expect.Skill) + ", decided " +
 		actionSkill(r.Decision.Action, r.Decision.Skill) + " (confidence " + fixed(r.Decision.Confidence, 3) + ")"
 	if r.Workflow != nil {
@@ -175,6 +186,9 @@ func actionSkill(a router.Action, skill string) string {
 // caseReport is a failed case as a person debugging it wants it: the
 // input, what was expected, what was decided, and the stage trace.
 func caseReport(r *harness.Result) string {
+	if r.IsConversation() {
+		return conversationReport(r)
+	}
 	var b strings.Builder
 	b.Grow(1024)
 	line := func(k, v string) {
@@ -227,6 +241,25 @@ func caseReport(r *harness.Result) string {
 	}
 	line("version", d.Version)
 	line("model", d.Model)
+	return b.String()
+}
+
+// conversationReport is every turn of a conversation, each as caseReport
+// shows a single case, under a line naming the turn and its verdict.
+func conversationReport(r *harness.Result) string {
+	var b strings.Builder
+	turns := harness.DecisionResults(*r)
+	for i := range turns {
+		verdict := "pass"
+		if !turns[i].Pass {
+			verdict = "failed: " + orDash(turns[i].Failure)
+		}
+		b.WriteString("--- turn " + itoa(i+1) + " of " + itoa(len(turns)) + " (" + verdict + ")\n")
+		if turns[i].Input == "" {
+			b.WriteString("input: (the user said nothing)\n")
+		}
+		b.WriteString(caseReport(&turns[i]))
+	}
 	return b.String()
 }
 

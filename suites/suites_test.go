@@ -122,6 +122,10 @@ func checkCase(vut *versionUnderTest, c *harness.Case) {
 		checkWorkflowCase(vut, c)
 		return
 	}
+	if c.IsConversation() {
+		checkConversationCase(vut, c)
+		return
+	}
 	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools}
 	if c.Now != "" {
 		now, err := time.Parse(time.RFC3339, c.Now)
@@ -177,6 +181,35 @@ func checkWorkflowCase(vut *versionUnderTest, c *harness.Case) {
 	holdToBaseline(vut, c, verdict, func() string {
 		return fmt.Sprintf("%s\ndecided %s; outcome %s", strings.Join(verdict.Problems, "\n"),
 			harness.DescribeDecision(res.Decision), res.Workflow.Outcome)
+	})
+}
+
+// checkConversationCase routes a conversation turn by turn (each turn sees
+// the earlier turns and the router's own decisions), holds every turn to
+// its expectation, and the conversation, as one case, to the baseline.
+func checkConversationCase(vut *versionUnderTest, c *harness.Case) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, verdict, err := harness.EvaluateCase(ctx, vut.router, vut.v, vut.flows, c, 0)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(res.Turns).To(HaveLen(len(c.Turns)), "every turn is routed")
+	reg := vut.flows.Routing
+	if c.Tools != nil {
+		reg = c.Tools
+	}
+	holdToBaseline(vut, c, verdict, func() string {
+		var b strings.Builder
+		for i, t := range res.Turns {
+			fmt.Fprintf(&b, "turn %d of %d, user: %q\n", i+1, len(res.Turns), t.Input)
+			if t.Pass {
+				fmt.Fprintf(&b, "  passed: decided %s\n", harness.DescribeDecision(t.Decision))
+				continue
+			}
+			turn := *c
+			turn.Input, turn.Expect, turn.Turns = t.Input, t.Expect, nil
+			fmt.Fprintf(&b, "  failed (%s): %s\n", t.Failure, matchers.MeetExpectation(&turn, reg).FailureMessage(t.Decision))
+		}
+		return b.String()
 	})
 }
 

@@ -227,9 +227,14 @@ func calibrateCommand(cmd *cobra.Command, o calibrateOptions) error {
 
 // routingLabelled drops workflow cases that expect no routing action: they
 // label what the engine does, not a decision the bands could get right.
+// Conversations are dropped too: a later turn's decision depends on the
+// earlier decisions, which change with the bands being swept.
 func routingLabelled(cases []harness.Case) []harness.Case {
 	out := cases[:0:0]
 	for _, c := range cases {
+		if c.IsConversation() {
+			continue
+		}
 		if c.Workflow == nil || c.Expect.Action != "" {
 			out = append(out, c)
 		}

@@ -7,6 +7,7 @@ package compare
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -131,18 +132,38 @@ func PairedWith(base, head []harness.Result, th stats.Thresholds, indicators Ind
 	c.Paired = len(pairs)
 
 	metrics := RateMetrics()
-	terms := make([][2]map[string]bool, len(pairs))
+	// A pair is one or more units: a single case is one decision; a
+	// conversation is one unit per turn (paired turn by turn, both
+	// versions having routed the same turns) and one for the
+	// conversation's own success.
+	var terms [][2]map[string]bool
+	unitsOf := make([][]int, len(pairs))
 	for i, p := range pairs {
-		terms[i] = [2]map[string]bool{indicators(p.base), indicators(p.head)}
+		bs, hs := units(p.base, indicators), units(p.head, indicators)
+		for u := range max(len(bs), len(hs)) {
+			var t [2]map[string]bool
+			if u < len(bs) {
+				t[0] = bs[u]
+			}
+			if u < len(hs) {
+				t[1] = hs[u]
+			}
+			unitsOf[i] = append(unitsOf[i], len(terms))
+			terms = append(terms, t)
+		}
 	}
 	for _, g := range groupNames(pairs) {
 		var members []int
+		n := 0
 		for i, p := range pairs {
 			if g == GroupAll || g == "suite:"+p.head.Suite {
-				members = append(members, i)
+				members = append(members, unitsOf[i]...)
+				n++
 			}
 		}
-		c.Groups = append(c.Groups, compareGroup(g, members, terms, metrics, th))
+		grp := compareGroup(g, members, terms, metrics, th)
+		grp.N = n
+		c.Groups = append(c.Groups, grp)
 	}
 
 	for _, p := range pairs {
@@ -159,6 +180,26 @@ func PairedWith(base, head []harness.Result, th stats.Thresholds, indicators Ind
 }
 
 type pair struct{ base, head harness.Result }
+
+// units are a result's paired terms: its indicators for a single case; for
+// a conversation, each turn's indicators with turn_accuracy, then the
+// conversation's success alone.
+func units(r harness.Result, indicators IndicatorFunc) []map[string]bool {
+	success, turns, ok := harness.ConversationIndicators(r)
+	if !ok {
+		return []map[string]bool{indicators(r)}
+	}
+	out := make([]map[string]bool, 0, len(turns)+1)
+	for k, tr := range harness.DecisionResults(r) {
+		m := maps.Clone(indicators(tr)) // the function's map may be shared
+		if m == nil {
+			m = map[string]bool{}
+		}
+		m[harness.TurnAccuracy] = turns[k]
+		out = append(out, m)
+	}
+	return append(out, map[string]bool{harness.ConversationSuccessRate: success})
+}
 
 // index maps results by case id, keeping the first of duplicates, and
 // names the side's version.
@@ -232,8 +273,8 @@ func compareGroup(name string, members []int, terms [][2]map[string]bool, metric
 	g := Group{Name: name, N: len(members)}
 	ps := make([]stats.Pair, len(members))
 	for _, metric := range metrics {
-		if harness.IsWorkflowMetric(metric) && !anyTerm(metric, members, terms) {
-			continue // a comparison without workflow cases reads as before
+		if (harness.IsWorkflowMetric(metric) || harness.IsConversationMetric(metric)) && !anyTerm(metric, members, terms) {
+			continue // a comparison without workflow cases or conversations reads as before
 		}
 		for j, i := range members {
 			b, bok := terms[i][0][metric]

@@ -45,27 +45,30 @@ func (c *checker) suites(cases []harness.Case) {
 			continue
 		}
 		seen := map[string]bool{}
-		for _, name := range involved(cs.Expect) {
-			if seen[name] {
-				continue
-			}
-			seen[name] = true
-			if reg.Skill(name) == nil && c.workflows.Workflow(name) != nil {
-				continue // a workflow: routable, but not a skill of the checklist
-			}
-			if reg.Skill(name) == nil {
-				c.found = append(c.found, Finding{Severity: Warning, Version: c.v.ID(), Skill: name, File: cs.Pos.File, Line: cs.Pos.Line,
-					Check: CheckSuiteSkill, Message: fmt.Sprintf(
-						"case %s names skill %s, which %s does not have; rename it in the case, or add the skill to %s",
-						cs.ID, name, c.v.ID(), c.v.Dir)})
-				continue
-			}
-			if covered[name] == nil {
-				covered[name] = map[string]bool{}
-			}
-			covered[name][cs.Suite] = true
-			if failurePath(cs.Expect) {
-				failure[name] = true
+		// A conversation covers every skill its turns name.
+		for _, e := range cs.Expectations() {
+			for _, name := range involved(e) {
+				if failurePath(e) && reg.Skill(name) != nil {
+					failure[name] = true
+				}
+				if seen[name] {
+					continue
+				}
+				seen[name] = true
+				if reg.Skill(name) == nil && c.workflows.Workflow(name) != nil {
+					continue // a workflow: routable, but not a skill of the checklist
+				}
+				if reg.Skill(name) == nil {
+					c.found = append(c.found, Finding{Severity: Warning, Version: c.v.ID(), Skill: name, File: cs.Pos.File, Line: cs.Pos.Line,
+						Check: CheckSuiteSkill, Message: fmt.Sprintf(
+							"case %s names skill %s, which %s does not have; rename it in the case, or add the skill to %s",
+							cs.ID, name, c.v.ID(), c.v.Dir)})
+					continue
+				}
+				if covered[name] == nil {
+					covered[name] = map[string]bool{}
+				}
+				covered[name][cs.Suite] = true
 			}
 		}
 	}
@@ -109,17 +112,22 @@ func confusablePairs(cases []harness.Case) []pairCase {
 	seen := map[[2]string]bool{}
 	for i := range cases {
 		cs := &cases[i]
-		if cs.Tools != nil || cs.Expect.Action != router.Clarify {
+		if cs.Tools != nil {
 			continue
 		}
-		for x, a := range cs.Expect.Candidates {
-			for _, b := range cs.Expect.Candidates[x+1:] {
-				key := [2]string{min(a, b), max(a, b)}
-				if a == b || seen[key] {
-					continue
+		for _, e := range cs.Expectations() {
+			if e.Action != router.Clarify {
+				continue
+			}
+			for x, a := range e.Candidates {
+				for _, b := range e.Candidates[x+1:] {
+					key := [2]string{min(a, b), max(a, b)}
+					if a == b || seen[key] {
+						continue
+					}
+					seen[key] = true
+					out = append(out, pairCase{a: a, b: b, c: cs})
 				}
-				seen[key] = true
-				out = append(out, pairCase{a: a, b: b, c: cs})
 			}
 		}
 	}

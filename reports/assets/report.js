@@ -165,21 +165,9 @@
     return ol;
   }
 
-  function toggleDetail(tr, c, r, vi) {
-    var next = tr.nextSibling;
-    if (next && next.classList && next.classList.contains("detail")) {
-      next.remove();
-      return;
-    }
-    var d = el("tr", "detail");
-    var td = el("td");
-    td.colSpan = 8;
-    var dl = el("dl", "detail-grid");
-    field(dl, "case", c.id + " (" + str(c.su) + ")");
-    field(dl, "version", versions[vi]);
-    field(dl, "input", r.in || c.in);
-    field(dl, "tags", (c.t || []).map(str).join(", "));
-    var x = c.x;
+  // decisionFields lists one decision against its expectation: a single
+  // case's, or one turn of a conversation.
+  function decisionFields(dl, x, r) {
     field(dl, "expected", actionSkill(x.a, x.k) + (x.g ? " (gate " + str(x.g) + ")" : ""));
     field(dl, "expected params", x.p);
     field(dl, "must offer", (x.cd || []).map(str).join(", "));
@@ -194,7 +182,40 @@
     if (r.tr) field(dl, "trace", list(r.tr.map(traceText)));
     field(dl, "raw model output", r.raw);
     field(dl, "latency", r.l ? (r.l / 1000).toFixed(2) + " ms" : "");
+  }
+
+  function toggleDetail(tr, c, r, vi) {
+    var next = tr.nextSibling;
+    if (next && next.classList && next.classList.contains("detail")) {
+      next.remove();
+      return;
+    }
+    var d = el("tr", "detail");
+    var td = el("td");
+    td.colSpan = 8;
+    var dl = el("dl", "detail-grid");
+    field(dl, "case", c.id + " (" + str(c.su) + ")");
+    field(dl, "version", versions[vi]);
+    var conversation = c.tu && r.tu;
+    if (!conversation) field(dl, "input", r.in || c.in);
+    field(dl, "tags", (c.t || []).map(str).join(", "));
     td.appendChild(dl);
+    if (conversation) {
+      // A conversation: its turns in order, each with its own decision.
+      field(dl, "outcome", r.p ? "pass: every turn passed" :
+        "fail: " + (str(r.f) || "uncategorised") + (r.ft ? " at turn " + r.ft + " of " + c.tu.length : ""));
+      c.tu.forEach(function (t, i) {
+        var tr2 = r.tu[i];
+        if (!tr2) return;
+        td.appendChild(el("h4", "turn-title " + (tr2.p ? "pass" : "fail"), "turn " + (i + 1) + " of " + c.tu.length));
+        var tdl = el("dl", "detail-grid");
+        field(tdl, "input", t.in ? t.in : "(the user said nothing)");
+        decisionFields(tdl, t.x, tr2);
+        td.appendChild(tdl);
+      });
+    } else {
+      decisionFields(dl, c.x, r);
+    }
     d.appendChild(td);
     tr.parentNode.insertBefore(d, tr.nextSibling);
   }
