@@ -354,7 +354,7 @@ func RunCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWor
 // EvaluateCase is RunCase that also returns the verdict, whose problems
 // say in words what differed (for specs).
 func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int) (Result, Verdict, error) {
-	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools}
+	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools, ID: c.ID, ConversationID: c.ID}
 	if c.Now != "" {
 		now, err := time.Parse(time.RFC3339, c.Now)
 		if err != nil {
@@ -389,6 +389,8 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 	if latency <= 0 {
 		latency = elapsed.Microseconds()
 	}
+	// Scored above on the real values; from here on only masked ones.
+	masked := MaskDecision(reg, c.Expect, &d)
 	return Result{
 		Format:    FormatVersion,
 		Version:   v.ID(),
@@ -398,7 +400,7 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		Tags:      nonNilTags(c.Tags),
 		Input:     c.Input,
 		Caller:    c.Caller,
-		Expect:    c.Expect,
+		Expect:    maskExpect(reg, c.Expect),
 		Decision:  d,
 		Pass:      verdict.Pass,
 		Failure:   verdict.Failure,
@@ -406,6 +408,10 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		Workflow:  first,
 		Resume:    resume,
 		Seq:       seq,
+
+		RequestID:      req.ID,
+		ConversationID: req.ConversationID,
+		Masked:         masked,
 	}, verdict, nil
 }
 
