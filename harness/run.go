@@ -33,6 +33,9 @@ type RunConfig struct {
 	// workflows routable beside its skills (RoutingVersion), under the
 	// same ID.
 	NewRouter func(v *registry.Version) (Router, error)
+	// SuitePaths are the suite files or directories Cases came from,
+	// recorded in plan.json for `replay`; optional.
+	SuitePaths []string
 	// Include, when set, selects (version, case) pairs, e.g. a label filter.
 	Include func(v *registry.Version, c *Case) bool
 	Shard   Shard

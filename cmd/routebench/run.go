@@ -111,6 +111,8 @@ type runPlan struct {
 	cases    []harness.Case
 	include  func(v *registry.Version, c *harness.Case) bool
 	shard    harness.Shard
+	// suitePaths are recorded in plan.json for replay.
+	suitePaths []string
 }
 
 // defaultMemoryLimit is the soft heap limit of a run when GOMEMLIMIT is
@@ -175,6 +177,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
 		Cases:       plan.cases,
+		SuitePaths:  plan.suitePaths,
 		NewRouter:   newRouter,
 		Include:     plan.include,
 		Shard:       plan.shard,
@@ -283,6 +286,7 @@ func prepareRun(o runOptions) (*runPlan, error) {
 	if len(versionSpecs) == 0 || len(suitePaths) == 0 {
 		return nil, exitcode.Usagef("run: no versions or no suites: give --versions and --suites, or a routebench.yaml listing them")
 	}
+	plan.suitePaths = suitePaths
 	if o.concurrency < 0 {
 		return nil, exitcode.Usagef("run: --concurrency must be >= 0, got %d", o.concurrency)
 	}
