@@ -11,13 +11,24 @@ import (
 // matched the expectation, or that the case expects nothing of.
 const maskedOK = "ok"
 
-// MaskDecision masks d's x-sensitive params (router.MaskSensitive) before
-// d is written anywhere, and returns, for each masked param, how its real
-// value compared with e: what Result.Masked records. Call it after
-// scoring d.
-func MaskDecision(reg *registry.Registry, e Expect, d *router.Decision) map[string]string {
+// MaskResult masks r's x-sensitive values before r is written anywhere
+// (results.jsonl, and the reports rendered from the same results): the
+// decision (router.MaskSensitive), the expected values of those params,
+// and the values where they appear in the input text. It records in
+// r.Masked, for each masked param, how its real value compared with the
+// expectation. reg is the skill set the case was routed with. Call it
+// after scoring r.
+func MaskResult(reg *registry.Registry, r *Result) {
+	r.Masked = maskDecision(reg, r.Expect, &r.Decision, &r.Input)
+	if len(r.Masked) > 0 {
+		r.Expect = maskExpect(reg, r.Expect)
+	}
+}
+
+func maskDecision(reg *registry.Registry, e Expect, d *router.Decision, input *string) map[string]string {
 	real := d.Params
-	names := router.MaskSensitive(reg, d)
+	names, values := router.MaskSensitive(reg, d)
+	*input = router.MaskText(*input, values)
 	if len(names) == 0 {
 		return nil
 	}

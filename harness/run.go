@@ -392,9 +392,7 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 	if latency <= 0 {
 		latency = elapsed.Microseconds()
 	}
-	// Scored above on the real values; from here on only masked ones.
-	masked := MaskDecision(reg, c.Expect, &d)
-	return Result{
+	res := Result{
 		Format:    FormatVersion,
 		Version:   v.ID(),
 		Case:      c.ID,
@@ -403,7 +401,7 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		Tags:      nonNilTags(c.Tags),
 		Input:     c.Input,
 		Caller:    c.Caller,
-		Expect:    maskExpect(reg, c.Expect),
+		Expect:    c.Expect,
 		Decision:  d,
 		Pass:      verdict.Pass,
 		Failure:   verdict.Failure,
@@ -414,8 +412,10 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 
 		RequestID:      req.ID,
 		ConversationID: req.ConversationID,
-		Masked:         masked,
-	}, verdict, nil
+	}
+	// Scored above on the real values; from here on only masked ones.
+	MaskResult(reg, &res)
+	return res, verdict, nil
 }
 
 // IsProviderError reports whether the decision failed at the model

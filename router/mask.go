@@ -29,26 +29,25 @@ const MinMaskedTextRunes = 3
 // the JSON of a trace step's raw judge output; and every occurrence of
 // those values (at least MinMaskedTextRunes long) in d.Message, error
 // messages, and each trace step's raw output, prompt and note. Not
-// masked: anything outside d (the case's input text, which the user
-// typed), values shorter than MinMaskedTextRunes inside free text, and a
-// value the judge rewrote (an enum value for a word the user said) where
-// the user's wording appears.
+// masked: values shorter than MinMaskedTextRunes inside free text, and a
+// value the judge rewrote (an enum value for a word the user said, a
+// normalised date) where the user's own wording appears.
 //
-// It returns the names of d.Params it masked, sorted. d.Params is
-// replaced by a copy, never changed in place.
-func MaskSensitive(reg *registry.Registry, d *Decision) []string {
-	names := sensitiveNames(reg, d)
-	if len(names) == 0 {
-		return nil
+// It returns the names of d.Params it masked, sorted, and the values it
+// masked in free text, for masking the same values in what travels with
+// d (the request's text, in results and reports). d.Params is replaced by
+// a copy, never changed in place.
+func MaskSensitive(reg *registry.Registry, d *Decision) (names []string, values []string) {
+	sensitive := sensitiveNames(reg, d)
+	if len(sensitive) == 0 {
+		return nil, nil
 	}
-	var values []string
-	var masked []string
 	if len(d.Params) > 0 {
 		params := make(map[string]any, len(d.Params))
 		for k, v := range d.Params {
-			if names[k] && v != nil && v != Masked {
+			if sensitive[k] && v != nil && v != Masked {
 				values = appendValues(values, v)
-				masked = append(masked, k)
+				names = append(names, k)
 				v = Masked
 			}
 			params[k] = v
@@ -56,7 +55,7 @@ func MaskSensitive(reg *registry.Registry, d *Decision) []string {
 		d.Params = params
 	}
 	for _, st := range d.Trace {
-		values = appendRawValues(values, st.Raw, names)
+		values = appendRawValues(values, st.Raw, sensitive)
 	}
 	values = textValues(values)
 	if len(values) > 0 {
@@ -71,8 +70,8 @@ func MaskSensitive(reg *registry.Registry, d *Decision) []string {
 		}
 		d.Trace = trace
 	}
-	sort.Strings(masked)
-	return masked
+	sort.Strings(names)
+	return names, values
 }
 
 // SensitiveParamNames is the union of the sensitive params of skills, for
@@ -206,7 +205,8 @@ func marshalPlain(v any) ([]byte, error) {
 }
 
 // MaskText replaces every occurrence of values (at least
-// MinMaskedTextRunes long) in s with Masked.
+// MinMaskedTextRunes long, as MaskSensitive returns them or raw) in s
+// with Masked.
 func MaskText(s string, values []string) string { return maskText(s, textValues(values)) }
 
 func maskText(s string, values []string) string {

@@ -52,8 +52,9 @@ var _ = Describe("MaskSensitive", func() {
 				Prompt: "user: rotate blue-7, passphrase hunter-42",
 				Raw:    `{"skill":"rotate_vault_key","confidence":0.9,"params":{"vault":"blue-7","passphrase":"hunter-42x"}}`}},
 		}
-		masked := router.MaskSensitive(reg, &d)
+		masked, values := router.MaskSensitive(reg, &d)
 		Expect(masked).To(Equal([]string{"passphrase"}))
+		Expect(values).To(ContainElements("hunter-42", "hunter-42x"))
 		Expect(d.Params).To(Equal(map[string]any{"vault": "blue-7", "passphrase": "***"}))
 		Expect(params["passphrase"]).To(Equal("hunter-42"), "the caller's map is left as it was")
 		Expect(d.Message).To(Equal(`rotate blue-7 with passphrase "***"?`))
@@ -68,7 +69,9 @@ var _ = Describe("MaskSensitive", func() {
 	It("leaves a decision alone when no skill it names marks a param sensitive", func() {
 		d := router.Decision{Action: router.Execute, Skill: "list_vaults", Params: map[string]any{"passphrase": "open-sesame"},
 			Message: "open-sesame"}
-		Expect(router.MaskSensitive(maskRegistry(), &d)).To(BeEmpty())
+		names, values := router.MaskSensitive(maskRegistry(), &d)
+		Expect(names).To(BeEmpty())
+		Expect(values).To(BeEmpty())
 		Expect(d.Params["passphrase"]).To(Equal("open-sesame"))
 		Expect(d.Message).To(Equal("open-sesame"))
 	})
@@ -76,7 +79,9 @@ var _ = Describe("MaskSensitive", func() {
 	It("masks a short value as a param but not inside free text", func() {
 		d := router.Decision{Action: router.Confirm, Skill: "rotate_vault_key", Params: map[string]any{"passphrase": "ab"},
 			Message: "grab the vault"}
-		Expect(router.MaskSensitive(maskRegistry(), &d)).To(Equal([]string{"passphrase"}))
+		names, values := router.MaskSensitive(maskRegistry(), &d)
+		Expect(names).To(Equal([]string{"passphrase"}))
+		Expect(values).To(BeEmpty(), "too short to mask in text")
 		Expect(d.Params["passphrase"]).To(Equal("***"))
 		Expect(d.Message).To(Equal("grab the vault"))
 	})

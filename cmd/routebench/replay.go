@@ -139,7 +139,7 @@ func replayCommand(cmd *cobra.Command, resultsPath, caseID string, o replayOptio
 	if workflowCase {
 		fmt.Fprintln(out, "workflow case: the routing decision is replayed; the engine run (tools_sim) is not.")
 	}
-	fmt.Fprintf(out, "input: %s\n", c.Input)
+	fmt.Fprintf(out, "input: %s\n", replayed.Input) // x-sensitive values masked
 	recMap, repMap := resultMap(recorded), resultMap(replayed)
 	turns, _ := repMap["turns"].([]any)
 	for i, t := range turns {
@@ -398,7 +398,7 @@ func (jc *judgeCalls) print(w io.Writer, failed bool) {
 		fmt.Fprintln(w, ":")
 		if c.resp.Prompt == "" && !strings.Contains(c.name, ":") {
 			fmt.Fprintln(w, "  the builtin judge has no prompt; it scored the candidates' own texts:")
-			printCandidateTexts(w, c.req, c.resp.Scores)
+			printCandidateTexts(w, c.req, c.resp.Scores, mask)
 		} else {
 			printMessages(w, c.req, mask(c.resp.Prompt), mask)
 		}
@@ -414,7 +414,7 @@ func (jc *judgeCalls) print(w io.Writer, failed bool) {
 	}
 }
 
-func printCandidateTexts(w io.Writer, req router.JudgeRequest, scores []router.Candidate) {
+func printCandidateTexts(w io.Writer, req router.JudgeRequest, scores []router.Candidate, mask func(string) string) {
 	score := map[string]float64{}
 	for _, s := range scores {
 		score[s.Skill] = s.Score
@@ -439,7 +439,7 @@ func printCandidateTexts(w io.Writer, req router.JudgeRequest, scores []router.C
 			fmt.Fprintf(w, "      counter_example: %s\n", t)
 		}
 	}
-	fmt.Fprintf(w, "  user text: %s\n", req.Text)
+	fmt.Fprintf(w, "  user text: %s\n", mask(req.Text))
 }
 
 // printMessages shows the request body a model judge got as its messages;
