@@ -127,39 +127,65 @@ func sensitiveNames(reg *registry.Registry, d *Decision) map[string]bool {
 // their types. It returns the masked document and the values it
 // removed; a document that is not JSON is returned unchanged.
 func MaskJSONValues(doc []byte, names map[string]bool) ([]byte, []string) {
-	var v any
-	if len(names) == 0 || json.Unmarshal(doc, &v) != nil {
-		return doc, nil
-	}
 	var values []string
-	v = maskJSON(v, names, false, &values)
-	if len(values) == 0 {
-		return doc, nil
-	}
-	out, err := marshalPlain(v)
-	if err != nil {
-		return doc, nil
-	}
+	out, _ := RewriteJSONValues(doc, names, func(_ string, v any) any {
+		if v == Masked {
+			return v
+		}
+		values = appendValues(values, v)
+		return Masked
+	})
 	return out, values
 }
 
-func maskJSON(v any, names map[string]bool, embedded bool, values *[]string) any {
+// RewriteJSONValues calls f, in a fixed order (keys sorted, depth
+// first), for each scalar value of an object key in names, and puts what
+// f returns in its place; like MaskJSONValues it descends into strings
+// holding JSON and, outside them, visits string values only. It reports
+// whether anything changed; a document that is not JSON is returned
+// unchanged.
+func RewriteJSONValues(doc []byte, names map[string]bool, f func(key string, v any) any) ([]byte, bool) {
+	var v any
+	if len(names) == 0 || json.Unmarshal(doc, &v) != nil {
+		return doc, false
+	}
+	changed := false
+	v = rewriteJSON(v, names, false, f, &changed)
+	if !changed {
+		return doc, false
+	}
+	out, err := marshalPlain(v)
+	if err != nil {
+		return doc, false
+	}
+	return out, true
+}
+
+func rewriteJSON(v any, names map[string]bool, embedded bool, f func(string, any) any, changed *bool) any {
 	switch t := v.(type) {
 	case map[string]any:
-		for k, val := range t {
-			if names[k] && val != nil && val != Masked {
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			val := t[k]
+			if names[k] && val != nil {
 				if _, isStr := val.(string); isStr || (embedded && isScalar(val)) {
-					*values = appendValues(*values, val)
-					t[k] = Masked
+					if nv := f(k, val); nv != val {
+						t[k] = nv
+						*changed = true
+					}
 					continue
 				}
 			}
-			t[k] = maskJSON(val, names, embedded, values)
+			t[k] = rewriteJSON(val, names, embedded, f, changed)
 		}
 		return t
 	case []any:
 		for i := range t {
-			t[i] = maskJSON(t[i], names, embedded, values)
+			t[i] = rewriteJSON(t[i], names, embedded, f, changed)
 		}
 		return t
 	case string:
@@ -171,15 +197,16 @@ func maskJSON(v any, names map[string]bool, embedded bool, values *[]string) any
 		if json.Unmarshal([]byte(s), &inner) != nil {
 			return t
 		}
-		before := len(*values)
-		inner = maskJSON(inner, names, true, values)
-		if len(*values) == before {
+		innerChanged := false
+		inner = rewriteJSON(inner, names, true, f, &innerChanged)
+		if !innerChanged {
 			return t
 		}
 		out, err := marshalPlain(inner)
 		if err != nil {
 			return t
 		}
+		*changed = true
 		return string(out)
 	}
 	return v
@@ -283,7 +310,13 @@ func appendRawValues(values []string, raw string, names map[string]bool) []strin
 	if strings.TrimSpace(raw) == "" || json.Unmarshal([]byte(raw), &v) != nil {
 		return values
 	}
-	maskJSON(v, names, true, &values)
+	changed := false
+	rewriteJSON(v, names, true, func(_ string, x any) any {
+		if x != Masked {
+			values = appendValues(values, x)
+		}
+		return x
+	}, &changed)
 	return values
 }
 
