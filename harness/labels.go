@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -101,6 +102,8 @@ var labelKinds = []string{"suite:", "version:", "skill:", "lang:"}
 // NoMatchError explains a label filter that selects nothing: it names
 // the labels in the expression that no (version, case) carries, with the
 // nearest existing label, and lists the labels that exist by kind.
+// existing may hold "id:CASE_ID" entries for the cases' ids: they count
+// as existing and are suggested, but not listed.
 func NoMatchError(expr string, pairs int, existing []string) error {
 	have := map[string]bool{}
 	var unique []string
@@ -123,7 +126,11 @@ func NoMatchError(expr string, pairs int, existing []string) error {
 		b.WriteString("; each label in it exists, but no pair carries that combination")
 	}
 	for _, l := range unknown {
-		fmt.Fprintf(&b, "; no case has label %q", l)
+		if strings.HasPrefix(l, idPrefix) {
+			fmt.Fprintf(&b, "; no case has id %s", strings.TrimPrefix(l, idPrefix))
+		} else {
+			fmt.Fprintf(&b, "; no case has label %q", l)
+		}
 		if near := nearestLabel(l, existing); near != "" {
 			fmt.Fprintf(&b, " (did you mean %q?)", near)
 		}
@@ -131,6 +138,9 @@ func NoMatchError(expr string, pairs int, existing []string) error {
 	b.WriteString(". Labels that exist:")
 	byKind := map[string][]string{}
 	for _, l := range existing {
+		if strings.HasPrefix(l, idPrefix) {
+			continue // ids are many; the did-you-mean above names the near one
+		}
 		kind := "tags:"
 		for _, k := range labelKinds {
 			if strings.HasPrefix(l, k) {
@@ -200,4 +210,78 @@ func nearestLabel(l string, existing []string) string {
 		return ""
 	}
 	return best
+}
+
+// idPrefix selects one case by its exact id in a label filter: id:CASE_ID,
+// or id:"CASE ID" (Go quoting) for an id holding spaces, quotes or any of
+// & | ! , ( ). Case ids are not Ginkgo labels (they may hold characters
+// labels cannot), so `id:` exists only in routebench's own filters.
+const idPrefix = "id:"
+
+// idPlaceholder stands for the n-th id: term in the expression handed to
+// Ginkgo's parser; it is added to a pair's labels only when the case's id
+// is that term's id, and never leaves the filter.
+func idPlaceholder(n int) string { return fmt.Sprintf("¶routebench-case-id-%d", n) }
+
+// CaseFilter compiles a label-filter expression (LabelFilter's syntax)
+// that may also name cases by id: "id:refund-001 || suite:boundary". The
+// returned func selects a case under a version name.
+func CaseFilter(expr string) (func(versionName string, c *Case) bool, error) {
+	rewritten, ids, err := rewriteIDTerms(expr)
+	if err != nil {
+		return nil, err
+	}
+	match, err := LabelFilter(rewritten)
+	if err != nil {
+		return nil, err
+	}
+	return func(versionName string, c *Case) bool {
+		labels := Labels(versionName, c)
+		for i, id := range ids {
+			if id == c.ID {
+				labels = append(labels, idPlaceholder(i))
+			}
+		}
+		return match(labels)
+	}, nil
+}
+
+// rewriteIDTerms replaces each id: term of expr with its placeholder and
+// returns the ids in order. A term starts where a label could: at the
+// start, after a space or after one of & | ! , (.
+func rewriteIDTerms(expr string) (string, []string, error) {
+	var b strings.Builder
+	var ids []string
+	for i := 0; i < len(expr); {
+		atStart := i == 0 || strings.ContainsRune(" \t&|!,(", rune(expr[i-1]))
+		if !atStart || !strings.HasPrefix(expr[i:], idPrefix) {
+			b.WriteByte(expr[i])
+			i++
+			continue
+		}
+		rest := expr[i+len(idPrefix):]
+		var id string
+		var n int
+		if strings.HasPrefix(rest, `"`) {
+			q, err := strconv.QuotedPrefix(rest)
+			if err != nil {
+				return "", nil, fmt.Errorf("id: term at offset %d: unterminated or bad quoted id %s; write id:\"CASE ID\" with Go string quoting", i, rest)
+			}
+			id, _ = strconv.Unquote(q)
+			n = len(q)
+		} else {
+			n = strings.IndexAny(rest, " \t&|!,()")
+			if n < 0 {
+				n = len(rest)
+			}
+			id = rest[:n]
+		}
+		if id == "" {
+			return "", nil, fmt.Errorf("id: term at offset %d names no case; write id:CASE_ID", i)
+		}
+		b.WriteString(idPlaceholder(len(ids)))
+		ids = append(ids, id)
+		i += len(idPrefix) + n
+	}
+	return b.String(), ids, nil
 }

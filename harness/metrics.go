@@ -254,7 +254,7 @@ func Indicators(r Result) map[string]bool {
 	m[WrongExecutionRate] = d.Action.Acts() && (d.Action != e.Action || d.Skill != e.Skill)
 
 	if e.Action.Acts() && d.Action.Acts() && d.Skill == e.Skill && len(e.Params) > 0 {
-		kinds := mismatchKinds(MatchParams(e.Params, d.Params))
+		kinds := mismatchKinds(ResultParamMismatches(r))
 		m[ParamErrorRate] = len(kinds) > 0
 		m[ParamErrorMissing] = kinds[MismatchMissing]
 		m[ParamErrorUnexpected] = kinds[MismatchUnexpected]

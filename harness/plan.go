@@ -27,12 +27,19 @@ type Plan struct {
 	// Cases are in loaded order (Seq); a case runs under the versions
 	// listed, or under every version when Versions is empty.
 	Cases []PlanCase `json:"cases"`
+	// Suites are the suite paths the cases came from, as given, so
+	// `replay` finds a recorded case again. Not in Hash.
+	Suites []string `json:"suites,omitempty"`
 }
 
 // PlanVersion is one prompt version of a plan.
 type PlanVersion struct {
 	ID          string `json:"id"`
 	Fingerprint string `json:"fingerprint"`
+	// Dir is where the version was loaded from (a directory or
+	// git:REV:DIR), for `replay`. Not in Hash: shards run elsewhere are
+	// still one plan.
+	Dir string `json:"dir,omitempty"`
 }
 
 // PlanCase is one case of a plan.
@@ -52,7 +59,7 @@ func planOf(cfg RunConfig) Plan {
 		p.Shard = Shard{}
 	}
 	for i, v := range cfg.Versions {
-		p.Versions[i] = PlanVersion{ID: v.ID(), Fingerprint: v.Fingerprint}
+		p.Versions[i] = PlanVersion{ID: v.ID(), Fingerprint: v.Fingerprint, Dir: v.Dir}
 	}
 	for ci := range cfg.Cases {
 		c := &cfg.Cases[ci]
@@ -71,16 +78,21 @@ func planOf(cfg RunConfig) Plan {
 		}
 		p.Cases = append(p.Cases, pc)
 	}
+	p.Suites = cfg.SuitePaths
 	p.Hash = p.hash()
 	return p
 }
 
 func (p *Plan) hash() string {
 	// Shard and Hash are left out: every shard of one run has the same plan.
+	versions := make([]PlanVersion, len(p.Versions))
+	for i, v := range p.Versions {
+		versions[i] = PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
+	}
 	b, _ := json.Marshal(struct {
 		Versions []PlanVersion
 		Cases    []PlanCase
-	}{p.Versions, p.Cases})
+	}{versions, p.Cases})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -33,6 +33,9 @@ type RunConfig struct {
 	// workflows routable beside its skills (RoutingVersion), under the
 	// same ID.
 	NewRouter func(v *registry.Version) (Router, error)
+	// SuitePaths are the suite files or directories Cases came from,
+	// recorded in plan.json for `replay`; optional.
+	SuitePaths []string
 	// Include, when set, selects (version, case) pairs, e.g. a label filter.
 	Include func(v *registry.Version, c *Case) bool
 	Shard   Shard
@@ -355,7 +358,7 @@ func RunCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWor
 // EvaluateCase is RunCase that also returns the verdict, whose problems
 // say in words what differed (for specs).
 func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int) (Result, Verdict, error) {
-	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools}
+	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools, ID: c.ID, ConversationID: c.ID}
 	if c.Now != "" {
 		now, err := time.Parse(time.RFC3339, c.Now)
 		if err != nil {
@@ -393,7 +396,7 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 	if latency <= 0 {
 		latency = elapsed.Microseconds()
 	}
-	return Result{
+	res := Result{
 		Format:    FormatVersion,
 		Version:   v.ID(),
 		Case:      c.ID,
@@ -410,7 +413,13 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		Workflow:  first,
 		Resume:    resume,
 		Seq:       seq,
-	}, verdict, nil
+
+		RequestID:      req.ID,
+		ConversationID: req.ConversationID,
+	}
+	// Scored above on the real values; from here on only masked ones.
+	MaskResult(reg, &res)
+	return res, verdict, nil
 }
 
 // IsProviderError reports whether the decision failed at the model

@@ -107,6 +107,18 @@ type Result struct {
 	// second run when the case has one.
 	Workflow *workflow.Outcome `json:"workflow,omitempty"`
 	Resume   *workflow.Outcome `json:"resume,omitempty"`
+	// RequestID and ConversationID are the ids the router was given
+	// (router.Request): the case id for a case on its own; a conversation
+	// shares its case id as conversation id. Empty in results written
+	// before they existed.
+	RequestID      string `json:"request_id,omitempty"`
+	ConversationID string `json:"conversation_id,omitempty"`
+	// Masked names the decision params written as "***" because a skill
+	// marks them x-sensitive, each with how its real value compared with
+	// the case's expectation before masking: "ok", or a mismatch kind
+	// (missing, unexpected, type, value). Scoring read back from
+	// results.jsonl uses it, since the real values are not there.
+	Masked map[string]string `json:"masked,omitempty"`
 	// Seq is the case's position in the run's loaded case list (before
 	// shard and label filters), so merged shards keep a full run's order.
 	Seq int `json:"seq"`

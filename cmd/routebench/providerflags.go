@@ -71,6 +71,10 @@ func (p *providerFlags) configure(cmd *cobra.Command) error {
 		if o.Cassettes, err = providers.ParseCassetteMode(p.cassettes); err != nil {
 			return exitcode.Usagef("--cassettes: %v", err)
 		}
+	} else if cmd.Name() == "replay" {
+		// A replay runs offline unless told otherwise, whatever the
+		// environment says for runs.
+		o.Cassettes = providers.CassettesReplay
 	}
 	if set("cassette-dir") {
 		o.CassetteDir = p.cassetteDir

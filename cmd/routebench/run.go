@@ -60,7 +60,8 @@ with 95% Wilson intervals. Versions and suites default to routebench.yaml's.
 
 --label-filter selects (version, case) pairs with Ginkgo's label syntax over
 the labels suite:X, version:NAME, skill:X (expected skill), lang:zh|en and the
-case's tags. --shard i/n runs a deterministic part of the cases; join the
+case's tags; id:CASE_ID (or id:"CASE ID" for ids with spaces or & | ! , ( ))
+selects a case by its exact id. --shard i/n runs a deterministic part of the cases; join the
 parts with "routebench merge". Ctrl-C stops after writing every finished case;
 --resume then runs only what is missing.
 
@@ -77,6 +78,7 @@ Examples:
   routebench run
   routebench run --versions fixtures/ops/prompts/v2,fixtures/ops/prompts/v3 --out out/v3
   routebench run --label-filter 'suite:adversarial && lang:zh'
+  routebench run --label-filter 'id:refund-partial-003 || id:"ask (twice)"'
   routebench run --shard 1/4 --out out/s1 && routebench merge out/s1 out/s2 out/s3 out/s4 -o out/all`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -87,7 +89,7 @@ Examples:
 	f.StringVar(&o.config, "config", "", "config file (default routebench.yaml when present)")
 	f.StringSliceVar(&o.versions, "versions", nil, "prompt version directories or git:REV:DIR, comma-separated (default: the config's)")
 	f.StringSliceVar(&o.suites, "suites", nil, "suite files or directories (default: the config's)")
-	f.StringVar(&o.labelFilter, "label-filter", "", "Ginkgo label filter over suite:, version:, skill:, lang: and tags")
+	f.StringVar(&o.labelFilter, "label-filter", "", "Ginkgo label filter over suite:, version:, skill:, lang:, tags and id:CASE_ID")
 	f.StringVar(&o.out, "out", "out", "output directory")
 	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
 	f.BoolVar(&o.resume, "resume", false, "keep the results already in --out and run only the missing ones")
@@ -109,6 +111,8 @@ type runPlan struct {
 	cases    []harness.Case
 	include  func(v *registry.Version, c *harness.Case) bool
 	shard    harness.Shard
+	// suitePaths are recorded in plan.json for replay.
+	suitePaths []string
 }
 
 // defaultMemoryLimit is the soft heap limit of a run when GOMEMLIMIT is
@@ -173,6 +177,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
 		Cases:       plan.cases,
+		SuitePaths:  plan.suitePaths,
 		NewRouter:   newRouter,
 		Include:     plan.include,
 		Shard:       plan.shard,
@@ -281,6 +286,7 @@ func prepareRun(o runOptions) (*runPlan, error) {
 	if len(versionSpecs) == 0 || len(suitePaths) == 0 {
 		return nil, exitcode.Usagef("run: no versions or no suites: give --versions and --suites, or a routebench.yaml listing them")
 	}
+	plan.suitePaths = suitePaths
 	if o.concurrency < 0 {
 		return nil, exitcode.Usagef("run: --concurrency must be >= 0, got %d", o.concurrency)
 	}
@@ -290,12 +296,12 @@ func prepareRun(o runOptions) (*runPlan, error) {
 	}
 	plan.shard = shard
 	if o.labelFilter != "" {
-		match, err := harness.LabelFilter(o.labelFilter)
+		match, err := harness.CaseFilter(o.labelFilter)
 		if err != nil {
 			return nil, exitcode.Usagef("run: --label-filter %q: %v", o.labelFilter, err)
 		}
 		plan.include = func(v *registry.Version, c *harness.Case) bool {
-			return match(harness.Labels(v.Name, c))
+			return match(v.Name, c)
 		}
 	}
 	if plan.versions, err = loadVersions(versionSpecs); err != nil {
@@ -333,7 +339,7 @@ func checkFilterMatches(expr string, versions []*registry.Version, cases []harne
 			if include(v, &cases[i]) {
 				return nil
 			}
-			for _, l := range harness.Labels(v.Name, &cases[i]) {
+			for _, l := range append(harness.Labels(v.Name, &cases[i]), "id:"+cases[i].ID) {
 				if !seen[l] {
 					seen[l] = true
 					existing = append(existing, l)

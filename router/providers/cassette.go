@@ -35,6 +35,19 @@ type cassetteEntry struct {
 	Label       string           `json:"label,omitempty"`
 	Request     cassetteRequest  `json:"request"`
 	Response    cassetteResponse `json:"response"`
+	// Masked lists the x-sensitive values masked in Response, in the
+	// order a replay puts them back.
+	Masked []cassetteMask `json:"masked,omitempty"`
+}
+
+// answer is the stored response with masked values put back from the
+// request being answered (canon, the bytes the key was computed from).
+func (e *cassetteEntry) answer(canon []byte) cassetteResponse {
+	r := e.Response
+	if len(e.Masked) > 0 && len(r.Body) > 0 {
+		r.Body = json.RawMessage(restoreAnswer(r.Body, canon, e.Masked))
+	}
+	return r
 }
 
 type cassetteRequest struct {

@@ -22,7 +22,8 @@ type call func(ctx context.Context) (answer, error)
 // cost nothing against the budget, but report the recorded usage: a
 // replayed run's results equal the recorded run's.
 func (g *Gateway) judgeOnce(ctx context.Context, name, model string, req router.JudgeRequest, do call) (router.JudgeResponse, error) {
-	ex := &exchange{Label: req.Text, Kind: "judge request", Model: model, bill: g.billing(model)}
+	ex := &exchange{Label: req.Text, Kind: "judge request", Model: model, bill: g.billing(model),
+		Sensitive: router.SensitiveParamNames(req.Candidates)}
 	if req.Version != nil {
 		ex.Fingerprint = req.Version.Fingerprint
 	}

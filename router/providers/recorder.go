@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/routebench/routebench/router"
 )
 
 // recorder is the outermost transport: it computes each request's redacted
@@ -42,7 +44,7 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if entry != nil {
 			ex.noteReplay()
-			return entry.Response.httpResponse(req), nil
+			return entry.answer(canon).httpResponse(req), nil
 		}
 		if t.mode == CassettesReplay {
 			return nil, fmt.Errorf("%w for %s %q (model %s, version fingerprint %q, key %s) in %s: record it with --cassettes record or auto",
@@ -77,13 +79,18 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		Request:  cassetteRequest{Method: req.Method, Path: t.redact.String(req.URL.Path)},
 		Response: cassetteResponse{Status: resp.StatusCode, ContentType: t.redact.String(resp.Header.Get("Content-Type"))},
 	}
-	entry.Request.Body, entry.Request.BodyText = jsonOrText(canon)
-	entry.Response.Body, entry.Response.BodyText = jsonOrText(t.redact.JSON(data))
+	// x-sensitive params leave the answer and the stored request; the
+	// key stays that of the request as sent.
+	answer, storedReq, masks, values := maskAnswer(t.redact.JSON(data), canon, ex.Sensitive)
+	entry.Masked = masks
+	entry.Label = router.MaskText(entry.Label, values)
+	entry.Request.Body, entry.Request.BodyText = jsonOrText(storedReq)
+	entry.Response.Body, entry.Response.BodyText = jsonOrText(answer)
 	saved, err := t.store.save(entry)
 	if err != nil {
 		return nil, err
 	}
-	return saved.Response.httpResponse(req), nil
+	return saved.answer(canon).httpResponse(req), nil
 }
 
 func isJSONObject(data []byte) bool {

@@ -21,6 +21,9 @@ type exchange struct {
 	Kind        string // "judge request" or "embedding"
 	Fingerprint string // version fingerprint; empty for embeddings
 	Model       string
+	// Sensitive are the x-sensitive param names of the judge's candidates:
+	// their values are masked in the cassette (cassetteMask).
+	Sensitive map[string]bool
 
 	// bill charges live attempts to the budget; nil for calls that are
 	// not charged (embeddings).

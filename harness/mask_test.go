@@ -1,0 +1,146 @@
+package harness_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
+)
+
+// secretRouter acts on open_locker with the code the text ends with, and
+// remembers the ids it was given.
+type secretRouter struct{ ids, convs []string }
+
+func (s *secretRouter) Route(_ context.Context, req router.Request) (router.Decision, error) {
+	s.ids = append(s.ids, req.ID)
+	s.convs = append(s.convs, req.ConversationID)
+	code := req.Text[strings.LastIndex(req.Text, " ")+1:]
+	return router.Decision{Action: router.Confirm, Skill: "open_locker", Gate: registry.GateNormal, Confidence: 0.95,
+		Params:  map[string]any{"locker": "L-9", "code": code},
+		Message: "open L-9 with " + code + "?", Stage: harness.StageJudge, Version: "v9@0badc0de",
+		Trace: []router.TraceStep{{Stage: harness.StageRecall, Top: []string{"open_locker"}}, {Stage: harness.StageJudge, Choice: "open_locker",
+			Raw: `{"skill":"open_locker","confidence":0.95,"params":{"locker":"L-9","code":"` + code + `"}}`}}}, nil
+}
+
+func lockerVersion() *registry.Version {
+	skills, err := registry.ParseSkills("skills.yaml", []byte(`skills:
+  - name: open_locker
+    description: open one locker with its code
+    side_effect: write
+    confirm: normal
+    permission_scope: [locker:write]
+    params_schema:
+      type: object
+      properties:
+        locker: {type: string}
+        code: {type: string, x-sensitive: true}
+`))
+	Expect(err).NotTo(HaveOccurred())
+	reg, err := registry.New(skills)
+	Expect(err).NotTo(HaveOccurred())
+	return &registry.Version{Name: "v9", Fingerprint: "0badc0de0badc0de", Registry: reg}
+}
+
+func lockerCase(id, text, wantCode string) harness.Case {
+	return harness.Case{ID: id, Suite: harness.SuiteNormal, Input: text, Caller: router.Caller{Scopes: []string{"locker:write"}},
+		Expect: harness.Expect{Action: router.Confirm, Skill: "open_locker",
+			Params: map[string]harness.ParamMatcher{"locker": eq("L-9"), "code": eq(wantCode)}}}
+}
+
+var _ = Describe("x-sensitive masking and request ids in results", func() {
+	It("masks sensitive params in the written result but scores the real values", func() {
+		v, rt := lockerVersion(), &secretRouter{}
+		right := lockerCase("locker-right", "open L-9 code 7731-zeta", "7731-zeta")
+		wrong := lockerCase("locker wrong (typo)", "open L-9 code 7731-zetx", "7731-zeta")
+		cases := []harness.Case{right, wrong}
+		dir := GinkgoT().TempDir()
+		out, err := harness.Run(context.Background(), harness.RunConfig{Versions: []*registry.Version{v}, Cases: cases,
+			NewRouter: func(*registry.Version) (harness.Router, error) { return rt, nil }, OutDir: dir, Concurrency: 1})
+		Expect(err).NotTo(HaveOccurred())
+
+		Expect(rt.ids).To(Equal([]string{"locker-right", "locker wrong (typo)"}), "the router gets the case id as request id")
+		Expect(rt.convs).To(Equal(rt.ids), "and as conversation id")
+
+		results, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		for i, r := range results {
+			Expect(r.RequestID).To(Equal(cases[i].ID))
+			Expect(r.ConversationID).To(Equal(cases[i].ID))
+			Expect(r.Decision.Params).To(Equal(map[string]any{"locker": "L-9", "code": "***"}))
+			Expect(r.Decision.Message).To(Equal("open L-9 with ***?"))
+			Expect(r.Decision.Trace[1].Raw).To(ContainSubstring(`"code":"***"`))
+			Expect(r.Expect.Params["code"]).To(Equal(eq("***")), "the expected value is as sensitive")
+		}
+		Expect(results[0].Input).To(Equal("open L-9 code ***"), "the value is masked where the user typed it too")
+		var file bytes.Buffer
+		Expect(harness.WriteResults(&file, results)).To(Succeed())
+		Expect(file.String()).NotTo(ContainSubstring("7731-zet"))
+		Expect(results[0].Pass).To(BeTrue(), "scored on the real code, which matches")
+		Expect(results[0].Masked).To(Equal(map[string]string{"code": "ok"}))
+		Expect(results[1].Pass).To(BeFalse())
+		Expect(results[1].Failure).To(Equal("param_error"))
+		Expect(results[1].Masked).To(Equal(map[string]string{"code": harness.MismatchValue}))
+
+		// Scoring read back from the file agrees with the run's.
+		Expect(harness.Indicators(results[0])[harness.ParamErrorRate]).To(BeFalse())
+		Expect(harness.Indicators(results[1])[harness.ParamErrorRate]).To(BeTrue())
+		Expect(harness.Indicators(results[1])[harness.ParamErrorValue]).To(BeTrue())
+		Expect(harness.Score(results)).To(Equal(harness.Score(out.Results)))
+		Expect(harness.Score(results).Versions[0].Groups["all"].Metrics[harness.ParamErrorRate].Value).To(Equal(0.5))
+	})
+
+	It("reads results written before request ids existed", func() {
+		line := `{"format":1,"version":"v9@0badc0de","case":"old-1","case_hash":"x","suite":"normal","tags":[],"input":"hi","caller":{},"expect":{"action":"refuse"},"decision":{"action":"refuse"},"pass":true,"failure":"","latency_us":1,"seq":0}` + "\n"
+		results, err := harness.DecodeResults(strings.NewReader(line), "old.jsonl")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(results).To(HaveLen(1))
+		Expect(results[0].RequestID).To(BeEmpty())
+		Expect(results[0].ConversationID).To(BeEmpty())
+	})
+})
+
+var _ = Describe("CaseFilter", func() {
+	cases := []harness.Case{
+		{ID: "refund-001", Suite: harness.SuiteNormal, Input: "x"},
+		{ID: "ask (twice) & more", Suite: harness.SuiteBoundary, Input: "y"},
+		{ID: "refund-0011", Suite: harness.SuiteNormal, Input: "z"},
+	}
+	selected := func(expr string) []string {
+		match, err := harness.CaseFilter(expr)
+		Expect(err).NotTo(HaveOccurred())
+		var ids []string
+		for i := range cases {
+			if match("v1", &cases[i]) {
+				ids = append(ids, cases[i].ID)
+			}
+		}
+		return ids
+	}
+	DescribeTable("selects cases by exact id, alone or with labels",
+		func(expr string, want []string) { Expect(selected(expr)).To(Equal(want)) },
+		Entry("one id, exactly (not a prefix)", "id:refund-001", []string{"refund-001"}),
+		Entry("a quoted id with label operators in it", `id:"ask (twice) & more"`, []string{"ask (twice) & more"}),
+		Entry("ids or'd", "id:refund-0011 || id:refund-001", []string{"refund-001", "refund-0011"}),
+		Entry("with a label", "(id:refund-001 || id:refund-0011) && !id:refund-001", []string{"refund-0011"}),
+		Entry("with a suite label", `suite:boundary || id:refund-0011`, []string{"ask (twice) & more", "refund-0011"}),
+		Entry("an unknown id selects nothing", "id:refund", nil),
+	)
+	It("rejects an empty or badly quoted id", func() {
+		_, err := harness.CaseFilter("id: && suite:normal")
+		Expect(err).To(MatchError(ContainSubstring("names no case")))
+		_, err = harness.CaseFilter(`id:"open`)
+		Expect(err).To(MatchError(ContainSubstring(`write id:"CASE ID"`)))
+	})
+	It("names an unknown id with the nearest one in a no-match error", func() {
+		err := harness.NoMatchError("id:refund-01", 3, []string{"suite:normal", "id:refund-001", "id:ask"})
+		Expect(err).To(MatchError(ContainSubstring(`no case has id refund-01 (did you mean "id:refund-001"?)`)))
+		Expect(err.Error()).NotTo(ContainSubstring("id:ask"), "ids are not listed as labels")
+	})
+})
