@@ -63,6 +63,7 @@ var metricLabels = map[string]string{
 	harness.ParamErrorRule:       "… rule layer",
 	harness.ParamErrorPermission: "… permission layer",
 	harness.SchemaPassRate:       "schema pass rate",
+	harness.InvalidSkillRate:     "invalid skill rate",
 	harness.RulePrecision:        "rule precision",
 	harness.RecallAtK:            "recall@k",
 	harness.JudgeAccuracy:        "judge accuracy",
