@@ -185,7 +185,7 @@ func (v Verdict) Message() string {
 		return b.String()
 	case OutcomeNotEvaluated:
 		fmt.Fprintf(&b, "gate NOT EVALUATED for %s%s: %s\n", v.Head, baseNote(v.Base), v.UntestedNote())
-		fmt.Fprintf(&b, "  %d thresholds and %d regression rules held, over decisions the change cannot affect (%s)\n",
+		fmt.Fprintf(&b, "  %d thresholds and %d regression rules held, but the decisions they measured cannot show a change to those layers (%s)\n",
 			len(v.Thresholds), len(v.Regressions), v.UntestedHint())
 		for _, n := range v.Notes {
 			fmt.Fprintf(&b, "  note: %s\n", n)
