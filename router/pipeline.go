@@ -149,7 +149,12 @@ func (rt *routing) byRule(ctx context.Context, s *registry.Skill) error {
 	if err != nil || !ok {
 		return err
 	}
-	if chosen, _, _ := resolveSkill(v.Skill, cands); chosen != s {
+	if chosen, outcome, _ := resolveSkill(v.Skill, cands); chosen != s {
+		if outcome == choiceInvalid {
+			// The rule stands, but the judge's output still named a skill
+			// it was not offered: a failed output for schema_pass_rate.
+			rt.flagLastCall(invalidSkill(v.Skill, cands))
+		}
 		note := fmt.Sprintf("rule decided %s; the judge answered %q, only its params are used", s.Name, v.Skill)
 		// A judge that answered something else (typically "none") has no
 		// params for the rule's skill; one that can extract them on demand

@@ -186,6 +186,23 @@ var _ = Describe("Route", func() {
 			Expect(d.Message).To(ContainSubstring("order_id"))
 		})
 
+		It("keeps the rule's skill when the judge names a skill it was not offered, and flags that output as invalid_skill", func() {
+			j := &scriptJudge{name: "fake", answer: always("refund_order", 0.9, map[string]any{"order_id": "ORD-20261103"})}
+			r, _ := fixture(j)
+			d := route(r, "where is ORD-20261103?", "orders:read")
+			Expect(d.Stage).To(Equal("rules"))
+			Expect(d.Skill).To(Equal("get_order"))
+			Expect(d.Errors).To(BeEmpty(), "the decision stands on the rule")
+			var calls []router.TraceStep
+			for _, t := range d.Trace {
+				if t.Stage == "judge" && t.Attempt > 0 {
+					calls = append(calls, t)
+				}
+			}
+			Expect(calls).To(HaveLen(1))
+			Expect(calls[0].Errors).To(ConsistOf(HaveField("Rule", router.RuleInvalidSkill)))
+		})
+
 		It("asks a judge that can extract params for the rule's skill when it answered something else", func() {
 			j := extractingJudge{&scriptJudge{name: "fake", answer: always("none", 0, nil)}, map[string]any{"order_id": "ORD-20261103"}}
 			r, err := router.New(opsVersion(), (&fixedFactory{judge: j}).build)
