@@ -25,7 +25,7 @@ var (
 //
 //	execute: skill (required), params, never
 //	confirm: skill (required), gate, params, never
-//	clarify: candidates and/or skill (at least one), never
+//	clarify: candidates and/or skill (either makes it stricter), never
 //	refuse:  never
 //
 // On a workflow case (wf set) action is optional, and the workflow
@@ -94,9 +94,8 @@ func (y *ynode) expect(n *yaml.Node, field string, skills skillIndex, wf *Workfl
 			only("gate", "only confirm carries a gate")
 		}
 	case router.Clarify:
-		if nodes["skill"] == nil && nodes["candidates"] == nil {
-			y.problem(n, field, "action clarify needs candidates (the skills to offer) and/or skill (the skill whose params to ask for)")
-		}
+		// Alone, clarify accepts any clarification (DESIGN §5): a vague
+		// request has no right skill to offer, only a wrong one to act on.
 		only("gate", "only confirm carries a gate")
 		only("params", "params are checked only when the router acts")
 	case router.Refuse:

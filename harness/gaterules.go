@@ -93,6 +93,29 @@ type GateConfig struct {
 	Thresholds []Threshold `json:"thresholds"`
 	// Regression is nil when the block has no regression rule.
 	Regression *Regression `json:"regression,omitempty"`
+	// UntestedLayers decides a change the head's judge cannot see (a
+	// layer it does not read, DESIGN §7): UntestedFail or UntestedWarn;
+	// "" means UntestedFail. Read it through Untested.
+	UntestedLayers string `json:"untested_layers,omitempty"`
+}
+
+// Values of gate.untested_layers.
+const (
+	// UntestedFail: the verdict is NOT EVALUATED and the gate exits 1.
+	UntestedFail = "fail"
+	// UntestedWarn: the verdict warns and the other checks decide.
+	UntestedWarn = "warn"
+)
+
+var untestedPolicies = []string{UntestedFail, UntestedWarn}
+
+// Untested is gate.untested_layers with its default: fail, because a
+// change nothing measured must not pass as if it had been.
+func (c GateConfig) Untested() string {
+	if c.UntestedLayers == "" {
+		return UntestedFail
+	}
+	return c.UntestedLayers
 }
 
 // Regression is the paired rule: head fails when a metric worsens by more
@@ -220,7 +243,7 @@ func unknownMetric(name string, known []string) error {
 }
 
 var (
-	gateFields       = []string{"versions", "thresholds", "regression"}
+	gateFields       = []string{"versions", "thresholds", "regression", "untested_layers"}
 	regressionFields = []string{"metrics", "max_drop", "alpha"}
 )
 
@@ -287,9 +310,34 @@ func (p *gateParser) gate(node *yaml.Node) GateConfig {
 			cfg.Thresholds = p.thresholds(val)
 		case "regression":
 			cfg.Regression = p.regression(val)
+		case "untested_layers":
+			cfg.UntestedLayers = p.untested(val)
 		}
 	})
 	return cfg
+}
+
+// untested reads gate.untested_layers: fail or warn.
+func (p *gateParser) untested(n *yaml.Node) string {
+	const field = "gate.untested_layers"
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		p.add(n, field, "must be %s, got %s", strings.Join(untestedPolicies, " or "), yamlkind.Of(n))
+		return ""
+	}
+	if !slices.Contains(untestedPolicies, n.Value) {
+		hint, lower := "", strings.ToLower(strings.TrimSpace(n.Value))
+		for _, c := range untestedPolicies {
+			if strings.HasPrefix(lower, c) { // "warning", "failure"
+				hint = fmt.Sprintf(" (did you mean %s?)", c)
+			}
+		}
+		if s := suggest(lower, untestedPolicies); hint == "" && s != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		p.add(n, field, "%q is not a choice%s; write fail (a change the judge cannot read fails the gate, the default) or warn (it is reported and the other checks decide)", n.Value, hint)
+		return ""
+	}
+	return n.Value
 }
 
 func (p *gateParser) expect(n *yaml.Node, kind yaml.Kind, field, what string) bool {

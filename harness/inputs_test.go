@@ -267,7 +267,7 @@ gate:
 		Entry("no regression metrics", "  regression: {alpha: 0.01}\n",
 			"routebench.yaml:4: gate.regression.metrics: column 15: is empty: list the rate metrics to guard, e.g. [decision_accuracy, refusal_accuracy]"),
 		Entry("a misspelt gate field", "  treshold: [decision_accuracy >= 0.85]\n",
-			"routebench.yaml:4: gate.treshold: column 3: unknown field (did you mean thresholds?); gate takes [versions thresholds regression]"),
+			"routebench.yaml:4: gate.treshold: column 3: unknown field (did you mean thresholds?); gate takes [versions thresholds regression untested_layers]"),
 		Entry("a repeated gate field", "  thresholds: []\n  thresholds: []\n",
 			"routebench.yaml:5: gate.thresholds: column 3: appears twice; keep one"),
 		Entry("an unconfigured gate version", "  versions: [v3]\n",

@@ -18,6 +18,7 @@ const (
 	WrongExecutionRate = "wrong_execution_rate"
 	ParamErrorRate     = "param_error_rate"
 	SchemaPassRate     = "schema_pass_rate"
+	InvalidSkillRate   = "invalid_skill_rate"
 	RulePrecision      = "rule_precision"
 	RecallAtK          = "recall_at_k"
 	JudgeAccuracy      = "judge_accuracy"
@@ -107,6 +108,7 @@ var Metrics = []MetricInfo{
 	{ParamErrorRule, KindRate, false, ""},
 	{ParamErrorPermission, KindRate, false, ""},
 	{SchemaPassRate, KindRate, true, ""},
+	{InvalidSkillRate, KindRate, false, ""},
 	{RulePrecision, KindRate, true, ""},
 	{RecallAtK, KindRate, true, ""},
 	{JudgeAccuracy, KindRate, true, ""},
@@ -192,7 +194,8 @@ func LookupMetric(name string) (MetricInfo, bool) {
 //   - skill_accuracy, over e acting: d.Skill == e.Skill, whatever d's action.
 //   - refusal_precision, over d refusing: e refuses. refusal_recall, over e
 //     refusing: d refuses. refusal_accuracy, over all: both or neither refuse.
-//     An error decision is never a refusal.
+//     An error decision is never a refusal, nor is a refusal that records
+//     an invalid_skill judge failure (as routers before DESIGN §6's rule did).
 //   - clarification_rate, over all: d clarifies. clarify_recall, over e
 //     clarifying: d clarifies.
 //   - wrong_execution_rate, over all: d acts, and e expects another action or
@@ -204,7 +207,11 @@ func LookupMetric(name string) (MetricInfo, bool) {
 //     skill (any action, since a failed validation turns an act into clarify
 //     or refuse): d carries a params error of that validation layer.
 //   - schema_pass_rate, over cases with at least one judge output: every
-//     judge output parsed and matched the contract.
+//     judge output parsed and matched the contract (a skill outside the
+//     candidates, after the case repair, does not match it).
+//   - invalid_skill_rate, over the same cases: some judge output named a
+//     skill outside the candidates. Per case rather than per call, so it
+//     pairs case by case in comparisons and regression rules.
 //   - rule_precision, over d decided at stage "rules": the rule's skill is
 //     right (see ruleCorrect).
 //   - recall_at_k, over e naming a skill: the skill was in the recall stage's
@@ -237,7 +244,7 @@ func Indicators(r Result) map[string]bool {
 		m[SkillAccuracy] = d.Skill == e.Skill
 	}
 
-	decidedRefuse, expectedRefuse := d.Action == router.Refuse, e.Action == router.Refuse
+	decidedRefuse, expectedRefuse := refused(d), e.Action == router.Refuse
 	if decidedRefuse {
 		m[RefusalPrecision] = expectedRefuse
 	}
@@ -269,6 +276,7 @@ func Indicators(r Result) map[string]bool {
 
 	if calls, passed := JudgeCalls(d); calls > 0 {
 		m[SchemaPassRate] = passed == calls
+		m[InvalidSkillRate] = namedInvalidSkill(d)
 	}
 
 	if d.Stage == StageRules {

@@ -192,7 +192,7 @@ var _ = Describe("Indicators", func() {
 		Expect(harness.Indicators(rs[4])).To(Equal(map[string]bool{
 			harness.DecisionAccuracy: true, harness.RefusalPrecision: true, harness.RefusalRecall: true,
 			harness.RefusalAccuracy: true, harness.ClarificationRate: false, harness.WrongExecutionRate: false,
-			harness.SchemaPassRate: true,
+			harness.SchemaPassRate: true, harness.InvalidSkillRate: false,
 		}))
 	})
 

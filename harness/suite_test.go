@@ -133,9 +133,6 @@ cases:
     input: hi
     now: "30/11/2026"
     expect: {action: refuse, skill: refund_order}
-  - id: c8
-    input: hi
-    expect: {action: clarify}
 `
 		_, err := harness.ParseSuite("bad.yaml", []byte(text), reg)
 		Expect(problemLines(err)).To(Equal([]string{
@@ -155,7 +152,6 @@ cases:
 			`bad.yaml:30: cases[5].expect.params.colour: query_orders_by_region's params_schema defines no param "colour"; check the spelling`,
 			`bad.yaml:33: cases[6].now: must be an RFC 3339 time such as "2026-11-30T10:00:00+08:00", got "30/11/2026"`,
 			`bad.yaml:34: cases[6].expect.skill: is not allowed with action refuse; a refusal acts on no skill; list skills that must not act under never`,
-			`bad.yaml:37: cases[7].expect: action clarify needs candidates (the skills to offer) and/or skill (the skill whose params to ask for)`,
 		}))
 	})
 

@@ -104,7 +104,7 @@ func classify(e Expect, d router.Decision, violation, paramsWrong bool) string {
 		return FailPolicyViolation
 	case d.Action == router.Fail && hasCategory(d, router.CatProviderError):
 		return FailProviderError
-	case hasCategory(d, router.CatSchemaError) || hasCategory(d, router.CatInvalidSkill):
+	case hasCategory(d, router.CatSchemaError) || namedInvalidSkill(d):
 		// Whatever action the router fell back to, the judge's output was
 		// unusable; that, not the fallback, is what to fix.
 		return FailSchemaError
@@ -148,7 +148,31 @@ func DecisionCorrect(e Expect, d router.Decision) bool {
 		}
 		return true
 	case router.Refuse:
-		return d.Action == router.Refuse
+		return refused(d)
+	}
+	return false
+}
+
+// refused reports whether the decision is a refusal. A judge that named a
+// skill outside the candidates failed; a router that still reports that
+// as a refusal (older results, another router behind --target) must not
+// score it as a correct "nothing fits".
+func refused(d router.Decision) bool {
+	return d.Action == router.Refuse && !slices.ContainsFunc(d.Errors, router.IsInvalidSkill)
+}
+
+// namedInvalidSkill reports whether some judge output of the decision named
+// a skill outside the candidates (after the case repair): recorded on the
+// judge call's trace step, or only on the decision by a router that keeps
+// no such trace.
+func namedInvalidSkill(d router.Decision) bool {
+	if slices.ContainsFunc(d.Errors, router.IsInvalidSkill) {
+		return true
+	}
+	for _, st := range d.Trace {
+		if isJudgeCall(st) && slices.ContainsFunc(st.Errors, router.IsInvalidSkill) {
+			return true
+		}
 	}
 	return false
 }
@@ -241,19 +265,31 @@ func Recalled(d router.Decision, skill string) bool {
 // and matched the contract. A call that failed at the provider produced no
 // output and is not counted; nor are judge-stage notes that record no call
 // (a skill-name repair).
+//
+// An output naming a skill outside the candidates parsed but failed the
+// contract, so it is a failed call too (DESIGN §6).
 func JudgeCalls(d router.Decision) (calls, passed int) {
+	flagged := false
 	for _, st := range d.Trace {
 		if !isJudgeCall(st) || stepHas(st, router.CatProviderError) {
 			continue
 		}
 		calls++
-		if !stepHas(st, router.CatSchemaError) {
+		invalid := slices.ContainsFunc(st.Errors, router.IsInvalidSkill)
+		flagged = flagged || invalid
+		if !stepHas(st, router.CatSchemaError) && !invalid {
 			passed++
 		}
 	}
-	if calls == 0 && hasCategory(d, router.CatSchemaError) {
+	decisionInvalid := slices.ContainsFunc(d.Errors, router.IsInvalidSkill)
+	switch {
+	case calls == 0 && (hasCategory(d, router.CatSchemaError) || decisionInvalid):
 		// A router that records no judge steps still owes the failed call.
 		calls = 1
+	case decisionInvalid && !flagged && passed > 0:
+		// The invalid name is on the decision only: the last output that
+		// passed was the one that named it.
+		passed--
 	}
 	return calls, passed
 }

@@ -76,6 +76,7 @@ var metricLabels = map[string]string{
 	harness.Cost:                    "cost per decision",
 	harness.ConversationSuccessRate: "conversation success rate",
 	harness.TurnAccuracy:            "turn accuracy (conversations)",
+	harness.InvalidSkillRate:        "invalid skill rate",
 }
 
 // keyMetrics are the rows summary.md shows; the HTML shows every metric.

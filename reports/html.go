@@ -43,6 +43,7 @@ type htmlView struct {
 	Models      []string
 	Versions    []versionHead
 	HasDirs     bool // some version says where it was loaded from
+	Gate        []gateView
 	Verdicts    []verdict
 	Tables      []metricTable
 	Actions     []matrixView
@@ -89,6 +90,20 @@ type verdict struct {
 	Untested   []string
 	Flat       int
 	Paired     bool
+}
+
+// gateView is a GateVerdict with the class its outcome is drawn in.
+type gateView struct {
+	GateVerdict
+	Class string
+}
+
+func gateViews(gs []GateVerdict) []gateView {
+	out := make([]gateView, len(gs))
+	for i, g := range gs {
+		out[i] = gateView{GateVerdict: g, Class: strings.ToLower(strings.ReplaceAll(g.Outcome, " ", "-"))}
+	}
+	return out
 }
 
 // flipLimit caps the flipped cases listed in the HTML; the case table's
@@ -160,6 +175,7 @@ func buildHTMLView(in *Input) *htmlView {
 	points := calibrationPoints(versions, perVersion)
 	v := &htmlView{
 		Title:       in.Meta.Title,
+		Gate:        gateViews(in.Gate),
 		Commit:      in.Meta.Commit,
 		Models:      in.Meta.Models,
 		Tables:      in.metricTables(versions),

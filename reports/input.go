@@ -25,6 +25,20 @@ type Input struct {
 	// Optional: without them deltas are plain differences, with no
 	// interval or significance, and flipped cases are paired by case ID.
 	Comparisons []compare.Comparison
+	// Gate is the gate's verdict per head version, which a gate's
+	// report.html opens with (DESIGN §7); empty outside `gate`.
+	Gate []GateVerdict
+}
+
+// GateVerdict is the gate's outcome for one head version, as computed by
+// package harness/gate; the report only shows it.
+type GateVerdict struct {
+	Head, Base string
+	// Outcome is "PASS", "FAIL" or "NOT EVALUATED".
+	Outcome string
+	// Reasons say why, one line each: crossed checks, layers the judge
+	// does not read, notes.
+	Reasons []string
 }
 
 // Meta is the run header.

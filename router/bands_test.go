@@ -3,6 +3,7 @@ package router_test
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -239,6 +240,23 @@ var _ = Describe("stage 5: params", func() {
 			Expect(d.Skill).To(Equal("query_orders_by_region"))
 		})
 
+		It("keeps the first answer when the params repair names a non-candidate, and counts that output as an invalid_skill", func() {
+			j := &scriptJudge{name: "openai:x", answer: sequence(
+				rawAnswer("query_orders_by_region", 0.9, map[string]any{"region": "east"}),
+				rawAnswer("export_everything", 0.9, ordersEast))}
+			r, _ := fixture(j)
+			d := route(r, "华东区的订单")
+			Expect(d.Action).To(Equal(router.Clarify))
+			Expect(d.Skill).To(Equal("query_orders_by_region"))
+			var flagged []int
+			for _, t := range d.Trace {
+				if t.Stage == "judge" && slices.ContainsFunc(t.Errors, router.IsInvalidSkill) {
+					flagged = append(flagged, t.Attempt)
+				}
+			}
+			Expect(flagged).To(Equal([]int{2}), "only the repair's output named a non-candidate")
+		})
+
 		It("spends at most one repair per decision: none left after a contract repair", func() {
 			j := &scriptJudge{name: "openai:x", answer: sequence("oops", rawAnswer("query_orders_by_region", 0.9, map[string]any{"region": "east"}), rawAnswer("query_orders_by_region", 0.9, ordersEast))}
 			r, _ := fixture(j)
@@ -302,8 +320,8 @@ var _ = Describe("per-request tools", func() {
 		r, _ := fixture(j)
 		d, err := r.Route(context.Background(), router.Request{Text: "华东区的订单", Tools: toolsRegistry(), Caller: router.Caller{Scopes: allScopes}})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(d.Action).To(Equal(router.Refuse))
-		Expect(d.Errors).To(ConsistOf(HaveField("Category", router.CatInvalidSkill)))
+		Expect(d.Action).To(Equal(router.Fail))
+		Expect(d.Errors).To(ConsistOf(HaveField("Rule", router.RuleInvalidSkill)))
 	})
 
 	It("is safe under concurrent requests for new tool sets", func() {

@@ -137,6 +137,25 @@ func judgeRanking(scores []Candidate, cands []*registry.Skill, recall []Candidat
 	return out
 }
 
+// invalidSkill is the schema_error for a judge answer naming a skill that
+// is not a candidate.
+func invalidSkill(choice string, cands []*registry.Skill) Error {
+	return Error{Category: CatSchemaError, Path: "/skill", Rule: RuleInvalidSkill,
+		Message: fmt.Sprintf("the judge chose %q, which is not a candidate skill (%s)", choice, joinNames(skillNames(cands)))}
+}
+
+// flagLastCall records e on the latest judge call's trace step, so the
+// output that named a non-candidate counts as a failed judge output
+// (schema_pass_rate) even though it parsed.
+func (rt *routing) flagLastCall(e Error) {
+	for i := len(rt.d.Trace) - 1; i >= 0; i-- {
+		if t := &rt.d.Trace[i]; t.Stage == "judge" && t.Attempt > 0 {
+			t.Errors = append(t.Errors, e)
+			return
+		}
+	}
+}
+
 type choiceOutcome int
 
 const (

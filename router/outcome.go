@@ -31,6 +31,9 @@ func (rt *routing) checkParams(ctx context.Context, s *registry.Skill, v verdict
 		switch {
 		case len(cerrs) > 0:
 			rt.trace(TraceStep{Stage: "params", Note: "the repair did not match the contract; the first answer stands"})
+		case outcome == choiceInvalid:
+			rt.flagLastCall(invalidSkill(fixed.Skill, cands))
+			rt.trace(TraceStep{Stage: "params", Note: fmt.Sprintf("the repair named %q, which is not a candidate; the first answer stands", fixed.Skill)})
 		case outcome != choiceSkill || fixedSkill != s:
 			rt.trace(TraceStep{Stage: "params", Note: fmt.Sprintf("the repair switched to %q; only a params repair is taken, the first answer stands", fixed.Skill)})
 		default:

@@ -149,7 +149,12 @@ func (rt *routing) byRule(ctx context.Context, s *registry.Skill) error {
 	if err != nil || !ok {
 		return err
 	}
-	if chosen, _, _ := resolveSkill(v.Skill, cands); chosen != s {
+	if chosen, outcome, _ := resolveSkill(v.Skill, cands); chosen != s {
+		if outcome == choiceInvalid {
+			// The rule stands, but the judge's output still named a skill
+			// it was not offered: a failed output for schema_pass_rate.
+			rt.flagLastCall(invalidSkill(v.Skill, cands))
+		}
 		note := fmt.Sprintf("rule decided %s; the judge answered %q, only its params are used", s.Name, v.Skill)
 		// A judge that answered something else (typically "none") has no
 		// params for the rule's skill; one that can extract them on demand
@@ -183,8 +188,12 @@ func (rt *routing) judged(ctx context.Context, cands []*registry.Skill, recall [
 		rt.refuse("None of the available skills fits this request, so nothing was run. " + capabilities(cands))
 		return nil
 	case choiceInvalid:
-		rt.d.Errors = append(rt.d.Errors, Error{Category: CatInvalidSkill, Message: fmt.Sprintf("the judge chose %q, which is not a candidate skill (%s)", v.Skill, joinNames(skillNames(cands)))})
-		rt.refuse(fmt.Sprintf("The judge named %q, which is not one of the available skills, so nothing was run. %s", v.Skill, capabilities(cands)))
+		// A judge failure, not a refusal: acting on nothing is right, but
+		// scoring it as a correct "none" would reward a judge that invents
+		// tools (DESIGN §6).
+		e := invalidSkill(v.Skill, cands)
+		rt.flagLastCall(e)
+		rt.fail(e)
 		return nil
 	}
 	return rt.act(ctx, s, v, v.Confidence, cands, ranking)

@@ -145,8 +145,8 @@ var _ = Describe("Route", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(step(d, "policy").Dropped).To(ContainElement("query_alerts_by_zone"))
 			Expect(names(j.Calls()[0].Candidates)).NotTo(ContainElement("query_alerts_by_zone"))
-			Expect(d.Action).To(Equal(router.Refuse))
-			Expect(d.Errors).To(ConsistOf(HaveField("Category", router.CatInvalidSkill)))
+			Expect(d.Action).To(Equal(router.Fail), "naming the disabled skill is the judge's failure, not a refusal")
+			Expect(d.Errors).To(ConsistOf(And(HaveField("Category", router.CatSchemaError), HaveField("Rule", router.RuleInvalidSkill))))
 		})
 
 		It("refuses at stage policy when no skill is left, without calling the judge", func() {
@@ -184,6 +184,23 @@ var _ = Describe("Route", func() {
 			Expect(d.Skill).To(Equal("get_order"))
 			Expect(d.Action).To(Equal(router.Clarify), "order_id is missing from the params")
 			Expect(d.Message).To(ContainSubstring("order_id"))
+		})
+
+		It("keeps the rule's skill when the judge names a skill it was not offered, and flags that output as invalid_skill", func() {
+			j := &scriptJudge{name: "fake", answer: always("refund_order", 0.9, map[string]any{"order_id": "ORD-20261103"})}
+			r, _ := fixture(j)
+			d := route(r, "where is ORD-20261103?", "orders:read")
+			Expect(d.Stage).To(Equal("rules"))
+			Expect(d.Skill).To(Equal("get_order"))
+			Expect(d.Errors).To(BeEmpty(), "the decision stands on the rule")
+			var calls []router.TraceStep
+			for _, t := range d.Trace {
+				if t.Stage == "judge" && t.Attempt > 0 {
+					calls = append(calls, t)
+				}
+			}
+			Expect(calls).To(HaveLen(1))
+			Expect(calls[0].Errors).To(ConsistOf(HaveField("Rule", router.RuleInvalidSkill)))
 		})
 
 		It("asks a judge that can extract params for the rule's skill when it answered something else", func() {
@@ -311,14 +328,20 @@ var _ = Describe("Route", func() {
 			Expect(notes).To(ContainElement(`repaired "Query_Orders_By_Region" -> "query_orders_by_region"`))
 		})
 
-		DescribeTable("refuses with invalid_skill for any other unknown name, never mapping it to another skill",
+		DescribeTable("fails with an invalid_skill schema_error for any other unknown name, never mapping it to another skill nor refusing",
 			func(choice string) {
 				j := &scriptJudge{name: "fake", answer: always(choice, 0.99, ordersEast)}
 				r, _ := fixture(j)
 				d := route(r, "华东区上周的订单", "orders:read", "alerts:read")
-				Expect(d.Action).To(Equal(router.Refuse))
+				Expect(d.Action).To(Equal(router.Fail))
 				Expect(d.Skill).To(BeEmpty())
-				Expect(d.Errors).To(ConsistOf(And(HaveField("Category", router.CatInvalidSkill), HaveField("Message", ContainSubstring(choice)))))
+				Expect(d.Params).To(BeEmpty())
+				Expect(d.Errors).To(ConsistOf(And(HaveField("Category", router.CatSchemaError), HaveField("Rule", router.RuleInvalidSkill),
+					HaveField("Path", "/skill"), HaveField("Message", ContainSubstring(choice)))))
+				Expect(router.IsInvalidSkill(d.Errors[0])).To(BeTrue())
+				call := step(d, "judge")
+				Expect(call.Choice).To(Equal(choice), "the trace keeps what the judge said")
+				Expect(call.Errors).To(ContainElement(HaveField("Rule", router.RuleInvalidSkill)), "the judge call's output counts as failed")
 			},
 			Entry("a prefix of a candidate", "query_orders"),
 			Entry("a near miss", "query_order_by_region"),

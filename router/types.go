@@ -64,10 +64,24 @@ type Candidate struct {
 // Error categories in Decision.Errors.
 const (
 	CatParams        = "params"         // a params validation failure (see Layer)
-	CatInvalidSkill  = "invalid_skill"  // the judge named a skill that is not a candidate
 	CatSchemaError   = "schema_error"   // judge output did not parse or match the contract
 	CatProviderError = "provider_error" // the model provider failed beyond its retry
+	// CatInvalidSkill was the category of a judge answer naming a skill
+	// that is not a candidate, in results written before it became a
+	// schema_error with Rule RuleInvalidSkill; readers still accept it.
+	CatInvalidSkill = "invalid_skill"
 )
+
+// RuleInvalidSkill is the Rule of the schema_error for a judge answer that
+// names a skill outside the candidates (after the one case-insensitive
+// repair): a judge failure, never a refusal (DESIGN §6).
+const RuleInvalidSkill = "invalid_skill"
+
+// IsInvalidSkill reports whether e records a judge answer that named a
+// skill outside the candidates, in today's form or the older category.
+func IsInvalidSkill(e Error) bool {
+	return e.Category == CatInvalidSkill || e.Category == CatSchemaError && e.Rule == RuleInvalidSkill
+}
 
 // Validation layers of params errors.
 const (

@@ -24,6 +24,7 @@ import (
 	"github.com/routebench/routebench/internal/exitcode"
 	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/reports"
+	"github.com/routebench/routebench/router/models"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -186,6 +187,10 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 		c := compare.Paired(br, hr, stats.DefaultThresholds)
 		v := gate.Evaluate(vs, &c, cfg)
 		v.Notes = append(v.Notes, notes[p.head.ID()]...)
+		// A change the head's judge cannot read changes no decision, so
+		// the paired run above cannot have tested it (DESIGN §7).
+		judge := models.JudgeSpec(p.head, o.judge)
+		v.ApplyUntested(gate.UntestedLayers(p.base, p.head, judge), judge, cfg)
 		verdicts = append(verdicts, v)
 		comparisons = append(comparisons, gateComparison{pair: p, base: br, head: hr, cmp: c})
 	}
@@ -213,9 +218,32 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 				failed = append(failed, v.Head)
 			}
 		}
-		return exitcode.With(exitcode.GateFailed, fmt.Errorf("gate failed for %s", strings.Join(failed, ", ")))
+		what := "failed"
+		if gate.Overall(verdicts) == gate.OutcomeNotEvaluated {
+			what = "could not evaluate the change (verdict NOT EVALUATED)"
+		}
+		return exitcode.With(exitcode.GateFailed, fmt.Errorf("gate %s for %s", what, strings.Join(failed, ", ")))
 	}
 	return nil
+}
+
+// gateVerdicts are the verdicts as report.html shows them: the outcome
+// and the lines of the terminal message.
+func gateVerdicts(vs []gate.Verdict) []reports.GateVerdict {
+	out := make([]reports.GateVerdict, len(vs))
+	for i, v := range vs {
+		var reasons []string
+		for _, line := range strings.Split(strings.TrimSpace(v.Message()), "\n")[1:] {
+			if line = strings.TrimSpace(line); line != "" {
+				reasons = append(reasons, line)
+			}
+		}
+		if note := v.UntestedNote(); v.Outcome() == gate.OutcomeNotEvaluated {
+			reasons = append([]string{note}, reasons...)
+		}
+		out[i] = reports.GateVerdict{Head: v.Head, Base: v.Base, Outcome: v.Outcome(), Reasons: reasons}
+	}
+	return out
 }
 
 // loadGateConfig reads routebench.yaml and validates its gate block before
@@ -484,7 +512,7 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	meta.Title = "routebench gate"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
-	headIn := reports.Input{Meta: meta, Results: headResults, Summary: headSummary}
+	headIn := reports.Input{Meta: meta, Results: headResults, Summary: headSummary, Gate: gateVerdicts(verdicts)}
 	if err := writeFileWith(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
 		return err
 	}
@@ -509,6 +537,11 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 		m.Title = fmt.Sprintf("routebench gate: %s → %s", gc.cmp.Base, gc.cmp.Head)
 		m.GeneratedAt, m.Commit = meta.GeneratedAt, meta.Commit
 		in := reports.Input{Meta: m, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}
+		for i, v := range verdicts {
+			if v.Head == gc.pair.head.ID() {
+				in.Gate = gateVerdicts(verdicts[i : i+1])
+			}
+		}
 		pairInputs = append(pairInputs, in)
 		if err := writeFileWith(filepath.Join(dir, "compare-"+name+".html"), func(w io.Writer) error { return reports.WriteHTML(w, in) }); err != nil {
 			return err

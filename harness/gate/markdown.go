@@ -11,9 +11,12 @@ import (
 // versions that failed.
 func WriteMarkdown(w io.Writer, verdicts []Verdict) error {
 	var b strings.Builder
-	if Passed(verdicts) {
+	switch Overall(verdicts) {
+	case OutcomePass:
 		b.WriteString("## routebench gate: ✅ passed\n\n")
-	} else {
+	case OutcomeNotEvaluated:
+		b.WriteString("## routebench gate: ⚠️ NOT EVALUATED\n\n")
+	default:
 		b.WriteString("## routebench gate: ❌ failed\n\n")
 	}
 	b.WriteString("| version | base | thresholds | regression rules | broken cases | verdict |\n|---|---|---:|---:|---:|---|\n")
@@ -23,10 +26,17 @@ func WriteMarkdown(w io.Writer, verdicts []Verdict) error {
 			base = "`" + v.Base + "`"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %d/%d held | %d/%d held | %d | %s |\n", v.Head, base,
-			held(v.Thresholds), len(v.Thresholds), heldRules(v.Regressions), len(v.Regressions), v.BrokenTotal, mark(v.Pass))
+			held(v.Thresholds), len(v.Thresholds), heldRules(v.Regressions), len(v.Regressions), v.BrokenTotal, outcomeMark(v))
 	}
 	for _, v := range verdicts {
 		fmt.Fprintf(&b, "\n### `%s`\n\n", v.Head)
+		if note := v.UntestedNote(); note != "" {
+			label := "**NOT EVALUATED**"
+			if !v.NotEvaluated {
+				label = "⚠️ **warning**"
+			}
+			fmt.Fprintf(&b, "> %s: %s (%s)\n\n", label, mdText(note), mdText(v.UntestedHint()))
+		}
 		if len(v.Thresholds) > 0 {
 			b.WriteString("| threshold | value | n | |\n|---|---:|---:|---|\n")
 			for _, t := range v.Thresholds {
@@ -80,6 +90,20 @@ func heldRules(rs []RuleResult) int {
 		}
 	}
 	return n
+}
+
+// outcomeMark is a verdict's cell: a not-evaluated version is no failure
+// of the checks, and no pass either.
+func outcomeMark(v Verdict) string {
+	if v.Outcome() == OutcomeNotEvaluated {
+		return "⚠️ not evaluated"
+	}
+	return mark(v.Pass)
+}
+
+// mdText keeps text from opening markup of its own.
+func mdText(s string) string {
+	return strings.NewReplacer("`", "'", "|", "\\|", "*", "\\*", "_", "\\_", "<", "&lt;").Replace(s)
 }
 
 func mark(pass bool) string {

@@ -28,6 +28,14 @@ type Verdict struct {
 	BrokenTotal int            `json:"broken_total"`
 	// Notes say what could not be checked and why.
 	Notes []string `json:"notes,omitempty"`
+	// Untested are the version files base and head differ in that the
+	// head's judge (UntestedJudge) does not read (DESIGN §7), with the
+	// gate.untested_layers that decided them. NotEvaluated is set when
+	// that is fail: the verdict cannot pass (see ApplyUntested, Outcome).
+	Untested       []string `json:"untested_layers,omitempty"`
+	UntestedJudge  string   `json:"untested_judge,omitempty"`
+	UntestedPolicy string   `json:"untested_policy,omitempty"`
+	NotEvaluated   bool     `json:"not_evaluated,omitempty"`
 }
 
 // ThresholdResult is one threshold checked against the head's summary.
@@ -162,11 +170,26 @@ func rule(m compare.Metric, reg Regression) RuleResult {
 // Message explains a failed verdict: every threshold crossed with its value
 // and bound, every regression with its drop and p-value, and the worst
 // broken cases. A passing verdict gives a one-line summary.
+//
+// Untested layers come first when they decide the verdict (NOT EVALUATED),
+// and as a warning line otherwise.
 func (v Verdict) Message() string {
 	var b strings.Builder
-	if v.Pass {
+	switch v.Outcome() {
+	case OutcomePass:
 		fmt.Fprintf(&b, "gate passed for %s%s: %d thresholds, %d regression rules held\n",
 			v.Head, baseNote(v.Base), len(v.Thresholds), len(v.Regressions))
+		if note := v.UntestedNote(); note != "" {
+			fmt.Fprintf(&b, "  warning: %s (%s)\n", note, v.UntestedHint())
+		}
+		return b.String()
+	case OutcomeNotEvaluated:
+		fmt.Fprintf(&b, "gate NOT EVALUATED for %s%s: %s\n", v.Head, baseNote(v.Base), v.UntestedNote())
+		fmt.Fprintf(&b, "  %d thresholds and %d regression rules held, but the decisions they measured cannot show a change to those layers (%s)\n",
+			len(v.Thresholds), len(v.Regressions), v.UntestedHint())
+		for _, n := range v.Notes {
+			fmt.Fprintf(&b, "  note: %s\n", n)
+		}
 		return b.String()
 	}
 	var crossed []string
@@ -199,6 +222,9 @@ func (v Verdict) Message() string {
 				decision(string(f.Expect), f.ExpectSkill), decision(string(f.Head.Action), f.Head.Skill),
 				f.Head.Failure, decision(string(f.Base.Action), f.Base.Skill), f.Input)
 		}
+	}
+	if note := v.UntestedNote(); note != "" {
+		fmt.Fprintf(&b, "  %s (%s)\n", note, v.UntestedHint())
 	}
 	for _, n := range v.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", n)

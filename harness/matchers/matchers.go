@@ -127,9 +127,12 @@ func Clarify(candidates ...string) types.GomegaMatcher {
 }
 
 // Refuse succeeds when the decision refuses. An error decision is not a
-// refusal.
+// refusal, nor is a judge answer naming a skill outside the candidates.
 func Refuse() types.GomegaMatcher {
 	return &decisionMatcher{want: "refuse", test: func(d router.Decision) (bool, string) {
+		if d.Action == router.Refuse && slices.ContainsFunc(d.Errors, router.IsInvalidSkill) {
+			return false, "the judge named a skill outside the candidates (invalid_skill): a judge failure, not a refusal"
+		}
 		return d.Action == router.Refuse, ""
 	}}
 }

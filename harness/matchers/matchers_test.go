@@ -86,6 +86,16 @@ var _ = Describe("decision matchers", func() {
 		Expect(p.FailureMessage(alertsDecision())).To(ContainSubstring(`why: zone: want "west", got "east" (value)`))
 	})
 
+	It("do not take a judge answer naming a non-candidate for a refusal, and say why", func() {
+		d := router.Decision{Action: router.Refuse, Errors: []router.Error{{Category: router.CatInvalidSkill, Message: "not a candidate"}}}
+		m := matchers.Refuse()
+		ok, err := m.Match(d)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ok).To(BeFalse())
+		Expect(m.FailureMessage(d)).To(ContainSubstring("invalid_skill"))
+		Expect(router.Decision{Action: router.Refuse}).To(matchers.Refuse())
+	})
+
 	It("reject what is not a decision", func() {
 		_, err := matchers.Refuse().Match("refuse")
 		Expect(err).To(MatchError(ContainSubstring("expected a router.Decision, got string")))

@@ -149,10 +149,7 @@ func (builtinJudge) ExtractParams(s *registry.Skill, text string, now time.Time)
 // ForVersion is Factory for the models a version's router settings name,
 // unless overridden (an empty override keeps the version's choice).
 func ForVersion(v *registry.Version, overrideJudge, overrideEmbedder string) (router.ModelFactory, error) {
-	judge, embedder := v.Router.Judge, v.Router.Embedder
-	if overrideJudge != "" {
-		judge = overrideJudge
-	}
+	judge, embedder := JudgeSpec(v, overrideJudge), v.Router.Embedder
 	if overrideEmbedder != "" {
 		embedder = overrideEmbedder
 	}

@@ -110,8 +110,9 @@ var _ = Describe("A provider judge inside the router", func() {
 	It("rejects a skill that is not a candidate as invalid_skill and repairs an unambiguous case slip", func() {
 		answers = []string{chatToolCall("delete_test_data", `{"dataset":"orders","confidence":0.99}`)}
 		d := route("看看华东区上周的订单")
-		Expect(d.Action).NotTo(BeElementOf(router.Execute, router.Confirm), "never acted on")
-		Expect(categories(d)).To(ContainElement(router.CatInvalidSkill))
+		Expect(d.Action).To(Equal(router.Fail), "never acted on, and never a refusal")
+		Expect(categories(d)).To(ConsistOf(router.CatSchemaError))
+		Expect(d.Errors[0].Rule).To(Equal(router.RuleInvalidSkill))
 
 		answers = []string{chatToolCall("Query_Orders_By_Region", `{"region":"east","start":"2026-11-23","end":"2026-11-29","confidence":0.93}`)}
 		server.mu.Lock()
@@ -127,16 +128,7 @@ var _ = Describe("A provider judge inside the router", func() {
 // base, with two per-case tools. A constant embedder makes recall rank
 // nothing, so both tools reach the judge and the judge alone decides.
 func opsRouter(base string) (*router.Router, *registry.Registry) {
-	v, err := registry.Load("../../fixtures/ops/prompts/v2")
-	Expect(err).NotTo(HaveOccurred())
-	tools, err := registry.New([]*registry.Skill{v.Registry.Skill("query_orders_by_region"), v.Registry.Skill("query_alerts_by_zone")})
-	Expect(err).NotTo(HaveOccurred())
 	judge, err := newGateway(fastOptions(base)).Judge("openai:gpt-4o-mini")
 	Expect(err).NotTo(HaveOccurred())
-	flat := func(context.Context, string) ([]float32, error) { return []float32{1, 0}, nil }
-	rt, err := router.New(v, func(*registry.Version, *registry.Registry) (router.Models, error) {
-		return router.Models{Judge: judge, Embedder: flat, EmbedderName: "flat"}, nil
-	})
-	Expect(err).NotTo(HaveOccurred())
-	return rt, tools
+	return opsRouterWith(judge)
 }
