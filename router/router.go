@@ -168,6 +168,9 @@ func (r *Router) Route(ctx context.Context, req Request) (Decision, error) {
 		rt.now = time.Now()
 	}
 	err := rt.run(ctx)
+	if err == nil {
+		err = rt.explainDropped(ctx)
+	}
 	if err != nil {
 		return Decision{}, err
 	}
