@@ -49,6 +49,7 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 	}
 	var best *Candidate // best allowed
 	var asked *Candidate
+	var recalled []string // the allowed skills recall would pass to a judge
 	askedByTrigger := false
 	for i := range ranked {
 		c := &ranked[i]
@@ -56,6 +57,9 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 		if slices.Contains(rt.kept, s) {
 			if best == nil {
 				best = c
+			}
+			if len(recalled) < rt.r.topK() && c.Score > 0 {
+				recalled = append(recalled, c.Skill)
 			}
 			continue
 		}
@@ -76,7 +80,7 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 	}
 	s := rt.set.byName[asked.Skill]
 	why := rt.dropReason(s)
-	cover := rt.coverFor(s)
+	cover := rt.coverFor(s, recalled)
 	how := "scores"
 	if askedByTrigger {
 		how = "matches its trigger and scores"
@@ -133,15 +137,17 @@ func (rt *routing) dropReason(s *registry.Skill) dropWhy {
 }
 
 // coverFor names an allowed skill that covers the request: the one the
-// judge (or a rule) chose above the clarify band, else one the dropped
-// skill's when_not_to_use points to with "(use X)". Empty when none does.
-func (rt *routing) coverFor(s *registry.Skill) string {
+// judge chose above the clarify band, else one the dropped skill's
+// when_not_to_use points to with "(use X)" that recall also finds for this
+// request (a pointer written for another kind of request is no offer).
+// Empty when none does.
+func (rt *routing) coverFor(s *registry.Skill, recalled []string) string {
 	if rt.cover != nil && rt.cover != s {
 		return rt.cover.Name
 	}
 	for _, line := range s.WhenNotToUse {
 		for _, m := range useAlternative.FindAllStringSubmatch(line, -1) {
-			if alt := rt.set.byName[m[1]]; alt != nil && slices.Contains(rt.kept, alt) {
+			if alt := rt.set.byName[m[1]]; alt != nil && slices.Contains(rt.kept, alt) && slices.Contains(recalled, alt.Name) {
 				return alt.Name
 			}
 		}

@@ -41,6 +41,7 @@ func greenhouseSkills() []*registry.Skill {
 		triggers: []*registry.Trigger{trigger(`\bSEED-\d{4}\b`)},
 		examples: []string{"order packet SEED-0042 from the supplier"},
 	})
+	seeds.WhenNotToUse = []string{"the gardener wants the hedges cut back (use prune_hedges)"}
 	return []*registry.Skill{water, moisture, prune, seeds}
 }
 
@@ -94,7 +95,8 @@ var _ = Describe("a skill policy dropped, clearly asked for", func() {
 	})
 
 	It("offers nothing when no allowed skill covers the request", func() {
-		caller := router.Caller{Scopes: gardenScopes, Disabled: []string{"order_seeds"}}
+		// without garden:write the skill its when_not_to_use points to is not allowed either
+		caller := router.Caller{Scopes: []string{"garden:read", "garden:buy"}, Disabled: []string{"order_seeds"}}
 		d := decide(always("none", 0.9, nil), "order packet SEED-0042 from the supplier", caller)
 		Expect(d.Action).To(Equal(router.Refuse))
 		Expect(d.Message).To(HavePrefix("order_seeds is disabled for this caller, so nothing was run."))
@@ -102,6 +104,14 @@ var _ = Describe("a skill policy dropped, clearly asked for", func() {
 		Expect(step(d, "rules").Matched).To(BeEmpty(), "a dropped skill's trigger is never matched as a candidate")
 		Expect(step(d, "diagnosis").Note).To(ContainSubstring("matches its trigger"))
 		Expect(judged()).NotTo(ContainElement("order_seeds"))
+	})
+
+	It("does not offer a when_not_to_use alternative that recall does not find for this request", func() {
+		caller := router.Caller{Scopes: gardenScopes, Disabled: []string{"order_seeds"}}
+		d := decide(always("none", 0.9, nil), "order packet SEED-0042 from supplier", caller)
+		Expect(d.Action).To(Equal(router.Refuse))
+		Expect(d.Message).To(ContainSubstring("order_seeds is disabled"))
+		Expect(d.Message).NotTo(ContainSubstring("prune_hedges"))
 	})
 
 	It("says a skill outside the caller's scopes is not permitted, naming the scope", func() {
