@@ -10,6 +10,11 @@ import (
 	"github.com/routebench/routebench/router/registry"
 )
 
+// StageDiagnosis is the trace step of explainDropped. Its decision does not
+// depend on the bands: whatever they chose, a clear ask for a dropped skill
+// is refused.
+const StageDiagnosis = "diagnosis"
+
 // askedMargin is how far, in recall score over the whole registry, a skill
 // policy dropped must stand above the best skill the caller may use before
 // the request counts as clearly asking for it. Below that the request is
@@ -44,7 +49,7 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		rt.trace(TraceStep{Stage: "diagnosis", Note: "could not score skills policy dropped: " + err.Error()})
+		rt.trace(TraceStep{Stage: StageDiagnosis, Note: "could not score skills policy dropped: " + err.Error()})
 		return nil
 	}
 	var best *Candidate // best allowed
@@ -89,7 +94,7 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 	if best != nil {
 		bestNote = fmt.Sprintf("the best allowed skill %s scores %.4f", best.Skill, best.Score)
 	}
-	rt.trace(TraceStep{Stage: "diagnosis", Choice: s.Name, Note: fmt.Sprintf(
+	rt.trace(TraceStep{Stage: StageDiagnosis, Choice: s.Name, Note: fmt.Sprintf(
 		"the request asks for %s (%s): it %s %.4f in recall over every skill; %s (margin %g); was %s, now refuse",
 		s.Name, why.short, how, asked.Score, bestNote, askedMargin, rt.d.Action)})
 	msg := why.long + ", so nothing was run."
