@@ -67,8 +67,7 @@ func (rt *routing) checkParams(ctx context.Context, s *registry.Skill, v verdict
 	default:
 		rt.d.Action = action
 		if action == Confirm {
-			rt.d.Gate = gateOf(s)
-			rt.d.Message = fmt.Sprintf("%s changes things (%s); confirm to run it (%s gate).", s.Name, s.SideEffect, rt.d.Gate)
+			rt.confirmGate(s, params)
 		}
 	}
 	return nil

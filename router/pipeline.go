@@ -21,6 +21,11 @@ type routing struct {
 	// repaired is set once the single judge repair attempt is spent,
 	// whether on the contract or on params.
 	repaired bool
+	// kept are the skills policy let through; cover is the allowed skill
+	// chosen at or above the clarify band, if any, which explainDropped
+	// may offer instead of a skill the caller cannot use.
+	kept  []*registry.Skill
+	cover *registry.Skill
 }
 
 func (rt *routing) trace(step TraceStep) { rt.d.Trace = append(rt.d.Trace, step) }
@@ -46,6 +51,7 @@ func (rt *routing) run(ctx context.Context) error {
 
 	// Stage 0: policy.
 	candidates, dropped := policy(set.reg.Skills, rt.req.Caller)
+	rt.kept = candidates
 	rt.trace(TraceStep{Stage: "policy", Kept: intp(len(candidates)), Dropped: dropped})
 	if len(candidates) == 0 {
 		rt.d.Stage = "policy"
@@ -205,6 +211,9 @@ func (rt *routing) act(ctx context.Context, s *registry.Skill, v verdict, conf f
 	rt.d.Confidence = conf
 	execute, clarify := rt.r.v.Router.Bands.For(s.SideEffect)
 	action := band(s, conf, execute, clarify)
+	if action != Refuse {
+		rt.cover = s
+	}
 	rt.trace(TraceStep{Stage: "bands", Choice: s.Name, Confidence: floatp(conf),
 		Note: fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g -> %s", s.SideEffect, execute, clarify, action)})
 	switch action {

@@ -69,7 +69,7 @@ func randomJudge(rng *rand.Rand, all []string) func(router.JudgeRequest, int) (r
 	}
 }
 
-var _ = Describe("policy invariants over 2000 random requests", func() {
+var _ = Describe("policy invariants over 3000 random requests", func() {
 	It("never lets an out-of-scope or disabled skill act or be offered, never executes a side effect, always gates confirm", func() {
 		rng := rand.New(rand.NewPCG(7, 42))
 		v := opsVersion()
@@ -86,7 +86,9 @@ var _ = Describe("policy invariants over 2000 random requests", func() {
 			routers[jn] = r
 		}
 		actions := map[router.Action]int{}
-		for i := range 2000 {
+		// 3000 since a refusal naming a dropped skill the text clearly asks
+		// for (explainDropped) takes many random acting decisions away.
+		for i := range 3000 {
 			var scopes, disabled []string
 			for _, s := range allScopes {
 				if rng.IntN(2) == 0 {
@@ -139,6 +141,13 @@ var _ = Describe("policy invariants over 2000 random requests", func() {
 			}
 			if d.Skill != "" {
 				Expect(allowed(d.Skill)).To(BeTrue(), why)
+			}
+			for _, t := range d.Trace {
+				if t.Stage == "diagnosis" && t.Choice != "" {
+					Expect(allowed(t.Choice)).To(BeFalse(), "only a dropped skill is explained: "+why)
+					Expect(d.Action).To(Equal(router.Refuse), why)
+					Expect(d.Message).To(ContainSubstring(t.Choice), why)
+				}
 			}
 			if d.Action.Acts() {
 				s := bySkill[d.Skill]

@@ -160,6 +160,12 @@ func (r *Router) Route(ctx context.Context, req Request) (Decision, error) {
 	} else {
 		err = rt.run(ctx)
 	}
+	// A request on its own may be about a skill policy dropped, and then
+	// the refusal names it. A follow-up's text ("the harbor depot") is not a
+	// request on its own, so it is not diagnosed alone.
+	if err == nil && len(req.Turns) == 0 {
+		err = rt.explainDropped(ctx)
+	}
 	if err != nil {
 		return Decision{}, err
 	}

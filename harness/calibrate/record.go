@@ -194,7 +194,12 @@ func NewRecord(c *harness.Case, d router.Decision, reg *registry.Registry) Recor
 	bands, ok := lastStep(d, func(st router.TraceStep) bool {
 		return st.Stage == "bands" && st.Confidence != nil && st.Choice != ""
 	})
-	if !ok {
+	// A refusal naming a dropped skill the request asks for replaces
+	// whatever the bands chose, so it is the decision at any bands.
+	_, explained := lastStep(d, func(st router.TraceStep) bool {
+		return st.Stage == router.StageDiagnosis && st.Choice != ""
+	})
+	if !ok || explained {
 		o := outcomeOf(c, d, reg)
 		r.Outcomes = [3]Outcome{o, o, o}
 		return r

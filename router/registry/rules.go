@@ -130,6 +130,28 @@ func NewRule(expr, message string) (*Rule, error) {
 	return r, nil
 }
 
+// celCompileErrors turns CEL's issues into located problems, with a hint
+// for a misspelt or unknown name.
+func celCompileErrors(issues []*cel.Error) []ruleCompileError {
+	var errs []ruleCompileError
+	for _, e := range issues {
+		msg := strings.TrimSuffix(e.Message, " (in container '')")
+		if m := undeclared.FindStringSubmatch(msg); m != nil && !strings.Contains(msg, "did you mean") {
+			if s := suggest(m[1], celNames); s != "" {
+				msg += " (did you mean " + s + "?)"
+			} else {
+				msg += " (a rule sees only params, now, date() and days_between())"
+			}
+		}
+		ce := ruleCompileError{msg: "does not compile: " + msg + "; fix the CEL expression"}
+		if e.Location != nil {
+			ce.line, ce.column = e.Location.Line(), e.Location.Column()+1
+		}
+		errs = append(errs, ce)
+	}
+	return errs
+}
+
 func compileRule(expr, message string) (*Rule, []ruleCompileError) {
 	env, err := ruleEnv()
 	if err != nil {
@@ -137,23 +159,7 @@ func compileRule(expr, message string) (*Rule, []ruleCompileError) {
 	}
 	ast, iss := env.Compile(expr)
 	if iss != nil && iss.Err() != nil {
-		var errs []ruleCompileError
-		for _, e := range iss.Errors() {
-			msg := strings.TrimSuffix(e.Message, " (in container '')")
-			if m := undeclared.FindStringSubmatch(msg); m != nil && !strings.Contains(msg, "did you mean") {
-				if s := suggest(m[1], celNames); s != "" {
-					msg += " (did you mean " + s + "?)"
-				} else {
-					msg += " (a rule sees only params, now, date() and days_between())"
-				}
-			}
-			ce := ruleCompileError{msg: "does not compile: " + msg + "; fix the CEL expression"}
-			if e.Location != nil {
-				ce.line, ce.column = e.Location.Line(), e.Location.Column()+1
-			}
-			errs = append(errs, ce)
-		}
-		return nil, errs
+		return nil, celCompileErrors(iss.Errors())
 	}
 	if !ast.OutputType().IsExactType(types.BoolType) {
 		return nil, []ruleCompileError{{msg: fmt.Sprintf(

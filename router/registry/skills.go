@@ -16,7 +16,7 @@ import (
 var skillFields = []string{
 	"name", "description", "when_to_use", "when_not_to_use", "side_effect", "permission_scope",
 	"params_schema", "rules", "triggers", "examples", "counter_examples", "glossary", "confirm", "cost",
-	"result_schema",
+	"result_schema", "x-affects",
 }
 
 var skillName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
@@ -196,6 +196,9 @@ func (f *yfile) skill(n *yaml.Node, field string) *Skill {
 	if v := nodes["result_schema"]; v != nil {
 		s.ResultSchemaRaw, s.ResultSchema = f.resultSchema(v, join(field, "result_schema"))
 	}
+	if v := nodes["x-affects"]; v != nil {
+		s.Affects = f.affects(v, join(field, "x-affects"), s)
+	}
 	rulesOK := true
 	if v := nodes["rules"]; v != nil {
 		s.Rules, rulesOK = f.rules(v, join(field, "rules"))
@@ -282,20 +285,7 @@ func (f *yfile) rules(n *yaml.Node, field string) ([]*Rule, bool) {
 			continue
 		}
 		r, errs := compileRule(expr, msg)
-		for _, e := range errs {
-			where := ""
-			if e.column > 0 {
-				where = fmt.Sprintf(" (column %d)", e.column)
-			}
-			line := exprNode.Line
-			if e.line > 1 {
-				line += e.line - 1
-				if exprNode.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-					line++ // block scalars start on the line after the indicator
-				}
-			}
-			f.ps.add(Pos{File: f.name, Line: line}, join(rfield, "expr"), "%s", withColumn(e.msg, where))
-		}
+		f.exprProblems(exprNode, join(rfield, "expr"), errs)
 		if r == nil {
 			ok = false
 			continue
@@ -304,6 +294,25 @@ func (f *yfile) rules(n *yaml.Node, field string) ([]*Rule, bool) {
 		out = append(out, r)
 	}
 	return out, ok
+}
+
+// exprProblems reports CEL compile problems at the line inside the
+// expression's scalar where each one is, with its column.
+func (f *yfile) exprProblems(exprNode *yaml.Node, field string, errs []ruleCompileError) {
+	for _, e := range errs {
+		where := ""
+		if e.column > 0 {
+			where = fmt.Sprintf(" (column %d)", e.column)
+		}
+		line := exprNode.Line
+		if e.line > 1 {
+			line += e.line - 1
+			if exprNode.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+				line++ // block scalars start on the line after the indicator
+			}
+		}
+		f.ps.add(Pos{File: f.name, Line: line}, field, "%s", withColumn(e.msg, where))
+	}
 }
 
 func (f *yfile) triggers(n *yaml.Node, field string) []*Trigger {

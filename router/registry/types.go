@@ -74,7 +74,10 @@ type Skill struct {
 	CounterExamples []string
 	Glossary        map[string]string
 	Confirm         Gate
-	Cost            Cost
+	// Affects is the optional x-affects count of items a call touches;
+	// nil means the router counts the largest list param.
+	Affects *Affects
+	Cost    Cost
 	// Steps is, for a workflow's skill view, the skills its nodes call, in
 	// plan order and each once; empty for a plain skill. Stage 1 reads it so
 	// a trigger on one of those skills brings the workflow along instead of
