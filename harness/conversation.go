@@ -30,6 +30,9 @@ type TurnResult struct {
 	Decision router.Decision `json:"decision"`
 	Pass     bool            `json:"pass"`
 	Failure  string          `json:"failure"` // primary failure category, "" when passed
+	// Masked is Result.Masked for this turn's decision: how each x-sensitive
+	// param compared before it was written as "***".
+	Masked map[string]string `json:"masked,omitempty"`
 }
 
 // IsConversation reports whether the case is a conversation.
@@ -153,6 +156,8 @@ func evaluateConversation(ctx context.Context, rt Router, v *registry.Version, r
 	dt := res.Turns[deciding]
 	res.Input, res.Expect, res.Decision = dt.Input, dt.Expect, dt.Decision
 	res.Pass, res.Failure = verdict.Pass, verdict.Failure
+	// Scored above on the real values; from here on only masked ones.
+	MaskResult(reg, &res)
 	return res, verdict.Verdict, nil
 }
 
@@ -254,7 +259,7 @@ func DecisionResults(r Result) []Result {
 	for i, t := range r.Turns {
 		out[i] = Result{Format: r.Format, Version: r.Version, Case: r.Case, CaseHash: r.CaseHash,
 			Suite: r.Suite, Tags: r.Tags, Input: t.Input, Caller: r.Caller, Expect: t.Expect,
-			Decision: t.Decision, Pass: t.Pass, Failure: t.Failure, LatencyUS: t.Decision.LatencyUS, Seq: r.Seq}
+			Decision: t.Decision, Pass: t.Pass, Failure: t.Failure, LatencyUS: t.Decision.LatencyUS, Seq: r.Seq, Masked: t.Masked}
 	}
 	return out
 }

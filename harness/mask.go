@@ -19,6 +19,25 @@ const maskedOK = "ok"
 // expectation. reg is the skill set the case was routed with. Call it
 // after scoring r.
 func MaskResult(reg *registry.Registry, r *Result) {
+	// Each turn of a conversation keeps its own comparison record; the
+	// line's own input, expectation and decision are a copy of its deciding
+	// turn (sharing its maps), so they are taken from the masked turn.
+	if len(r.Turns) > 0 {
+		for i := range r.Turns {
+			t := &r.Turns[i]
+			t.Masked = maskDecision(reg, t.Expect, &t.Decision, &t.Input)
+			if len(t.Masked) > 0 {
+				t.Expect = maskExpect(reg, t.Expect)
+			}
+		}
+		deciding := len(r.Turns) - 1
+		if r.FailedTurn > 0 && r.FailedTurn <= len(r.Turns) {
+			deciding = r.FailedTurn - 1
+		}
+		t := r.Turns[deciding]
+		r.Input, r.Expect, r.Decision, r.Masked = t.Input, t.Expect, t.Decision, t.Masked
+		return
+	}
 	r.Masked = maskDecision(reg, r.Expect, &r.Decision, &r.Input)
 	if len(r.Masked) > 0 {
 		r.Expect = maskExpect(reg, r.Expect)

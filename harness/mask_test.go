@@ -3,6 +3,7 @@ package harness_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -55,6 +56,30 @@ func lockerCase(id, text, wantCode string) harness.Case {
 }
 
 var _ = Describe("x-sensitive masking and request ids in results", func() {
+	It("masks every turn of a conversation, each scored on its real values", func() {
+		v, rt := lockerVersion(), &secretRouter{}
+		typo, right := lockerCase("t1", "open L-9 code 7731-zetx", "7731-zeta"), lockerCase("t2", "open L-9 code 7731-zeta", "7731-zeta")
+		conv := harness.Case{ID: "locker-talk", Suite: harness.SuiteNormal, Caller: typo.Caller,
+			Turns: []harness.Turn{{Input: typo.Input, Expect: typo.Expect}, {Input: right.Input, Expect: right.Expect}}}
+		dir := GinkgoT().TempDir()
+		out, err := harness.Run(context.Background(), harness.RunConfig{Versions: []*registry.Version{v}, Cases: []harness.Case{conv},
+			NewRouter: func(*registry.Version) (harness.Router, error) { return rt, nil }, OutDir: dir, Concurrency: 1})
+		Expect(err).NotTo(HaveOccurred())
+		data, err := os.ReadFile(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).NotTo(ContainSubstring("7731-zet"), "no turn leaks the value")
+		results, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(results).To(HaveLen(1))
+		turns := results[0].Turns
+		Expect(turns).To(HaveLen(2))
+		Expect(turns[0].Masked).To(Equal(map[string]string{"code": harness.MismatchValue}))
+		Expect(turns[1].Masked).To(Equal(map[string]string{"code": "ok"}))
+		Expect(turns[0].Pass).To(BeFalse())
+		Expect(turns[1].Pass).To(BeTrue())
+		Expect(harness.Score(results)).To(Equal(harness.Score(out.Results)), "scores read back agree with the run's")
+	})
+
 	It("masks sensitive params in the written result but scores the real values", func() {
 		v, rt := lockerVersion(), &secretRouter{}
 		right := lockerCase("locker-right", "open L-9 code 7731-zeta", "7731-zeta")
