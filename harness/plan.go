@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 )
@@ -125,29 +124,17 @@ type planPair struct {
 }
 
 // WritePlanFile writes plan.json.
-func WritePlanFile(path string, p Plan) error {
-	return writeAtomic(path, func(w io.Writer) error {
-		b, err := json.MarshalIndent(p, "", "  ")
-		if err != nil {
-			return fmt.Errorf("encode plan: %w", err)
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
-	})
-}
+func WritePlanFile(path string, p Plan) error { return writeJSONFile(path, "plan", p) }
 
 // ReadPlanFile reads plan.json.
 func ReadPlanFile(path string) (Plan, error) {
 	var p Plan
-	b, err := os.ReadFile(path)
+	err := readJSONFile(path, "plan", &p)
 	if errors.Is(err, os.ErrNotExist) {
 		return p, fmt.Errorf("%s does not exist: the run there predates plan records or did not start; re-run it with this routebench: %w", path, err)
 	}
 	if err != nil {
-		return p, fmt.Errorf("read plan: %w", err)
-	}
-	if err := json.Unmarshal(b, &p); err != nil {
-		return p, fmt.Errorf("%s: not a plan record: %w", path, err)
+		return p, err
 	}
 	if p.Format != FormatVersion {
 		return p, fmt.Errorf("%s: plan format %d, this routebench reads format %d; re-run the shard with this version", path, p.Format, FormatVersion)

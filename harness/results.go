@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/internal/outdir"
 )
 
@@ -227,28 +228,40 @@ func SummaryMatches(dir string) (ok bool, reason string, err error) {
 // WriteSummaryFile writes summary.json, indented; s.Results should say
 // which results.jsonl it was scored from (DigestResultsFile). encoding/json sorts map
 // keys, so equal summaries give equal bytes.
-func WriteSummaryFile(path string, s Summary) error {
+func WriteSummaryFile(path string, s Summary) error { return writeJSONFile(path, "summary", s) }
+
+// ReadSummaryFile reads summary.json.
+func ReadSummaryFile(path string) (Summary, error) {
+	var s Summary
+	if err := readJSONFile(path, "summary", &s); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// writeJSONFile replaces path whole with v as indented JSON and a newline.
+func writeJSONFile(path, what string, v any) error {
 	return writeAtomic(path, func(w io.Writer) error {
-		b, err := json.MarshalIndent(s, "", "  ")
+		b, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
-			return fmt.Errorf("encode summary: %w", err)
+			return fmt.Errorf("encode %s: %w", what, err)
 		}
 		_, err = w.Write(append(b, '\n'))
 		return err
 	})
 }
 
-// ReadSummaryFile reads summary.json.
-func ReadSummaryFile(path string) (Summary, error) {
-	var s Summary
-	b, err := os.ReadFile(path)
+// readJSONFile reads a JSON record routebench wrote, bounded like every
+// input (a record replaced by something huge or a FIFO is refused).
+func readJSONFile(path, what string, v any) error {
+	b, err := inputfile.ReadFile(path, 0)
 	if err != nil {
-		return s, fmt.Errorf("read summary: %w", err)
+		return fmt.Errorf("read %s: %w", what, err)
 	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("read summary %s: %w", path, err)
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: not a %s record: %w", path, what, err)
 	}
-	return s, nil
+	return nil
 }
 
 // writeAtomic replaces path whole (see outdir.WriteFile).
