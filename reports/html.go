@@ -51,6 +51,8 @@ type htmlView struct {
 	SkillCount  int
 	Histograms  []chartView
 	Reliability chartView
+	Trends      []chartView
+	TrendRuns   string
 	Failures    failureTable
 	Flips       []flipSet
 	FlipLimit   int
@@ -181,6 +183,7 @@ func buildHTMLView(in *Input) *htmlView {
 		Tables:      in.metricTables(versions),
 		Histograms:  histograms(versions, points),
 		Reliability: reliability(versions, points),
+		Trends:      trendCharts(in.Trend),
 		Failures:    in.failures(versions, perVersion),
 		Flips:       in.flipSets(versions, perVersion),
 		FlipLimit:   flipLimit,
@@ -189,6 +192,9 @@ func buildHTMLView(in *Input) *htmlView {
 		CSS:         template.CSS(reportCSS),
 		JS:          template.JS(reportJS),
 		CSP:         contentSecurityPolicy(reportJS),
+	}
+	if t := in.Trend; t != nil && t.Total > 0 {
+		v.TrendRuns = "runs #" + itoa(t.First) + "–#" + itoa(t.Last) + " of " + itoa(t.Total)
 	}
 	if v.Title == "" {
 		v.Title = "routebench report"

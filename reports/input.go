@@ -28,6 +28,9 @@ type Input struct {
 	// Gate is the gate's verdict per head version, which a gate's
 	// report.html opens with (DESIGN §7); empty outside `gate`.
 	Gate []GateVerdict
+	// Trend is the headline metrics over the last runs of the history
+	// file (harness.NewTrend), drawn one chart per metric; nil draws none.
+	Trend *harness.Trend
 }
 
 // GateVerdict is the gate's outcome for one head version, as computed by

@@ -37,6 +37,7 @@ type gateOptions struct {
 	out                      string
 	concurrency              int
 	judge, embedder          string
+	history                  string
 }
 
 func newGateCmd() *cobra.Command {
@@ -84,6 +85,7 @@ Examples:
 	f.StringVar(&o.baseVersion, "base-version", "", "base version directory (with --head-version)")
 	f.StringVar(&o.headVersion, "head-version", "", "head version directory (with --base-version)")
 	f.StringVar(&o.out, "out", "gate-out", "output directory")
+	addHistoryFlag(f, &o.history)
 	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
 	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
@@ -195,7 +197,14 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 		comparisons = append(comparisons, gateComparison{pair: p, base: br, head: hr, cmp: c})
 	}
 
-	if err := writeGateOutputs(o.out, hc, cfg, headRun.Results, headSummary, baseRun.Results, pairs, comparisons, verdicts); err != nil {
+	// The head is what this tree measures; the base is history already. A
+	// run with provider failures measured the provider: not recorded.
+	history := o.history
+	if headRun.ProviderErrors+baseRun.ProviderErrors > 0 {
+		history = ""
+	}
+	trend := recordHistory(stderr, history, harness.HistoryGate, headSummary)
+	if err := writeGateOutputs(o.out, hc, cfg, headRun.Results, headSummary, baseRun.Results, pairs, comparisons, verdicts, trend); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	for _, gc := range comparisons {
@@ -482,7 +491,7 @@ type gateRecord struct {
 }
 
 func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
-	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict) error {
+	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict, trend *harness.Trend) error {
 	// Each summary records the results.jsonl it was scored from.
 	headDigest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
 	if err != nil {
@@ -512,7 +521,7 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	meta.Title = "routebench gate"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
-	headIn := reports.Input{Meta: meta, Results: headResults, Summary: headSummary, Gate: gateVerdicts(verdicts)}
+	headIn := reports.Input{Meta: meta, Results: headResults, Summary: headSummary, Gate: gateVerdicts(verdicts), Trend: trend}
 	if err := writeFileWith(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ type reportFlags struct {
 	out, junit, markdown string
 	title, commit, base  string
 	unpaired             bool
+	history              string
 }
 
 func newReportCmd() *cobra.Command {
@@ -40,7 +41,8 @@ and summary.md. The first version in the file is the base of every delta,
 unless --base names another.`,
 		Example: `  routebench report out/results.jsonl -o report.html
   routebench report out/results.jsonl -o report.html --junit junit.xml --markdown summary.md
-  routebench report merged.jsonl -o report.html --base v2 --commit "$GITHUB_SHA"`,
+  routebench report merged.jsonl -o report.html --base v2 --commit "$GITHUB_SHA"
+  routebench report out/results.jsonl -o report.html --history .routebench/history.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReport(cmd.OutOrStdout(), args[0], f)
@@ -55,6 +57,7 @@ unless --base names another.`,
 		"git commit the results were made at, for the header (default $GITHUB_SHA); results do not record it")
 	fl.StringVar(&f.base, "base", "", `version to compare the others against, by name or ID ("v1" or "v1@0a1b2c3d"); default the first in the file`)
 	fl.BoolVar(&f.unpaired, "unpaired", false, "skip the paired comparison: deltas are plain differences")
+	fl.StringVar(&f.history, "history", "", "draw the trend of the last 20 runs of this history file (run and gate write "+harness.DefaultHistoryPath+")")
 	return cmd
 }
 
@@ -81,6 +84,15 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 	in := reports.Input{Meta: meta, Results: results, Summary: harness.Score(results)}
 	if !f.unpaired {
 		in.Comparisons = pairedAgainstFirst(results)
+	}
+	if f.history != "" {
+		// Asked for by name, so a history that cannot be read is an error.
+		entries, total, err := harness.ReadHistory(f.history, reportTrendRuns)
+		if err != nil {
+			return exitcode.With(exitcode.Usage, fmt.Errorf("--history: %w", err))
+		}
+		t := harness.NewTrend(entries, total, reportTrendRuns)
+		in.Trend = &t
 	}
 	outputs := []struct {
 		path  string

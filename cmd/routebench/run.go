@@ -46,6 +46,7 @@ type runOptions struct {
 	embedder    string
 	cpuProfile  string
 	memProfile  string
+	history     string
 }
 
 func newRunCmd() *cobra.Command {
@@ -68,6 +69,11 @@ parts with "routebench merge". Ctrl-C stops after writing every finished case;
 One run writes DIR at a time (DIR/.routebench.lock); outputs are replaced
 whole, and summary.json records the sha256 of the results.jsonl it was
 scored from. DIR/plan.json records the run's plan, so merge can check shards.
+
+Each run (not a shard) appends its headline metrics to --history (default
+.routebench/history.jsonl); report.html draws their trend over the last 20
+runs and "routebench history" prints it. A history that cannot be written is
+a warning, not a failed run.
 
 Exit codes: 0 done, 2 bad flags, config or suite files, a label filter that
 selects nothing, DIR in use by another routebench, or a bad results.jsonl to
@@ -99,6 +105,7 @@ Examples:
 	// Profiling hooks for the load benchmark (see harness/cmd/gencases).
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file at the end")
+	addHistoryFlag(f, &o.history)
 	_ = f.MarkHidden("cpuprofile")
 	_ = f.MarkHidden("memprofile")
 	return cmd
@@ -205,7 +212,13 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		}
 		return exitcode.With(exitcode.RunError, runErr)
 	}
-	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions)); err != nil {
+	// A shard's metrics are a part of the run's, not a run to follow; a
+	// run with provider failures measured the provider, not the prompt.
+	history := func(s harness.Summary) *harness.Trend { return recordHistory(stderr, o.history, harness.HistoryRun, s) }
+	if plan.shard.Count > 1 || outcome.ProviderErrors > 0 {
+		history = nil
+	}
+	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
@@ -442,8 +455,10 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 // and prints the metric table. versions may be nil (merge knows only what
 // the results say). summary.json comes last and records the digest of
 // results.jsonl: when it is there, every output beside it is complete and
-// was made from exactly those results.
-func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta) error {
+// was made from exactly those results. history, when not nil, records the
+// summary and returns the trend report.html draws.
+func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta,
+	history func(harness.Summary) *harness.Trend) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
@@ -459,7 +474,11 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 	}()
 	summary := harness.Score(results)
 	summary.Results = &digest
-	if err := writeReports(dir, results, summary, versions, junit); err != nil {
+	var trend *harness.Trend
+	if history != nil {
+		trend = history(summary)
+	}
+	if err := writeReports(dir, results, summary, versions, junit, trend); err != nil {
 		return err
 	}
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
@@ -471,7 +490,7 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 // writeReports is the single place the run and merge commands render
 // reports (package reports): report.html, junit.xml, summary.md. junit
 // delivers the result of writing junit.xml, started by the caller.
-func writeReports(dir string, results []harness.Result, summary harness.Summary, versions []reports.VersionMeta, junit <-chan error) error {
+func writeReports(dir string, results []harness.Result, summary harness.Summary, versions []reports.VersionMeta, junit <-chan error, trend *harness.Trend) error {
 	meta := reports.MetaFromResults(results)
 	if len(versions) > 0 {
 		meta.Versions = versions
@@ -479,7 +498,7 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 	meta.Title = "routebench run"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
-	in := reports.Input{Meta: meta, Results: results, Summary: summary}
+	in := reports.Input{Meta: meta, Results: results, Summary: summary, Trend: trend}
 	writers := []struct {
 		name  string
 		write func(io.Writer) error
