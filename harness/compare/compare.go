@@ -289,9 +289,25 @@ func compareGroup(name string, members []int, terms [][2]map[string]bool, metric
 				"the rate moved %+.3f but paired cases moved the other way (b=%d, c=%d): the versions count different cases; read both n",
 				d.Delta, d.B, d.C)})
 		}
-		g.Metrics = append(g.Metrics, Metric{Name: metric, Direction: dir, PairedDelta: d, Symbol: Symbol(dir, d.Significant, gained)})
+		moved := gained
+		if d.Test == stats.TestBootstrap {
+			// judged by the interval of the delta, so the delta's sign is
+			// the direction, whatever the few cases counted twice did
+			moved = sign(d.Delta)
+		}
+		g.Metrics = append(g.Metrics, Metric{Name: metric, Direction: dir, PairedDelta: d, Symbol: Symbol(dir, d.Significant, moved)})
 	}
 	return g
+}
+
+func sign(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
 }
 
 // anyTerm reports whether some member has the metric under either version.
