@@ -3,6 +3,7 @@ package importer_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -83,6 +84,43 @@ var _ = Describe("ImportBFCL", func() {
 	It("needs the answers for categories other than irrelevance", func() {
 		err := importer.ImportBFCL("testdata/bfcl_multiple.json", "", GinkgoT().TempDir())
 		Expect(err).To(MatchError(ContainSubstring("multiple_0: no possible answer (pass --answers")))
+	})
+})
+
+// Every importer writes DIR/version; the version's name comes from the data
+// set, so results and reports read clinc150@… rather than version@….
+var _ = Describe("imported version names", func() {
+	load := func(out string) string {
+		GinkgoHelper()
+		v, err := registry.Load(filepath.Join(out, "version"))
+		Expect(err).NotTo(HaveOccurred())
+		return v.Name
+	}
+	It("names a CLINC150 version clinc150", func() {
+		out := GinkgoT().TempDir()
+		Expect(importer.ImportCLINC150("testdata/clinc_small.json", out, importer.CLINC150Options{EvalSplits: []string{"val"}})).To(Succeed())
+		Expect(load(out)).To(Equal("clinc150"))
+	})
+	It("names a BFCL version after its category, live ones included", func() {
+		out := GinkgoT().TempDir()
+		Expect(importer.ImportBFCL("testdata/bfcl_multiple.json", "testdata/bfcl_multiple_answers.json", out)).To(Succeed())
+		Expect(load(out)).To(Equal("bfcl-multiple"))
+
+		dir := GinkgoT().TempDir()
+		for _, f := range []string{"bfcl_multiple.json", "bfcl_multiple_answers.json"} {
+			data, err := os.ReadFile(filepath.Join("testdata", f))
+			Expect(err).NotTo(HaveOccurred())
+			live := strings.ReplaceAll(string(data), `"multiple_0"`, `"live_multiple_0-0"`)
+			Expect(os.WriteFile(filepath.Join(dir, f), []byte(live), 0o644)).To(Succeed())
+		}
+		out = GinkgoT().TempDir()
+		Expect(importer.ImportBFCL(filepath.Join(dir, "bfcl_multiple.json"), filepath.Join(dir, "bfcl_multiple_answers.json"), out)).To(Succeed())
+		Expect(load(out)).To(Equal("bfcl-live_multiple"))
+	})
+	It("names an OpenAI tools version after its file", func() {
+		out := GinkgoT().TempDir()
+		Expect(importer.ImportOpenAITools("testdata/tools.json", out, "read")).To(Succeed())
+		Expect(load(out)).To(Equal("openai-tools"))
 	})
 })
 
