@@ -163,9 +163,21 @@ var _ = Describe("CheckBFCL", func() {
 		Entry("wrong type", result(router.Execute, "f", map[string]any{"city": "SF", "days": "3"}), importer.BFCLType),
 		Entry("wrong value", result(router.Execute, "f", map[string]any{"city": "LA", "days": 3.0}), importer.BFCLValue),
 		Entry("another function", result(router.Execute, "g", map[string]any{}), importer.BFCLWrongFunction),
-		Entry("no call", result(router.Refuse, "", nil), importer.BFCLWrongFunction),
+		// Abstaining where a call was due is BFCL's "no call", not a wrong
+		// function: the router picked no function at all.
+		Entry("refused: no call", result(router.Refuse, "", nil), importer.BFCLNoCall),
+		Entry("clarified on the right function: no call", result(router.Clarify, "f", nil), importer.BFCLNoCall),
+		Entry("clarified between candidates: no call", result(router.Clarify, "", nil), importer.BFCLNoCall),
 		Entry("router error", result(router.Fail, "", nil), importer.BFCLError),
 	)
+
+	It("lists no call apart from wrong functions in the bfcl-check table", func() {
+		var b strings.Builder
+		Expect(importer.WriteBFCL(&b, []harness.Result{
+			result(router.Refuse, "", nil), result(router.Clarify, "f", nil), result(router.Execute, "g", map[string]any{}),
+		})).To(Succeed())
+		Expect(b.String()).To(ContainSubstring("no_call 2, wrong_function 1"))
+	})
 
 	It("counts abstention as right only where nothing should be called", func() {
 		irrelevant := harness.Result{Tags: []string{"category:irrelevance"}, Expect: harness.Expect{Action: router.Refuse}}
