@@ -150,3 +150,18 @@ func squash(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// With three versions the report's data pairs each later version with the
+// base and the third also with the second, so a step that undoes the last
+// one shows even while the base comparison still looks better.
+func TestReportDataPairsWithBaseAndPrevious(t *testing.T) {
+	results := slices.Concat(compareResults("v1@11111111"), compareResults("v2@22222222"), compareResults("v3@33333333"))
+	var got []string
+	for _, c := range pairedAgainstFirst(results) {
+		got = append(got, fmt.Sprintf("%s %s->%s", c.Against, c.Base, c.Head))
+	}
+	want := []string{"base v1@11111111->v2@22222222", "base v1@11111111->v3@33333333", "previous v2@22222222->v3@33333333"}
+	if !slices.Equal(got, want) {
+		t.Errorf("comparisons %q, want %q", got, want)
+	}
+}

@@ -31,8 +31,11 @@ const (
 // Comparison is a head version against a base version over the cases both
 // ran.
 type Comparison struct {
-	Base       string           `json:"base"` // version id, "v1@0a1b2c3d"
-	Head       string           `json:"head"`
+	Base string `json:"base"` // version id, "v1@0a1b2c3d"
+	Head string `json:"head"`
+	// Against is AgainstBase or AgainstPrevious inside a Series, "" for a
+	// comparison of two versions on their own.
+	Against    string           `json:"against,omitempty"`
 	Thresholds stats.Thresholds `json:"thresholds"`
 	// Paired is how many cases entered the comparison.
 	Paired int `json:"paired"`
