@@ -21,7 +21,9 @@ type Input struct {
 	Results []harness.Result
 	Summary harness.Summary
 	// Comparisons are paired comparisons (compare.Paired) of later
-	// versions against the first (base) one, one per head version.
+	// versions against the first (base) one, one per head version, and,
+	// with three versions or more, of each against its previous one
+	// (compare.Series; Comparison.Against says which).
 	// Optional: without them deltas are plain differences, with no
 	// interval or significance, and flipped cases are paired by case ID.
 	Comparisons []compare.Comparison

@@ -8,6 +8,7 @@ import (
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/stats"
 )
 
 // metricTable is one group's metrics ("all", "suite:boundary", "tag:zh")
@@ -232,6 +233,10 @@ func (in *Input) deltaCell(group, name, base, head string, gb, gh *harness.Group
 			cell.CI = formatDeltaInterval(name, m.Interval.Lo, m.Interval.Hi)
 		}
 		cell.Note = formatP(m.P)
+		if m.Test == stats.TestBootstrap {
+			// denominators differ: the interval, not McNemar, judged it
+			cell.Note = "bootstrap"
+		}
 		var warns []string
 		for _, w := range m.Warnings {
 			warns = append(warns, w.Message)

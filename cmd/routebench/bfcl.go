@@ -16,9 +16,10 @@ func newBFCLCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "bfcl-check RESULTS.jsonl",
 		Short: "Score imported BFCL results with BFCL's checker, next to routebench's own metrics",
-		Long: `Apply BFCL's AST checker to the results of imported BFCL cases: a call fails on
-a wrong function, a missing required param, an unexpected param, a wrong type or
-a value outside the acceptable list (strings compared after BFCL's normalization).
+		Long: `Apply BFCL's AST checker to the results of imported BFCL cases: a case fails on
+no call (a clarify or refuse where a call was due), a wrong function, a missing
+required param, an unexpected param, a wrong type or a value outside the
+acceptable list (strings compared after BFCL's normalization).
 Irrelevance cases count as right only when nothing was called; a router error is
 never an abstention.
 

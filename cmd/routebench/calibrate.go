@@ -48,7 +48,9 @@ Bands are recommended per side-effect class (read; write/delete/send pooled)
 on the fit split: the lowest execute threshold whose wrong-execution rate over
 the class's cases has a 95% Wilson upper bound <= --max-wrong-exec, and the
 clarify threshold with the best decision accuracy at that execute. They are
-then reported on the eval split, which they were not fitted on. The split is
+then reported on the eval split, which they were not fitted on. When a class
+has too few cases to meet the bound, its bands are shown as "not certified"
+and no version.yaml snippet is printed. The split is
 --holdout FRACTION of the cases (by a hash of the case id, default 0.5) or
 the given --fit-suites and --eval-suites.
 

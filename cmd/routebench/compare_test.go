@@ -66,7 +66,7 @@ func TestComparePrintsThePairedTable(t *testing.T) {
 		"base v1@11111111  head v2@22222222  paired 30 cases",
 		// 20/30 -> 29/30, b=1 c=10: p = 2*(1+11)/2^11 = 0.0117.
 		"decision_accuracy     0.667 (30)  0.967 (30)  +0.300",
-		"[+0.133, +0.500] 1/10 0.012 +",
+		"[+0.133, +0.500] 1/10 mcnemar 0.012 +",
 		"broken: 1 (passed under base, fail under head)",
 		"fixed: 10 (failed under base, pass under head)",
 		"adversarial  order-29",
@@ -149,4 +149,19 @@ func squash(s string) string {
 		lines[i] = strings.Join(strings.Fields(l), " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// With three versions the report's data pairs each later version with the
+// base and the third also with the second, so a step that undoes the last
+// one shows even while the base comparison still looks better.
+func TestReportDataPairsWithBaseAndPrevious(t *testing.T) {
+	results := slices.Concat(compareResults("v1@11111111"), compareResults("v2@22222222"), compareResults("v3@33333333"))
+	var got []string
+	for _, c := range pairedAgainstFirst(results) {
+		got = append(got, fmt.Sprintf("%s %s->%s", c.Against, c.Base, c.Head))
+	}
+	want := []string{"base v1@11111111->v2@22222222", "base v1@11111111->v3@33333333", "previous v2@22222222->v3@33333333"}
+	if !slices.Equal(got, want) {
+		t.Errorf("comparisons %q, want %q", got, want)
+	}
 }

@@ -193,22 +193,10 @@ func baseFirst(results []harness.Result, base string) ([]harness.Result, error) 
 	return out, nil
 }
 
-// pairedAgainstFirst compares every later version with the first, case by
-// case (compare.Paired with the default thresholds). Run and merge can
-// pass its result to reports too, so their report.html carries tested
-// deltas.
+// pairedAgainstFirst compares every later version with the first and,
+// from the third version on, with the one before it (compare.PairedSeries
+// with the default thresholds). Run and merge can pass its result to
+// reports too, so their report.html carries tested deltas.
 func pairedAgainstFirst(results []harness.Result) []compare.Comparison {
-	ids := versionsInOrder(results)
-	if len(ids) < 2 {
-		return nil
-	}
-	byVersion := map[string][]harness.Result{}
-	for _, r := range results {
-		byVersion[r.Version] = append(byVersion[r.Version], r)
-	}
-	var out []compare.Comparison
-	for _, head := range ids[1:] {
-		out = append(out, compare.Paired(byVersion[ids[0]], byVersion[head], stats.DefaultThresholds))
-	}
-	return out
+	return compare.PairedSeries(results, stats.DefaultThresholds).Comparisons
 }

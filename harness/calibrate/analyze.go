@@ -73,6 +73,11 @@ type Report struct {
 	Current     Bands        `json:"current"`
 	Recommended Bands        `json:"recommended"`
 	Classes     []ClassBands `json:"classes"`
+	// Certified is set when every class with fit cases is certified: only
+	// then are the fitted bands a recommendation worth pasting. Uncertified
+	// names the classes that are not.
+	Certified   bool    `json:"certified"`
+	Uncertified []Class `json:"uncertified,omitempty"`
 	// Sweep is the whole grid on the fit split, one band pair for every
 	// skill. FitCurve is its best clarify per execute; EvalCurve the same
 	// band pairs applied to the eval split.
@@ -104,6 +109,18 @@ func Analyze(fit, eval []Record, o Options) *Report {
 	rep.Split.Fit, rep.Split.Eval = len(fit), len(eval)
 	rep.Classes = Recommend(fit, o.MaxWrongExec, o.Current)
 	rep.Recommended = Assemble(rep.Classes, o.Current)
+	fitted := 0
+	for _, cb := range rep.Classes {
+		switch {
+		case cb.N == 0: // keeps the version's bands: nothing to certify
+		case cb.Certified:
+			fitted++
+		default:
+			fitted++
+			rep.Uncertified = append(rep.Uncertified, cb.Class)
+		}
+	}
+	rep.Certified = fitted > 0 && len(rep.Uncertified) == 0
 	rec := rep.Recommended.Registry()
 
 	rep.Sweep = Sweep(fit)

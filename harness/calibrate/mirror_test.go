@@ -116,7 +116,8 @@ var _ = Describe("the offline mirror of the router's bands, on the ops demo", Or
 		Expect(t2).To(Equal(t1))
 		Expect(s2).To(Equal(s1))
 		Expect(j2).To(Equal(j1))
-		Expect(t1).To(ContainSubstring("Recommended bands"))
+		// 135 fit cases cannot certify 0.02: the bands are shown, not recommended.
+		Expect(t1).To(ContainSubstring("Fitted bands, per side-effect class: NOT CERTIFIED"))
 		Expect(t1).To(ContainSubstring("Held-out check"))
 	})
 })

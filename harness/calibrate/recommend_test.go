@@ -1,6 +1,7 @@
 package calibrate_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 
@@ -147,5 +148,46 @@ var _ = Describe("ChooseOperatingPoint", func() {
 		Expect(p.Execute).To(Equal(0.5), "8 right like 0.4, with more refusals recalled")
 		_, _, ok = calibrate.ChooseOperatingPoint(sweep, 0.95)
 		Expect(ok).To(BeFalse())
+	})
+})
+
+// Too few cases to certify the target: the fitted bands are shown for what
+// they are, never labelled recommended nor offered as a snippet to paste,
+// since pasting them would trade held-out accuracy for an unproven bound.
+var _ = Describe("an uncertified recommendation", func() {
+	render := func(fit, eval []calibrate.Record, target float64) (*calibrate.Report, string, string) {
+		GinkgoHelper()
+		rep := calibrate.Analyze(fit, eval, calibrate.Options{
+			Version: "v@1", Judge: "builtin", Embedder: "builtin", MaxWrongExec: target,
+			Current: registry.Bands{Execute: 0.85, Clarify: 0.6}, Split: calibrate.Split{Method: "holdout", Holdout: 0.5},
+		})
+		var text, svg bytes.Buffer
+		Expect(rep.WriteText(&text)).To(Succeed())
+		Expect(rep.WriteSVG(&svg)).To(Succeed())
+		return rep, text.String(), svg.String()
+	}
+
+	It("says not certified and prints no snippet", func() {
+		rng := rand.New(rand.NewPCG(5, 6))
+		fit, eval := calibrate.Holdout(calibratedCases(rng, "read", 120, registry.Read), 0.5)
+		rep, text, svg := render(fit, eval, 0.02)
+		Expect(rep.Certified).To(BeFalse())
+		Expect(rep.Uncertified).To(Equal([]calibrate.Class{calibrate.ClassRead}))
+		Expect(text).To(ContainSubstring("Fitted bands, per side-effect class: NOT CERTIFIED"))
+		Expect(text).NotTo(ContainSubstring("Recommended bands"))
+		Expect(text).NotTo(ContainSubstring("recommended (read)"))
+		Expect(text).To(ContainSubstring("not certified (read)"))
+		Expect(text).NotTo(ContainSubstring("in version.yaml:"))
+		Expect(text).To(ContainSubstring("no version.yaml snippet: read not certified"))
+		Expect(svg).NotTo(ContainSubstring("recommended"))
+	})
+
+	It("recommends and prints the snippet when every fitted class is certified", func() {
+		rng := rand.New(rand.NewPCG(7, 11))
+		fit, eval := calibrate.Holdout(calibratedCases(rng, "read", 4000, registry.Read), 0.5)
+		rep, text, _ := render(fit, eval, 0.02)
+		Expect(rep.Certified).To(BeTrue())
+		Expect(text).To(ContainSubstring("Recommended bands"))
+		Expect(text).To(ContainSubstring("in version.yaml:"))
 	})
 })

@@ -132,7 +132,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	cur, _ := r.Current.Registry().For(registry.Read)
 	rec, _ := r.Recommended.Registry().For(registry.Read)
 	p1.vline(cur, "#555", fmt.Sprintf("current %.2f", cur), 0)
-	p1.vline(rec, "#000", fmt.Sprintf("recommended %.2f", rec), 1)
+	p1.vline(rec, "#000", fmt.Sprintf("%s %.2f", r.fittedLabel(), rec), 1)
 	p1.legend(rates)
 
 	// Panel 2: wrong executions against coverage, zoomed on the target.

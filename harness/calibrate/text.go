@@ -86,7 +86,7 @@ func (r *Report) writeTradeOff(p printer) {
 			marks = append(marks, "current (read)")
 		}
 		if math.Abs(f.Execute-readExec) < 1e-9 {
-			marks = append(marks, "recommended (read)")
+			marks = append(marks, r.fittedLabel()+" (read)")
 		}
 		mark := ""
 		if len(marks) > 0 {
@@ -107,8 +107,20 @@ func optRate(k, n int) string {
 	return fmt.Sprintf("%.3f", frac(k, n))
 }
 
+// fittedLabel names the fitted read bands in the table and the plot.
+func (r *Report) fittedLabel() string {
+	if r.Certified {
+		return "recommended"
+	}
+	return "not certified"
+}
+
 func (r *Report) writeRecommendation(p printer) {
-	p("Recommended bands, per side-effect class (fitted on the fit split)\n")
+	if r.Certified {
+		p("Recommended bands, per side-effect class (fitted on the fit split)\n")
+	} else {
+		p("Fitted bands, per side-effect class: NOT CERTIFIED at the target on the fit split, so not a recommendation\n")
+	}
 	p("%-18s %5s %7s %7s  %-16s %9s  %s\n", "class", "n", "execute", "clarify", "wrong-exec (fit)", "95% upper", "certified")
 	for _, c := range r.Classes {
 		cert := "no"
@@ -124,6 +136,18 @@ func (r *Report) writeRecommendation(p printer) {
 	for _, c := range r.Classes {
 		p("  %s: %s\n", c.Class, c.Reason)
 	}
+	if !r.Certified {
+		names := make([]string, len(r.Uncertified))
+		for i, c := range r.Uncertified {
+			names[i] = string(c)
+		}
+		what := "no class has fit cases"
+		if len(names) > 0 {
+			what = strings.Join(names, ", ") + " not certified"
+		}
+		p("\n  no version.yaml snippet: %s; keep the current bands, add labelled cases, or raise --max-wrong-exec\n\n", what)
+		return
+	}
 	p("\n  in version.yaml:\n  router:\n    bands:\n      execute: %.2f\n      clarify: %.2f\n", r.Recommended.Execute, r.Recommended.Clarify)
 	if len(r.Recommended.SideEffects) > 0 {
 		p("      side_effects:\n")
@@ -138,7 +162,11 @@ func (r *Report) writeRecommendation(p printer) {
 
 func (r *Report) writeHeldOut(p printer) {
 	p("Held-out check: eval split (n=%d), bands fitted on the other %d cases\n", r.Split.Eval, r.Split.Fit)
-	p("%-30s %-30s %-30s %-30s\n", "metric", "fit, recommended", "eval, current bands", "eval, recommended")
+	fitted := "recommended"
+	if !r.Certified {
+		fitted = "fitted (not certified)"
+	}
+	p("%-30s %-30s %-30s %-30s\n", "metric", "fit, "+fitted, "eval, current bands", "eval, "+fitted)
 	row := func(name string, get func(Evaluation) harness.Rate) {
 		p("%-30s %-30s %-30s %-30s\n", name, fmtRate(get(r.Fit.Recommended)), fmtRate(get(r.Eval.Current)), fmtRate(get(r.Eval.Recommended)))
 	}

@@ -31,8 +31,11 @@ const (
 // Comparison is a head version against a base version over the cases both
 // ran.
 type Comparison struct {
-	Base       string           `json:"base"` // version id, "v1@0a1b2c3d"
-	Head       string           `json:"head"`
+	Base string `json:"base"` // version id, "v1@0a1b2c3d"
+	Head string `json:"head"`
+	// Against is AgainstBase or AgainstPrevious inside a Series, "" for a
+	// comparison of two versions on their own.
+	Against    string           `json:"against,omitempty"`
 	Thresholds stats.Thresholds `json:"thresholds"`
 	// Paired is how many cases entered the comparison.
 	Paired int `json:"paired"`
@@ -289,9 +292,25 @@ func compareGroup(name string, members []int, terms [][2]map[string]bool, metric
 				"the rate moved %+.3f but paired cases moved the other way (b=%d, c=%d): the versions count different cases; read both n",
 				d.Delta, d.B, d.C)})
 		}
-		g.Metrics = append(g.Metrics, Metric{Name: metric, Direction: dir, PairedDelta: d, Symbol: Symbol(dir, d.Significant, gained)})
+		moved := gained
+		if d.Test == stats.TestBootstrap {
+			// judged by the interval of the delta, so the delta's sign is
+			// the direction, whatever the few cases counted twice did
+			moved = sign(d.Delta)
+		}
+		g.Metrics = append(g.Metrics, Metric{Name: metric, Direction: dir, PairedDelta: d, Symbol: Symbol(dir, d.Significant, moved)})
 	}
 	return g
+}
+
+func sign(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
 }
 
 // anyTerm reports whether some member has the metric under either version.

@@ -125,6 +125,45 @@ var _ = Describe("Paired", func() {
 			Message: "only 2 discordant cases: need >= 6 to detect a change at alpha 0.05; add cases"}))
 	})
 
+	// refusal_precision counts the cases each version refused, so the two
+	// denominators differ: McNemar sees b=c=0 (p=1) while precision rose by
+	// 0.4 with an interval far from 0. The bootstrap judges such a row.
+	It("judges a metric with differing denominators by the bootstrap and says so", func() {
+		rp := harness.RefusalPrecision
+		none := ok()
+		base, head := newRun("a@1"), newRun("b@2")
+		for _, g := range []struct {
+			prefix     string
+			n          int
+			base, head map[string]bool
+		}{
+			{"bonly-hit", 8, ok(rp), none}, {"bonly-miss", 12, with(none, rp, false), none},
+			{"both", 2, ok(rp), ok(rp)}, {"honly-hit", 34, none, ok(rp)},
+			{"honly-miss", 4, none, with(none, rp, false)}, {"neither", 30, none, none},
+		} {
+			base.add(g.prefix, "normal", g.n, true, g.base)
+			head.add(g.prefix, "normal", g.n, true, g.head)
+		}
+		c := compare.PairedWith(base.results, head.results, stats.DefaultThresholds, indicators(base, head))
+		m := metric(c, "all", rp)
+		Expect([]int{m.BaseK, m.BaseN, m.HeadK, m.HeadN, m.B, m.C}).To(Equal([]int{10, 22, 36, 40, 0, 0}))
+		Expect(m.Test).To(Equal(stats.TestBootstrap))
+		Expect(m.Interval.Lo).To(BeNumerically(">", 0))
+		Expect(m.Significant).To(BeTrue())
+		Expect(m.Symbol).To(Equal("+"))
+
+		var buf bytes.Buffer
+		Expect(compare.WriteText(&buf, c, compare.TextOptions{})).To(Succeed())
+		Expect(buf.String()).To(MatchRegexp(`refusal_precision +0\.455 \(22\) +0\.900 \(40\) +\+0\.445 +\[[^]]+\] +0/0 +bootstrap +- +\+\n`))
+		js, err := json.Marshal(m)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(js)).To(ContainSubstring(`"test":"bootstrap"`))
+	})
+
+	It("keeps McNemar where every case counts in both versions", func() {
+		Expect(metric(comparison(), "all", da).Test).To(Equal(stats.TestMcNemar))
+	})
+
 	It("lists every flip, broken ones adversarial first", func() {
 		c := comparison()
 		Expect(c.Fixed).To(HaveLen(12))

@@ -56,8 +56,9 @@ func RateMetrics() []string {
 
 // Symbol is what a table prints beside a delta: "~" for no significant
 // change, "+" better, "-" worse, "*" a significant change of a neutral
-// metric. gained is the paired direction (c - b: cases that became hits
-// minus cases that stopped being hits).
+// metric. gained is the direction of the change: under McNemar the paired
+// one (c - b: cases that became hits minus cases that stopped being hits),
+// under the bootstrap the sign of the delta.
 func Symbol(dir Direction, significant bool, gained int) string {
 	switch {
 	case !significant || gained == 0:

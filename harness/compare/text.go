@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"text/tabwriter"
+
+	"github.com/routebench/routebench/harness/stats"
 )
 
 // TextOptions choose what WriteText shows.
@@ -27,6 +29,7 @@ func WriteText(w io.Writer, c Comparison, opt TextOptions) error {
 	th := c.Thresholds
 	p.f("McNemar exact test at alpha %g; paired bootstrap %g%% interval, %d resamples, seed %d\n",
 		th.Alpha, 100*th.Confidence, th.Resamples, th.Seed)
+	p.f("test: mcnemar where both versions count the same cases, else bootstrap (significant if 0 is outside)\n")
 	p.f("b/c: cases that went hit -> miss / miss -> hit; ~ no significant change, + better, - worse, * changed (no better direction)\n")
 	for _, w := range c.Warnings {
 		p.f("warning: %s\n", w.Message)
@@ -46,7 +49,7 @@ func WriteText(w io.Writer, c Comparison, opt TextOptions) error {
 func writeTable(p *printer, g Group, confidence float64, opt TextOptions) {
 	var table bytes.Buffer
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "metric\tbase\thead\tdelta\t%g%% interval\tb/c\tp\t\n", 100*confidence)
+	fmt.Fprintf(tw, "metric\tbase\thead\tdelta\t%g%% interval\tb/c\ttest\tp\t\n", 100*confidence)
 	var notes []string
 	for _, m := range g.Metrics {
 		if m.BaseN == 0 && m.HeadN == 0 && !opt.AllMetrics {
@@ -56,8 +59,12 @@ func writeTable(p *printer, g Group, confidence float64, opt TextOptions) {
 		if m.Interval.Replicates > 0 {
 			interval = fmt.Sprintf("[%+.3f, %+.3f]", m.Interval.Lo, m.Interval.Hi)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%+.3f\t%s\t%d/%d\t%s\t%s\n", m.Name,
-			rate(m.Base, m.BaseN), rate(m.Head, m.HeadN), m.Delta, interval, m.B, m.C, pvalue(m.P), m.Symbol)
+		p := "-" // the bootstrap claims no p-value
+		if m.Test == stats.TestMcNemar {
+			p = pvalue(m.P)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%+.3f\t%s\t%d/%d\t%s\t%s\t%s\n", m.Name,
+			rate(m.Base, m.BaseN), rate(m.Head, m.HeadN), m.Delta, interval, m.B, m.C, m.Test, p, m.Symbol)
 		for _, w := range m.Warnings {
 			notes = append(notes, fmt.Sprintf("  %s: %s", m.Name, w.Message))
 		}

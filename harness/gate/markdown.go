@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/routebench/routebench/harness/stats"
 )
 
 // WriteMarkdown renders verdicts for a CI step summary or a pull-request
@@ -50,14 +52,18 @@ func WriteMarkdown(w io.Writer, verdicts []Verdict) error {
 			b.WriteString("\n")
 		}
 		if len(v.Regressions) > 0 {
-			b.WriteString("| regression rule | base | head | worse by | max | worse/better cases | McNemar p | |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
+			b.WriteString("| regression rule | base | head | worse by | max | worse/better cases | McNemar p / bootstrap | |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
 			for _, r := range v.Regressions {
 				if !r.Measured {
 					fmt.Fprintf(&b, "| `%s` | — | — | not measured: no case counted | %g | — | — | %s |\n", r.Metric, r.MaxDrop, mark(r.Pass))
 					continue
 				}
+				evidence := formatP(r.P)
+				if r.Test == stats.TestBootstrap {
+					evidence = "bootstrap " + r.IntervalText()
+				}
 				fmt.Fprintf(&b, "| `%s` | %.3f | %.3f | %+.3f | %g | %d/%d | %s | %s |\n", r.Metric, r.Base, r.Head,
-					r.Drop, r.MaxDrop, r.Worse, r.Better, formatP(r.P), mark(r.Pass))
+					r.Drop, r.MaxDrop, r.Worse, r.Better, evidence, mark(r.Pass))
 			}
 			b.WriteString("\n")
 		}

@@ -52,7 +52,10 @@ type ThresholdResult struct {
 }
 
 // RuleResult is one regression metric: the rule fails when Drop > MaxDrop
-// and P < Alpha.
+// and the drop is significant, judged by the same test compare chose for
+// the metric: McNemar (P < Alpha, more cases worse than better) where
+// every case counts in both versions, else the bootstrap interval lying
+// wholly on the worse side of 0.
 type RuleResult struct {
 	Metric string `json:"metric"`
 	// Measured is false when either version counts no case for the
@@ -69,8 +72,14 @@ type RuleResult struct {
 	C       int     `json:"c"`
 	// Worse and Better split the discordant cases by the metric's
 	// direction: cases that got worse under head, and better.
-	Worse       int             `json:"worse"`
-	Better      int             `json:"better"`
+	Worse  int `json:"worse"`
+	Better int `json:"better"`
+	// Test is stats.TestMcNemar or stats.TestBootstrap, as in compare.
+	Test string `json:"test"`
+	// Interval is the delta's bootstrap interval (head - base) at
+	// Confidence; it decides Significant under stats.TestBootstrap.
+	Interval    stats.Interval  `json:"interval"`
+	Confidence  float64         `json:"confidence"`
 	P           float64         `json:"p"`
 	Alpha       float64         `json:"alpha"`
 	Significant bool            `json:"significant"`
@@ -104,7 +113,7 @@ func Evaluate(head harness.VersionSummary, cmp *compare.Comparison, cfg Config) 
 				v.Notes = append(v.Notes, fmt.Sprintf("%s: not in the comparison; regression rule skipped", metric))
 				continue
 			}
-			r := rule(m, *cfg.Regression)
+			r := rule(m, *cfg.Regression, cmp.Thresholds.Confidence)
 			v.Pass = v.Pass && r.Pass
 			v.Regressions = append(v.Regressions, r)
 		}
@@ -143,7 +152,7 @@ func check(head harness.VersionSummary, t Threshold) ThresholdResult {
 	return r
 }
 
-func rule(m compare.Metric, reg Regression) RuleResult {
+func rule(m compare.Metric, reg Regression, confidence float64) RuleResult {
 	drop := m.Base - m.Head
 	if m.Direction == compare.LowerIsBetter {
 		drop = m.Head - m.Base // not -drop: that prints 0 as -0.000
@@ -157,11 +166,24 @@ func rule(m compare.Metric, reg Regression) RuleResult {
 	r := RuleResult{
 		Metric: m.Name, Measured: m.BaseN > 0 && m.HeadN > 0,
 		Base: m.Base, Head: m.Head, Drop: drop, MaxDrop: reg.MaxDrop,
-		B: m.B, C: m.C, Worse: worse, Better: better, P: m.P, Alpha: reg.Alpha,
-		// The paired change must point the same way as the drop: with
-		// differing denominators a rate can fall while paired cases improve.
-		Significant: m.P < reg.Alpha && worse > better,
-		Warnings:    m.Warnings,
+		B: m.B, C: m.C, Worse: worse, Better: better,
+		Test: m.Test, Interval: m.Interval, Confidence: confidence,
+		P: m.P, Alpha: reg.Alpha, Warnings: m.Warnings,
+	}
+	if r.Test == stats.TestBootstrap {
+		// The denominators differ, so b and c miss most of the change:
+		// the interval of the delta must lie wholly on the worse side.
+		iv := m.Interval
+		worseSide := iv.Hi < 0
+		if m.Direction == compare.LowerIsBetter {
+			worseSide = iv.Lo > 0
+		}
+		r.Significant = iv.Replicates > 0 && worseSide
+	} else {
+		// McNemar (also a comparison recorded before tests were named):
+		// the paired change must point the same way as the drop.
+		r.Test = stats.TestMcNemar
+		r.Significant = m.P < reg.Alpha && worse > better
 	}
 	r.Pass = !(drop > reg.MaxDrop+tolerance && r.Significant)
 	return r
@@ -211,8 +233,8 @@ func (v Verdict) Message() string {
 	}
 	for _, r := range v.Regressions {
 		if !r.Pass {
-			fmt.Fprintf(&b, "  regression %s: %.3f -> %.3f, worse by %.3f (max %g); McNemar p=%s < alpha %g (%d cases worse, %d better)\n",
-				r.Metric, r.Base, r.Head, r.Drop, r.MaxDrop, formatP(r.P), r.Alpha, r.Worse, r.Better)
+			fmt.Fprintf(&b, "  regression %s: %.3f -> %.3f, worse by %.3f (max %g); %s\n",
+				r.Metric, r.Base, r.Head, r.Drop, r.MaxDrop, r.Evidence())
 		}
 	}
 	if len(v.Broken) > 0 {
@@ -230,6 +252,20 @@ func (v Verdict) Message() string {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
 	return b.String()
+}
+
+// Evidence says why the rule's drop counts as significant, in the words of
+// its test.
+func (r RuleResult) Evidence() string {
+	if r.Test == stats.TestBootstrap {
+		return fmt.Sprintf("bootstrap %g%% interval %s excludes 0", 100*r.Confidence, r.IntervalText())
+	}
+	return fmt.Sprintf("McNemar p=%s < alpha %g (%d cases worse, %d better)", formatP(r.P), r.Alpha, r.Worse, r.Better)
+}
+
+// IntervalText is the delta's interval, "[+0.100, +0.300]".
+func (r RuleResult) IntervalText() string {
+	return fmt.Sprintf("[%+.3f, %+.3f]", r.Interval.Lo, r.Interval.Hi)
 }
 
 func baseNote(base string) string {

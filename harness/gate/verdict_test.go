@@ -136,6 +136,37 @@ var _ = Describe("Evaluate", func() {
 		Expect(gate.Evaluate(headSummary(216, 40, 0), comparison(0, better), mustConfig(nil, regression)).Pass).To(BeTrue())
 	})
 
+	// param_error_rate counts the cases each version acted on with the
+	// right skill, so its denominators can differ: McNemar's b and c then
+	// miss the change, and the rule reads the bootstrap interval as compare
+	// does.
+	It("judges a rule by the bootstrap interval where compare did", func() {
+		worse := delta(harness.ParamErrorRate, 10, 36, 100, 0, 0)
+		worse.HeadN, worse.Head, worse.Delta = 120, 0.3, 0.2
+		worse.Test, worse.P = stats.TestBootstrap, 1
+		worse.Interval = stats.Interval{Lo: 0.1, Hi: 0.3, Replicates: 2000}
+		v := gate.Evaluate(headSummary(216, 40, 0), comparison(0, worse), mustConfig(nil, regression))
+		Expect(v.Pass).To(BeFalse())
+		r := v.Regressions[0]
+		Expect(r.Test).To(Equal(stats.TestBootstrap))
+		Expect(r.Significant).To(BeTrue())
+		Expect(v.Message()).To(ContainSubstring("  regression param_error_rate: 0.100 -> 0.300, worse by 0.200 (max 0.02); bootstrap 95% interval [+0.100, +0.300] excludes 0\n"))
+		var b strings.Builder
+		Expect(gate.WriteMarkdown(&b, []gate.Verdict{v})).To(Succeed())
+		Expect(b.String()).To(ContainSubstring("| `param_error_rate` | 0.100 | 0.300 | +0.200 | 0.02 | 0/0 | bootstrap [+0.100, +0.300] |"))
+
+		// The interval holds 0: not significant, whatever McNemar's p says.
+		noisy := worse
+		noisy.Interval = stats.Interval{Lo: -0.02, Hi: 0.3, Replicates: 2000}
+		noisy.P = 0.001
+		Expect(gate.Evaluate(headSummary(216, 40, 0), comparison(0, noisy), mustConfig(nil, regression)).Pass).To(BeTrue())
+		// An interval all on the better side is no regression either.
+		better := worse
+		better.Interval = stats.Interval{Lo: -0.3, Hi: -0.1, Replicates: 2000}
+		better.Head, better.Delta = 0.0, -0.1
+		Expect(gate.Evaluate(headSummary(216, 40, 0), comparison(0, better), mustConfig(nil, regression)).Pass).To(BeTrue())
+	})
+
 	It("holds a rule vacuously when no case counts, and says so", func() {
 		empty := delta(harness.ParamErrorRate, 0, 0, 0, 0, 0)
 		empty.Base, empty.Head = 0, 0

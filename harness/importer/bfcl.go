@@ -77,6 +77,7 @@ func ImportBFCL(path, answersPath, out string) error {
 		kind = "boundary"
 	}
 	err = WriteVersion(filepath.Join(out, "version"), VersionDoc{
+		Name:        versionName("bfcl-" + category),
 		Description: "BFCL (Berkeley Function Calling Leaderboard): every case carries its own functions",
 		TopK:        5,
 		Bands:       BandsDoc{Execute: 0.5, Clarify: 0.3},

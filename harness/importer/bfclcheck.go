@@ -13,7 +13,8 @@ import (
 // BFCL checker outcomes, one per case: the first failure BFCL's AST checker
 // would report, or "" when the call is accepted.
 const (
-	BFCLWrongFunction = "wrong_function" // another function, or no call at all
+	BFCLWrongFunction = "wrong_function" // a call to another function
+	BFCLNoCall        = "no_call"        // refused or clarified where a call was due
 	BFCLMissing       = "missing"        // a required param was left out
 	BFCLUnexpected    = "unexpected"     // a param the answer does not have
 	BFCLType          = "type"           // a value of another type
@@ -91,7 +92,12 @@ func CheckBFCL(r harness.Result) string {
 		}
 		return ""
 	}
-	if !acted || d.Skill != r.Expect.Skill {
+	if !acted {
+		// Clarifying or refusing calls nothing, even when the clarify names
+		// the right function: BFCL sees an empty answer, not a wrong name.
+		return BFCLNoCall
+	}
+	if d.Skill != r.Expect.Skill {
 		return BFCLWrongFunction
 	}
 	got := make([]string, 0, len(d.Params))

@@ -89,6 +89,7 @@ func ImportCLINC150(path, out string, opt CLINC150Options) error {
 		})
 	}
 	err = WriteVersion(filepath.Join(out, "version"), VersionDoc{
+		Name:        "clinc150",
 		Description: fmt.Sprintf("CLINC150 (Larson et al., 2019): %d intents from %s, train split as examples", len(intents), filepath.Base(path)),
 		TopK:        10,
 		Bands:       opt.Bands,

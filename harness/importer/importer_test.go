@@ -3,6 +3,7 @@ package importer_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -86,6 +87,43 @@ var _ = Describe("ImportBFCL", func() {
 	})
 })
 
+// Every importer writes DIR/version; the version's name comes from the data
+// set, so results and reports read clinc150@… rather than version@….
+var _ = Describe("imported version names", func() {
+	load := func(out string) string {
+		GinkgoHelper()
+		v, err := registry.Load(filepath.Join(out, "version"))
+		Expect(err).NotTo(HaveOccurred())
+		return v.Name
+	}
+	It("names a CLINC150 version clinc150", func() {
+		out := GinkgoT().TempDir()
+		Expect(importer.ImportCLINC150("testdata/clinc_small.json", out, importer.CLINC150Options{EvalSplits: []string{"val"}})).To(Succeed())
+		Expect(load(out)).To(Equal("clinc150"))
+	})
+	It("names a BFCL version after its category, live ones included", func() {
+		out := GinkgoT().TempDir()
+		Expect(importer.ImportBFCL("testdata/bfcl_multiple.json", "testdata/bfcl_multiple_answers.json", out)).To(Succeed())
+		Expect(load(out)).To(Equal("bfcl-multiple"))
+
+		dir := GinkgoT().TempDir()
+		for _, f := range []string{"bfcl_multiple.json", "bfcl_multiple_answers.json"} {
+			data, err := os.ReadFile(filepath.Join("testdata", f))
+			Expect(err).NotTo(HaveOccurred())
+			live := strings.ReplaceAll(string(data), `"multiple_0"`, `"live_multiple_0-0"`)
+			Expect(os.WriteFile(filepath.Join(dir, f), []byte(live), 0o644)).To(Succeed())
+		}
+		out = GinkgoT().TempDir()
+		Expect(importer.ImportBFCL(filepath.Join(dir, "bfcl_multiple.json"), filepath.Join(dir, "bfcl_multiple_answers.json"), out)).To(Succeed())
+		Expect(load(out)).To(Equal("bfcl-live_multiple"))
+	})
+	It("names an OpenAI tools version after its file", func() {
+		out := GinkgoT().TempDir()
+		Expect(importer.ImportOpenAITools("testdata/tools.json", out, "read")).To(Succeed())
+		Expect(load(out)).To(Equal("openai-tools"))
+	})
+})
+
 var _ = Describe("ImportOpenAITools", func() {
 	It("turns each function into a read skill", func() {
 		out := GinkgoT().TempDir()
@@ -125,9 +163,21 @@ var _ = Describe("CheckBFCL", func() {
 		Entry("wrong type", result(router.Execute, "f", map[string]any{"city": "SF", "days": "3"}), importer.BFCLType),
 		Entry("wrong value", result(router.Execute, "f", map[string]any{"city": "LA", "days": 3.0}), importer.BFCLValue),
 		Entry("another function", result(router.Execute, "g", map[string]any{}), importer.BFCLWrongFunction),
-		Entry("no call", result(router.Refuse, "", nil), importer.BFCLWrongFunction),
+		// Abstaining where a call was due is BFCL's "no call", not a wrong
+		// function: the router picked no function at all.
+		Entry("refused: no call", result(router.Refuse, "", nil), importer.BFCLNoCall),
+		Entry("clarified on the right function: no call", result(router.Clarify, "f", nil), importer.BFCLNoCall),
+		Entry("clarified between candidates: no call", result(router.Clarify, "", nil), importer.BFCLNoCall),
 		Entry("router error", result(router.Fail, "", nil), importer.BFCLError),
 	)
+
+	It("lists no call apart from wrong functions in the bfcl-check table", func() {
+		var b strings.Builder
+		Expect(importer.WriteBFCL(&b, []harness.Result{
+			result(router.Refuse, "", nil), result(router.Clarify, "f", nil), result(router.Execute, "g", map[string]any{}),
+		})).To(Succeed())
+		Expect(b.String()).To(ContainSubstring("no_call 2, wrong_function 1"))
+	})
 
 	It("counts abstention as right only where nothing should be called", func() {
 		irrelevant := harness.Result{Tags: []string{"category:irrelevance"}, Expect: harness.Expect{Action: router.Refuse}}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // FunctionDef is a function definition as OpenAI tools and BFCL write it.
@@ -151,6 +152,7 @@ func ImportOpenAITools(path, out, sideEffect string) error {
 		skills = append(skills, s)
 	}
 	return WriteVersion(filepath.Join(out, "version"), VersionDoc{
+		Name:        versionName("openai-" + strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))),
 		Description: fmt.Sprintf("imported from OpenAI tools %s", filepath.Base(path)),
 		TopK:        5,
 		Bands:       BandsDoc{Execute: 0.85, Clarify: 0.6},

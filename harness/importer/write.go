@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -43,6 +45,10 @@ type BandsDoc struct {
 
 // VersionDoc is what an importer needs to write a prompt version.
 type VersionDoc struct {
+	// Name is the data set's ("clinc150", "bfcl-live_multiple"): every
+	// importer writes DIR/version, and without it every imported version
+	// would be called "version".
+	Name        string
 	Description string
 	TopK        int
 	Bands       BandsDoc
@@ -104,6 +110,9 @@ func WriteVersion(dir string, v VersionDoc) error {
 			"bands":    map[string]any{"execute": v.Bands.Execute, "clarify": v.Bands.Clarify},
 		},
 	}
+	if v.Name != "" {
+		settings["name"] = v.Name
+	}
 	files := map[string]any{
 		"version.yaml": settings,
 		"skills.yaml":  map[string]any{"skills": v.Skills},
@@ -124,6 +133,23 @@ func WriteVersion(dir string, v VersionDoc) error {
 		}
 	}
 	return nil
+}
+
+// versionName makes s a version name: letters, digits, '.', '_' and '-'
+// are kept, runs of anything else become one '-'.
+func versionName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.Trim(b.String(), "-.")
 }
 
 // WriteSuite writes one suite file.

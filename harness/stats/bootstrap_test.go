@@ -102,6 +102,32 @@ var _ = Describe("ComparePaired", func() {
 		Expect(d.Significant).To(BeFalse())
 		Expect(d.P).To(Equal(1.0))
 	})
+	It("uses McNemar when every case counts in both versions", func() {
+		d := stats.ComparePaired(build([3]int{20, 2, 2}, [3]int{4, 0, 0}, [3]int{12, 1, 2}), th)
+		Expect(d.Test).To(Equal(stats.TestMcNemar))
+		Expect(d.Significant).To(BeTrue())
+	})
+	// refusal_precision counts the cases a version refused: base refused
+	// 20 (8 rightly), head 40 (36 rightly), and only 2 cases were refused
+	// by both, so McNemar sees no discordant case at all (p=1) while the
+	// rates moved +0.5 with an interval far from 0.
+	It("judges a metric whose denominators differ by the bootstrap interval", func() {
+		pairs := build([3]int{8, 2, 0}, [3]int{10, 1, 0}, [3]int{2, 2, 2}, [3]int{34, 0, 2}, [3]int{4, 0, 1}, [3]int{30, 0, 0})
+		d := stats.ComparePaired(pairs, th)
+		Expect([]int{d.BaseK, d.BaseN, d.HeadK, d.HeadN, d.B, d.C}).To(Equal([]int{10, 20, 36, 40, 0, 0}))
+		Expect(d.Test).To(Equal(stats.TestBootstrap))
+		Expect(d.Interval.Lo).To(BeNumerically(">", 0))
+		Expect(d.Significant).To(BeTrue())
+		Expect(d.P).To(Equal(1.0), "no McNemar p-value is claimed")
+		Expect(d.Warnings).NotTo(ContainElement(HaveField("Kind", stats.WarnFewDiscordant)))
+	})
+	It("is not significant by the bootstrap when the interval holds 0", func() {
+		pairs := build([3]int{5, 2, 0}, [3]int{5, 1, 0}, [3]int{6, 0, 2}, [3]int{4, 0, 1})
+		d := stats.ComparePaired(pairs, th)
+		Expect(d.Test).To(Equal(stats.TestBootstrap))
+		Expect(d.Interval.Lo).To(BeNumerically("<", 0))
+		Expect(d.Significant).To(BeFalse())
+	})
 	It("flags dropped degenerate resamples", func() {
 		d := stats.ComparePaired(tiny, th)
 		Expect(d.Warnings).To(ContainElement(HaveField("Kind", stats.WarnDegenerateResamples)))

@@ -33,8 +33,9 @@ func Load(dir string) (*Version, error) {
 
 // LoadFS reads a prompt version from root inside fsys; display is what
 // problems and Version.Dir show as its directory (for example
-// "git:origin/main:fixtures/ops/prompts/v2"). The version's name is the base
-// name of root, or of display when root is ".".
+// "git:origin/main:fixtures/ops/prompts/v2"). The version's name is the
+// name version.yaml gives, else the base name of root, or of display when
+// root is ".".
 func LoadFS(fsys fs.FS, root, display string) (*Version, error) {
 	v := &Version{Name: versionName(root, display), Dir: display}
 	ps := &problems{}
@@ -88,7 +89,11 @@ func LoadFS(fsys fs.FS, root, display string) (*Version, error) {
 	if data, ok := files[versionFileName]; ok {
 		f := &yfile{name: shown(versionFileName), ps: ps}
 		if root := f.parse(data); root != nil {
-			v.Description, v.Router = f.versionDoc(root)
+			var name string
+			name, v.Description, v.Router = f.versionDoc(root)
+			if name != "" {
+				v.Name = name
+			}
 		}
 	}
 	v.Persona = string(files["persona.md"])

@@ -98,6 +98,18 @@ var _ = Describe("Load", func() {
 		Expect(v.Name).To(Equal("v2"))
 	})
 
+	// An imported version lives in DIR/version; its data set names it, so
+	// results read clinc150@… instead of version@….
+	It("takes the name version.yaml gives over the directory's", func() {
+		v, err := registry.LoadFS(with(validFS("out/version"), "out/version/version.yaml", "name: bfcl-live_multiple\ndescription: x\n"), "out/version", "out/version")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(v.Name).To(Equal("bfcl-live_multiple"))
+		Expect(v.ID()).To(HavePrefix("bfcl-live_multiple@"))
+
+		_, err = registry.LoadFS(with(validFS("v1"), "v1/version.yaml", "name: a b@c\n"), "v1", "v1")
+		expectProblem(problemLines(err), "v1/version.yaml:1: name:", "letters, digits")
+	})
+
 	It("shows display in every problem's file name", func() {
 		_, err := registry.LoadFS(with(validFS("v1"), "v1/version.yaml", "router: {top_k: 0}\n"), "v1", "git:origin/main:prompts/v1")
 		expectProblem(problemLines(err), "git:origin/main:prompts/v1/version.yaml:1: router.top_k:", "at least 1")

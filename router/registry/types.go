@@ -201,7 +201,7 @@ type RouterSettings struct {
 
 // Version is one prompt version: four layers, settings and identity.
 type Version struct {
-	// Name is the directory's base name, e.g. "v2".
+	// Name is version.yaml's name, else the directory's base name, e.g. "v2".
 	Name string
 	// Dir is where it was loaded from (a path, or "git:REV:path").
 	Dir         string

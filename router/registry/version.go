@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -95,19 +96,30 @@ func guessModel(spec string, providers []string) string {
 }
 
 // versionDoc reads version.yaml: a description and the router settings.
-func (f *yfile) versionDoc(root *yaml.Node) (string, RouterSettings) {
-	rs := DefaultRouter()
-	var desc string
-	f.fields(root, "", []string{"description", "router"}, func(key string, v *yaml.Node) {
+func (f *yfile) versionDoc(root *yaml.Node) (name, desc string, rs RouterSettings) {
+	rs = DefaultRouter()
+	f.fields(root, "", []string{"name", "description", "router"}, func(key string, v *yaml.Node) {
 		switch key {
+		case "name":
+			// The name goes into version ids ("name@fingerprint") and
+			// output paths, so it keeps to a safe alphabet.
+			if n, ok := f.str(v, key); ok {
+				if !versionNameRe.MatchString(n) {
+					f.problem(v, key, "is %q; use letters, digits, '.', '_' and '-' (e.g. clinc150), or leave it out to use the directory's name", n)
+					return
+				}
+				name = n
+			}
 		case "description":
 			desc, _ = f.str(v, key)
 		case "router":
 			f.router(v, key, &rs)
 		}
 	})
-	return desc, rs
+	return name, desc, rs
 }
+
+var versionNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 func (f *yfile) router(n *yaml.Node, field string, rs *RouterSettings) {
 	f.fields(n, field, []string{"top_k", "embedder", "judge", "bands"}, func(key string, v *yaml.Node) {

@@ -1,0 +1,158 @@
+package compare
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/stats"
+)
+
+// What a comparison in a Series is against.
+const (
+	AgainstBase     = "base"     // the first version of the run
+	AgainstPrevious = "previous" // the version just before the head
+)
+
+// Series is a run of several versions compared the two ways a lead reads
+// them: each later version against the base (has it improved since the
+// baseline?) and, from the third version on, against the version before it
+// (did this step improve or undo the last one?). For the second version the
+// previous one is the base, so one comparison serves both.
+type Series struct {
+	// Versions in run order (first appearance in the results); the first
+	// is the base.
+	Versions []string `json:"versions"`
+	// Comparisons: every later version against the base in version order,
+	// then every version from the third on against its previous one.
+	Comparisons []Comparison `json:"comparisons"`
+}
+
+// PairedSeries splits results by version, in order of first appearance,
+// and pairs as Series says with harness.Indicators.
+func PairedSeries(results []harness.Result, th stats.Thresholds) Series {
+	return PairedSeriesWith(results, th, harness.Indicators)
+}
+
+// PairedSeriesWith is PairedSeries with another indicator function.
+func PairedSeriesWith(results []harness.Result, th stats.Thresholds, indicators IndicatorFunc) Series {
+	var s Series
+	byVersion := map[string][]harness.Result{}
+	for _, r := range results {
+		if _, seen := byVersion[r.Version]; !seen {
+			s.Versions = append(s.Versions, r.Version)
+		}
+		byVersion[r.Version] = append(byVersion[r.Version], r)
+	}
+	pair := func(base, head, against string) {
+		c := PairedWith(byVersion[base], byVersion[head], th, indicators)
+		c.Against = against
+		s.Comparisons = append(s.Comparisons, c)
+	}
+	for i := 1; i < len(s.Versions); i++ {
+		pair(s.Versions[0], s.Versions[i], AgainstBase)
+	}
+	for i := 2; i < len(s.Versions); i++ {
+		pair(s.Versions[i-1], s.Versions[i], AgainstPrevious)
+	}
+	return s
+}
+
+// Against returns head's comparison with the base or with its previous
+// version (for the second version, that is its comparison with the base).
+func (s Series) Against(head, against string) (Comparison, bool) {
+	i := slices.Index(s.Versions, head)
+	if i < 1 {
+		return Comparison{}, false
+	}
+	base := s.Versions[0]
+	if against == AgainstPrevious {
+		base = s.Versions[i-1]
+	}
+	for _, c := range s.Comparisons {
+		if c.Base == base && c.Head == head {
+			return c, true
+		}
+	}
+	return Comparison{}, false
+}
+
+// seriesColumns is how many comparisons one table holds, so a row stays
+// within 100 columns; more comparisons continue in another table.
+const seriesColumns = 4
+
+// WriteSeriesText renders the series for a terminal: over all cases, each
+// metric's delta and symbol per comparison, then each comparison's broken
+// and fixed counts. Every figure comes from s; use WriteText for one
+// comparison in full.
+func WriteSeriesText(w io.Writer, s Series) error {
+	p := &printer{w: w}
+	p.f("versions: %s (base)", s.Versions[0])
+	for _, v := range s.Versions[1:] {
+		p.f(", %s", v)
+	}
+	p.f("\n")
+	if len(s.Comparisons) == 0 {
+		p.f("one version: nothing to compare\n")
+		return p.err
+	}
+	p.f("all cases, head - base per comparison; ~ no significant change, + better, - worse, * changed\n")
+	for start := 0; start < len(s.Comparisons); start += seriesColumns {
+		cs := s.Comparisons[start:min(start+seriesColumns, len(s.Comparisons))]
+		var table bytes.Buffer
+		tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+		fmt.Fprint(tw, "\nmetric")
+		for _, c := range cs {
+			fmt.Fprintf(tw, "\t%s", seriesLabel(c))
+		}
+		fmt.Fprint(tw, "\t\n")
+		for _, name := range seriesMetrics(s.Comparisons) {
+			fmt.Fprint(tw, name)
+			for _, c := range cs {
+				fmt.Fprintf(tw, "\t%s", seriesCell(c, name))
+			}
+			fmt.Fprint(tw, "\t\n")
+		}
+		tw.Flush() // writes to memory: cannot fail
+		trimLines(p, table.Bytes())
+	}
+	p.f("\n")
+	for _, c := range s.Comparisons {
+		p.f("%s: %d broken, %d fixed, %d paired cases\n", seriesLabel(c), len(c.Broken), len(c.Fixed), c.Paired)
+	}
+	return p.err
+}
+
+// seriesLabel names a comparison by version names: "v3 vs v2 (previous)".
+func seriesLabel(c Comparison) string {
+	return fmt.Sprintf("%s vs %s (%s)", harness.VersionName(c.Head), harness.VersionName(c.Base), c.Against)
+}
+
+// seriesMetrics are the "all" group's metrics that some comparison counts,
+// in report order.
+func seriesMetrics(cs []Comparison) []string {
+	var names []string
+	for _, c := range cs {
+		g, _ := c.Group(GroupAll)
+		for _, m := range g.Metrics {
+			if (m.BaseN > 0 || m.HeadN > 0) && !slices.Contains(names, m.Name) {
+				names = append(names, m.Name)
+			}
+		}
+	}
+	order := RateMetrics()
+	slices.SortStableFunc(names, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
+	return names
+}
+
+func seriesCell(c Comparison, name string) string {
+	g, _ := c.Group(GroupAll)
+	m, ok := g.Metric(name)
+	if !ok || m.BaseN == 0 || m.HeadN == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%+.3f %s", m.Delta, m.Symbol)
+}
