@@ -205,3 +205,36 @@ var _ = Describe("the HTML report in Chromium", Ordered, func() {
 		}
 	})
 })
+
+var _ = Describe("a gate's report.html in Chromium", Ordered, func() {
+	var ctx context.Context
+
+	BeforeAll(func() {
+		in := fixtureInput(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), true)
+		in.Meta.Title = "routebench gate"
+		in.Meta.Versions[0].Role, in.Meta.Versions[1].Role = "base", "head"
+		in.Gate = []reports.GateVerdict{{Head: in.Meta.Versions[1].ID, Base: in.Meta.Versions[0].ID, Outcome: "FAIL",
+			Reasons: []string{"threshold decision_accuracy >= 0.85: 0.400 (n=5), needs >= 0.85"}}}
+		path := filepath.Join(GinkgoT().TempDir(), "report.html")
+		f, err := os.Create(path)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reports.WriteHTML(f, in)).To(Succeed())
+		Expect(f.Close()).To(Succeed())
+		var stop func()
+		ctx, _, stop = openInChromium(GinkgoT(), path, 1280, 800)
+		DeferCleanup(stop)
+	})
+
+	It("shows the verdict and its reason on the first screen", func() {
+		Expect(evalIn[string](ctx, `document.querySelector("#gate .outcome").textContent`)).To(Equal("FAIL"))
+		// Both the outcome and the reason end above the fold of an 800-pixel window.
+		Expect(evalIn[float64](ctx, `document.querySelector("#gate .outcome").getBoundingClientRect().bottom`)).To(BeNumerically("<", 800))
+		Expect(evalIn[float64](ctx, `document.querySelector("#gate .reasons li").getBoundingClientRect().bottom`)).To(BeNumerically("<", 800))
+		Expect(evalIn[string](ctx, `document.querySelector("#gate .banner").textContent`)).To(ContainSubstring("head v2@"))
+	})
+
+	It("labels the head version head and the base base", func() {
+		Expect(evalIn[[]string](ctx, `[...document.querySelectorAll("table.versions tbody tr")].map(r => r.cells[1].textContent.trim())`)).
+			To(Equal([]string{v1 + " base", v2 + " head"}))
+	})
+})
