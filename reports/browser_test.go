@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	. "github.com/onsi/ginkgo/v2"
@@ -175,6 +177,37 @@ var _ = Describe("the HTML report in Chromium", Ordered, func() {
 		Expect(all).To(Equal(10)) // 5 cases x 2 versions
 		typeSearch(ctx, "告警", "alerts-vs-orders-002", "alerts-vs-orders-002")
 		Expect(evalIn[string](ctx, `document.getElementById("case-count").textContent`)).To(HavePrefix("showing 2 of 2"))
+	})
+
+	It("draws Chinese case text in a CJK font from the page's stack, not as boxes", func() {
+		family := evalIn[string](ctx, `getComputedStyle(document.body).fontFamily`)
+		for _, f := range []string{"PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei"} {
+			Expect(family).To(ContainSubstring(f))
+		}
+		out, err := exec.Command("fc-list", ":lang=zh", "family").Output()
+		if err != nil || strings.TrimSpace(string(out)) == "" {
+			Skip("no CJK font on this machine (apt-get install -y fonts-wqy-microhei): glyphs cannot be checked")
+		}
+		typeSearch(ctx, "告警", "alerts-vs-orders-002", "alerts-vs-orders-002")
+		fonts, err := chromedp.Run(ctx, chromedp.QueryAfter(`#case-rows tr.case-row td.input`,
+			func(ctx context.Context, t *chromedp.Target, nodes []*chromedp.Node) ([]*css.PlatformFontUsage, error) {
+				res, err := cdp.Call(ctx, t, css.GetPlatformFontsForNode, css.GetPlatformFontsForNodeParams{NodeID: nodes[0].NodeID})
+				if err != nil {
+					return nil, err
+				}
+				return res.Fonts, nil
+			}))
+		Expect(err).NotTo(HaveOccurred())
+		// The Chinese is drawn by a CJK font the page names itself, not by
+		// whatever the system falls back to (on a bare Linux: boxes).
+		var cjkGlyphs float64
+		for _, f := range fonts {
+			named := strings.Contains(family, `"`+f.FamilyName+`"`)
+			if named && (strings.Contains(f.FamilyName, "Hei") || strings.Contains(f.FamilyName, "CJK") || strings.Contains(f.FamilyName, "Han") || strings.Contains(f.FamilyName, "PingFang")) {
+				cjkGlyphs += f.GlyphCount
+			}
+		}
+		Expect(cjkGlyphs).To(BeNumerically(">=", 2), "the two characters 告警: fonts %v", fonts)
 	})
 
 	It("shows a <script> input and HTML model output as text and never runs them", func() {
