@@ -14,7 +14,7 @@ var _ = Describe("The page's font stack", func() {
 		body := regexp.MustCompile(`body \{[^}]*font: [^;]*;`).FindString(renderHTML(reports.Input{}))
 		for _, f := range []string{"PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC",
 			"Source Han Sans SC", "WenQuanYi Micro Hei", "Yu Gothic", "Malgun Gothic"} {
-			Expect(body).To(ContainSubstring(`"`+f+`"`))
+			Expect(body).To(ContainSubstring(`"` + f + `"`))
 		}
 		Expect(body).To(HaveSuffix("sans-serif;"))
 	})
