@@ -215,3 +215,20 @@ var _ = Describe("Indicators", func() {
 		}
 	})
 })
+
+var _ = Describe("SeverityOf", func() {
+	orders := harness.Expect{Action: router.Execute, Skill: "get_order"}
+	DescribeTable("ranks the worst first",
+		func(r harness.Result, want harness.Severity) { Expect(harness.SeverityOf(r)).To(Equal(want)) },
+		Entry("a policy violation", harness.Result{Failure: harness.FailPolicyViolation, Expect: orders,
+			Decision: router.Decision{Action: router.Execute, Skill: "delete_order"}}, harness.SeverityPolicyViolation),
+		Entry("acting on another skill", harness.Result{Failure: "judge_wrong_skill", Expect: orders,
+			Decision: router.Decision{Action: router.Execute, Skill: "refund_order"}}, harness.SeverityWrongExecution),
+		Entry("acting where it should refuse", harness.Result{Failure: "missed_refusal", Expect: harness.Expect{Action: router.Refuse},
+			Decision: router.Decision{Action: router.Execute, Skill: "get_order"}}, harness.SeverityWrongExecution),
+		Entry("a false refusal", harness.Result{Failure: "false_refusal", Expect: orders,
+			Decision: router.Decision{Action: router.Refuse}}, harness.SeverityFailed),
+		Entry("a pass", harness.Result{Pass: true, Expect: orders,
+			Decision: router.Decision{Action: router.Execute, Skill: "get_order"}}, harness.SeverityPassed),
+	)
+})

@@ -172,6 +172,25 @@ var _ = Describe("the HTML report in Chromium", Ordered, func() {
 			To(HavePrefix("40.0%"))
 	})
 
+	It("opens the case table on the failed cases, worst first", func() {
+		evalIn[bool](ctx, `(() => { const s = document.getElementById("f-search"); s.value = "";
+			s.dispatchEvent(new Event("input")); return true; })()`)
+		rows := evalIn[[]string](ctx, `[...document.querySelectorAll("#case-rows tr.case-row")].map(r => r.dataset.case + " " + r.cells[1].textContent + " " + r.cells[3].textContent)`)
+		Expect(rows).To(HaveLen(10))
+		// Wrong executions (acting on another skill, acting where it should
+		// clarify), then the other failures, then the passes.
+		Expect(rows[:5]).To(Equal([]string{
+			"alerts-vs-orders-002 " + v1 + " judge_wrong_skill",
+			"ambiguous-004 " + v2 + " wrong_band",
+			"injection-003 " + v1 + " schema_error",
+			"orders-west-005 " + v1 + " false_refusal",
+			"orders-west-005 " + v2 + " false_refusal",
+		}))
+		for _, r := range rows[5:] {
+			Expect(r).To(HaveSuffix(" pass"))
+		}
+	})
+
 	It("narrows the visible case rows as the search filter is typed", func() {
 		all := evalIn[int](ctx, `document.querySelectorAll("#case-rows tr.case-row").length`)
 		Expect(all).To(Equal(10)) // 5 cases x 2 versions

@@ -88,6 +88,9 @@ type resultJSON struct {
 	// caseJSON.Turns; FailedTurn (1-based) is the turn its failure is from.
 	Turns      []*resultJSON `json:"tu,omitempty"`
 	FailedTurn int           `json:"ft,omitempty"`
+	// Severity is harness.SeverityOf for a failed case (0 for a pass):
+	// the table opens on the worst.
+	Severity int `json:"sv,omitempty"`
 }
 
 // interner hands out stable indexes for repeated strings.
@@ -180,6 +183,9 @@ func caseDataOf(versions []string, results []harness.Result) *caseData {
 				}
 			} else if r.Input != first.Input {
 				rj.Input = truncateRunes(r.Input, maxInputRunes)
+			}
+			if !r.Pass {
+				rj.Severity = int(harness.SeverityOf(*r))
 			}
 			c.Results[col[r.Version]] = rj
 		}

@@ -244,6 +244,7 @@ func (w *caseDataWriter) result(r *resultJSON) {
 		w.b = append(w.b, ']')
 	}
 	f.int("ft", int64(r.FailedTurn))
+	f.int("sv", int64(r.Severity))
 	f.end()
 }
 

@@ -15,9 +15,12 @@
   cases.forEach(function (c, ci) {
     c.hay = (c.id + "\n" + (c.in || "") + "\n" + S[c.x.k || 0]).toLowerCase();
     c.r.forEach(function (r, vi) {
-      if (r) rows.push({ ci: ci, vi: vi, hay: r.in ? (" " + r.in.toLowerCase()) : "" });
+      if (r) rows.push({ ci: ci, vi: vi, sv: r.sv || 9, hay: r.in ? (" " + r.in.toLowerCase()) : "" });
     });
   });
+  // Failures first, worst first (policy violations, wrong executions,
+  // the rest), then passes; ties keep case order. sv comes from the report.
+  rows.sort(function (a, b) { return a.sv - b.sv || a.ci - b.ci || a.vi - b.vi; });
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
