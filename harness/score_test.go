@@ -232,3 +232,23 @@ var _ = Describe("SeverityOf", func() {
 			Decision: router.Decision{Action: router.Execute, Skill: "get_order"}}, harness.SeverityPassed),
 	)
 })
+
+var _ = Describe("PerSkill", func() {
+	It("counts decisions by the skill the case expects, per version", func() {
+		orders := harness.Expect{Action: router.Execute, Skill: "get_order"}
+		res := func(v string, e harness.Expect, action router.Action, skill string, pass bool) harness.Result {
+			return harness.Result{Version: v, Expect: e, Pass: pass, Decision: router.Decision{Action: action, Skill: skill}}
+		}
+		rows := harness.PerSkill([]harness.Result{
+			res("v1@a", orders, router.Execute, "refund_order", false),
+			res("v1@a", orders, router.Clarify, "", false),
+			res("v1@a", harness.Expect{Action: router.Refuse}, router.Refuse, "", true),
+			res("v2@b", orders, router.Execute, "get_order", true),
+		})
+		Expect(rows).To(Equal([]harness.SkillRow{
+			{Version: "v1@a", Skill: "(refuse)", N: 1, Correct: 1},
+			{Version: "v1@a", Skill: "get_order", N: 2, WrongExecutions: 1, Clarifications: 1},
+			{Version: "v2@b", Skill: "get_order", N: 1, Correct: 1},
+		}))
+	})
+})

@@ -25,6 +25,7 @@ var (
 		// breakable splits snake_case names so a narrow column can wrap
 		// them at underscores instead of mid-word.
 		"breakable": func(s string) []string { return strings.SplitAfter(s, "_") },
+		"sub1":      func(n int) int { return n - 1 },
 	}).ParseFS(assets, "assets/report.html.tmpl"))
 )
 
@@ -53,6 +54,8 @@ type htmlView struct {
 	Histograms  []chartView
 	Reliability chartView
 	Failures    failureTable
+	Glossary    []glossaryEntry
+	PerSkill    skillTable
 	Flips       []flipSet
 	FlipLimit   int
 	CaseCount   int
@@ -239,6 +242,8 @@ func buildHTMLView(in *Input) *htmlView {
 		cases[r.Case] = true
 	}
 	v.CaseCount = len(cases)
+	v.Glossary = glossary(v.Failures)
+	v.PerSkill = perSkillTable(versions, in.Results)
 	v.Workflows, v.WorkflowTotal = workflowViews(in.Results)
 	skills := topExpectedSkills(in.Results, skillMatrixSize)
 	v.SkillCount = len(skills)
