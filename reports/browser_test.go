@@ -191,6 +191,23 @@ var _ = Describe("the HTML report in Chromium", Ordered, func() {
 		}
 	})
 
+	It("shows cases side by side, one column per version, filtered to the differences", func() {
+		Expect(evalIn[[]string](ctx, `[...document.querySelectorAll("#sbs-head th")].map(th => th.textContent)`)).
+			To(Equal([]string{"case", "suite", "expected", v1, v2}))
+		sbs := func() []string {
+			return evalIn[[]string](ctx, `[...document.querySelectorAll("#sbs-rows tr.sbs-row")].map(r => r.dataset.case)`)
+		}
+		// orders-east-001 passes under both; orders-west-005 fails the same way under both.
+		Expect(sbs()).To(Equal([]string{"alerts-vs-orders-002", "ambiguous-004", "injection-003"}))
+		Expect(evalIn[string](ctx, `document.querySelector('#sbs-rows tr[data-case="ambiguous-004"]').cells[4].textContent`)).
+			To(Equal("wrong_bandexecute query_orders_by_region"))
+		Expect(chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#sbs-diff")))).To(Succeed())
+		Eventually(sbs).WithTimeout(10 * time.Second).Should(HaveLen(5))
+		Expect(evalIn[string](ctx, `document.getElementById("sbs-count").textContent`)).To(Equal("showing 5 of 5 cases"))
+		Expect(chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#sbs-diff")))).To(Succeed())
+		Eventually(sbs).WithTimeout(10 * time.Second).Should(HaveLen(3))
+	})
+
 	It("narrows the visible case rows as the search filter is typed", func() {
 		all := evalIn[int](ctx, `document.querySelectorAll("#case-rows tr.case-row").length`)
 		Expect(all).To(Equal(10)) // 5 cases x 2 versions

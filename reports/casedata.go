@@ -40,6 +40,10 @@ type caseJSON struct {
 	// Turns are a conversation's turns (its user text and expectation),
 	// in order; each result then holds one decision per turn.
 	Turns []turnJSON `json:"tu,omitempty"`
+	// Differs is 1 when the versions that ran the case disagree: in
+	// outcome, failure, action or skill (the side-by-side view's "only
+	// differences").
+	Differs int `json:"df,omitempty"`
 }
 
 type turnJSON struct {
@@ -188,6 +192,12 @@ func caseDataOf(versions []string, results []harness.Result) *caseData {
 				rj.Severity = int(harness.SeverityOf(*r))
 			}
 			c.Results[col[r.Version]] = rj
+		}
+		for _, r := range rs[1:] {
+			if r.Pass != first.Pass || r.Failure != first.Failure ||
+				r.Decision.Action != first.Decision.Action || r.Decision.Skill != first.Decision.Skill {
+				c.Differs = 1
+			}
 		}
 		d.Cases = append(d.Cases, c)
 	}

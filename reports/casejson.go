@@ -171,6 +171,7 @@ func (w *caseDataWriter) caseJSON(c *caseJSON) {
 		}
 		w.b = append(w.b, ']')
 	}
+	f.int("df", int64(c.Differs))
 	f.end()
 }
 
