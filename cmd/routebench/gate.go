@@ -234,6 +234,12 @@ func gateVerdicts(vs []gate.Verdict) []reports.GateVerdict {
 	for i, v := range vs {
 		var reasons []string
 		for _, line := range strings.Split(strings.TrimSpace(v.Message()), "\n")[1:] {
+			switch {
+			case strings.HasPrefix(line, "    "):
+				continue // a broken case: the page lists them all under flipped cases
+			case strings.HasPrefix(line, "  worst broken cases"):
+				line = fmt.Sprintf("%d broken cases: listed under flipped cases", v.BrokenTotal)
+			}
 			if line = strings.TrimSpace(line); line != "" {
 				reasons = append(reasons, line)
 			}
