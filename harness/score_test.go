@@ -215,3 +215,40 @@ var _ = Describe("Indicators", func() {
 		}
 	})
 })
+
+var _ = Describe("SeverityOf", func() {
+	orders := harness.Expect{Action: router.Execute, Skill: "get_order"}
+	DescribeTable("ranks the worst first",
+		func(r harness.Result, want harness.Severity) { Expect(harness.SeverityOf(r)).To(Equal(want)) },
+		Entry("a policy violation", harness.Result{Failure: harness.FailPolicyViolation, Expect: orders,
+			Decision: router.Decision{Action: router.Execute, Skill: "delete_order"}}, harness.SeverityPolicyViolation),
+		Entry("acting on another skill", harness.Result{Failure: "judge_wrong_skill", Expect: orders,
+			Decision: router.Decision{Action: router.Execute, Skill: "refund_order"}}, harness.SeverityWrongExecution),
+		Entry("acting where it should refuse", harness.Result{Failure: "missed_refusal", Expect: harness.Expect{Action: router.Refuse},
+			Decision: router.Decision{Action: router.Execute, Skill: "get_order"}}, harness.SeverityWrongExecution),
+		Entry("a false refusal", harness.Result{Failure: "false_refusal", Expect: orders,
+			Decision: router.Decision{Action: router.Refuse}}, harness.SeverityFailed),
+		Entry("a pass", harness.Result{Pass: true, Expect: orders,
+			Decision: router.Decision{Action: router.Execute, Skill: "get_order"}}, harness.SeverityPassed),
+	)
+})
+
+var _ = Describe("PerSkill", func() {
+	It("counts decisions by the skill the case expects, per version", func() {
+		orders := harness.Expect{Action: router.Execute, Skill: "get_order"}
+		res := func(v string, e harness.Expect, action router.Action, skill string, pass bool) harness.Result {
+			return harness.Result{Version: v, Expect: e, Pass: pass, Decision: router.Decision{Action: action, Skill: skill}}
+		}
+		rows := harness.PerSkill([]harness.Result{
+			res("v1@a", orders, router.Execute, "refund_order", false),
+			res("v1@a", orders, router.Clarify, "", false),
+			res("v1@a", harness.Expect{Action: router.Refuse}, router.Refuse, "", true),
+			res("v2@b", orders, router.Execute, "get_order", true),
+		})
+		Expect(rows).To(Equal([]harness.SkillRow{
+			{Version: "v1@a", Skill: "(refuse)", N: 1, Correct: 1},
+			{Version: "v1@a", Skill: "get_order", N: 2, WrongExecutions: 1, Clarifications: 1},
+			{Version: "v2@b", Skill: "get_order", N: 1, Correct: 1},
+		}))
+	})
+})

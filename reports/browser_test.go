@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	. "github.com/onsi/ginkgo/v2"
@@ -170,11 +172,78 @@ var _ = Describe("the HTML report in Chromium", Ordered, func() {
 			To(HavePrefix("40.0%"))
 	})
 
+	It("opens the case table on the failed cases, worst first", func() {
+		evalIn[bool](ctx, `(() => { const s = document.getElementById("f-search"); s.value = "";
+			s.dispatchEvent(new Event("input")); return true; })()`)
+		rows := evalIn[[]string](ctx, `[...document.querySelectorAll("#case-rows tr.case-row")].map(r => r.dataset.case + " " + r.cells[1].textContent + " " + r.cells[3].textContent)`)
+		Expect(rows).To(HaveLen(10))
+		// Wrong executions (acting on another skill, acting where it should
+		// clarify), then the other failures, then the passes.
+		Expect(rows[:5]).To(Equal([]string{
+			"alerts-vs-orders-002 " + v1 + " judge_wrong_skill",
+			"ambiguous-004 " + v2 + " wrong_band",
+			"injection-003 " + v1 + " schema_error",
+			"orders-west-005 " + v1 + " false_refusal",
+			"orders-west-005 " + v2 + " false_refusal",
+		}))
+		for _, r := range rows[5:] {
+			Expect(r).To(HaveSuffix(" pass"))
+		}
+	})
+
+	It("shows cases side by side, one column per version, filtered to the differences", func() {
+		Expect(evalIn[[]string](ctx, `[...document.querySelectorAll("#sbs-head th")].map(th => th.textContent)`)).
+			To(Equal([]string{"case", "suite", "expected", v1, v2}))
+		sbs := func() []string {
+			return evalIn[[]string](ctx, `[...document.querySelectorAll("#sbs-rows tr.sbs-row")].map(r => r.dataset.case)`)
+		}
+		// orders-east-001 passes under both; orders-west-005 fails the same way under both.
+		Expect(sbs()).To(Equal([]string{"alerts-vs-orders-002", "ambiguous-004", "injection-003"}))
+		Expect(evalIn[string](ctx, `document.querySelector('#sbs-rows tr[data-case="ambiguous-004"]').cells[4].textContent`)).
+			To(Equal("wrong_bandexecute query_orders_by_region"))
+		Expect(chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#sbs-diff")))).To(Succeed())
+		Eventually(sbs).WithTimeout(10 * time.Second).Should(HaveLen(5))
+		Expect(evalIn[string](ctx, `document.getElementById("sbs-count").textContent`)).To(Equal("showing 5 of 5 cases"))
+		Expect(chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#sbs-diff")))).To(Succeed())
+		Eventually(sbs).WithTimeout(10 * time.Second).Should(HaveLen(3))
+	})
+
 	It("narrows the visible case rows as the search filter is typed", func() {
 		all := evalIn[int](ctx, `document.querySelectorAll("#case-rows tr.case-row").length`)
 		Expect(all).To(Equal(10)) // 5 cases x 2 versions
 		typeSearch(ctx, "告警", "alerts-vs-orders-002", "alerts-vs-orders-002")
 		Expect(evalIn[string](ctx, `document.getElementById("case-count").textContent`)).To(HavePrefix("showing 2 of 2"))
+	})
+
+	It("draws Chinese case text in a CJK font from the page's stack, not as boxes", func() {
+		family := evalIn[string](ctx, `getComputedStyle(document.body).fontFamily`)
+		for _, f := range []string{"PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei"} {
+			Expect(family).To(ContainSubstring(f))
+		}
+		out, err := exec.Command("fc-list", ":lang=zh", "family").Output()
+		if err != nil || strings.TrimSpace(string(out)) == "" {
+			Skip("no CJK font on this machine (apt-get install -y fonts-wqy-microhei): glyphs cannot be checked")
+		}
+		typeSearch(ctx, "告警", "alerts-vs-orders-002", "alerts-vs-orders-002")
+		fonts, err := chromedp.Run(ctx, chromedp.QueryAfter(`#case-rows tr.case-row td.input`,
+			func(ctx context.Context, t *chromedp.Target, nodes []*chromedp.Node) ([]*css.PlatformFontUsage, error) {
+				res, err := cdp.Call(ctx, t, css.GetPlatformFontsForNode, css.GetPlatformFontsForNodeParams{NodeID: nodes[0].NodeID})
+				if err != nil {
+					return nil, err
+				}
+				return res.Fonts, nil
+			}))
+		Expect(err).NotTo(HaveOccurred())
+		// The Chinese is drawn by a CJK font the page names itself, not by
+		// whatever the system falls back to (on a bare Linux: boxes).
+		var cjkGlyphs float64
+		for _, f := range fonts {
+			named := strings.Contains(family, `"`+f.FamilyName+`"`)
+			if named && (strings.Contains(f.FamilyName, "Hei") || strings.Contains(f.FamilyName, "CJK") || strings.Contains(f.FamilyName, "Han") || strings.Contains(f.FamilyName, "PingFang")) {
+				cjkGlyphs += f.GlyphCount
+			}
+		}
+		Expect(cjkGlyphs).To(BeNumerically(">=", 2), "the two characters 告警: fonts %v", fonts)
 	})
 
 	It("shows a <script> input and HTML model output as text and never runs them", func() {
@@ -203,5 +272,38 @@ var _ = Describe("the HTML report in Chromium", Ordered, func() {
 			ok := strings.HasPrefix(u, "file:") || strings.HasPrefix(u, "data:") || strings.HasPrefix(u, "about:")
 			Expect(ok).To(BeTrue(), "request to %s", u)
 		}
+	})
+})
+
+var _ = Describe("a gate's report.html in Chromium", Ordered, func() {
+	var ctx context.Context
+
+	BeforeAll(func() {
+		in := fixtureInput(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), true)
+		in.Meta.Title = "routebench gate"
+		in.Meta.Versions[0].Role, in.Meta.Versions[1].Role = "base", "head"
+		in.Gate = []reports.GateVerdict{{Head: in.Meta.Versions[1].ID, Base: in.Meta.Versions[0].ID, Outcome: "FAIL",
+			Reasons: []string{"threshold decision_accuracy >= 0.85: 0.400 (n=5), needs >= 0.85"}}}
+		path := filepath.Join(GinkgoT().TempDir(), "report.html")
+		f, err := os.Create(path)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reports.WriteHTML(f, in)).To(Succeed())
+		Expect(f.Close()).To(Succeed())
+		var stop func()
+		ctx, _, stop = openInChromium(GinkgoT(), path, 1280, 800)
+		DeferCleanup(stop)
+	})
+
+	It("shows the verdict and its reason on the first screen", func() {
+		Expect(evalIn[string](ctx, `document.querySelector("#gate .outcome").textContent`)).To(Equal("FAIL"))
+		// Both the outcome and the reason end above the fold of an 800-pixel window.
+		Expect(evalIn[float64](ctx, `document.querySelector("#gate .outcome").getBoundingClientRect().bottom`)).To(BeNumerically("<", 800))
+		Expect(evalIn[float64](ctx, `document.querySelector("#gate .reasons li").getBoundingClientRect().bottom`)).To(BeNumerically("<", 800))
+		Expect(evalIn[string](ctx, `document.querySelector("#gate .banner").textContent`)).To(ContainSubstring("head v2@"))
+	})
+
+	It("labels the head version head and the base base", func() {
+		Expect(evalIn[[]string](ctx, `[...document.querySelectorAll("table.versions tbody tr")].map(r => r.cells[1].textContent.trim())`)).
+			To(Equal([]string{v1 + " base", v2 + " head"}))
 	})
 })

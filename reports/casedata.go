@@ -40,6 +40,10 @@ type caseJSON struct {
 	// Turns are a conversation's turns (its user text and expectation),
 	// in order; each result then holds one decision per turn.
 	Turns []turnJSON `json:"tu,omitempty"`
+	// Differs is 1 when the versions that ran the case disagree: in
+	// outcome, failure, action or skill (the side-by-side view's "only
+	// differences").
+	Differs int `json:"df,omitempty"`
 }
 
 type turnJSON struct {
@@ -88,6 +92,9 @@ type resultJSON struct {
 	// caseJSON.Turns; FailedTurn (1-based) is the turn its failure is from.
 	Turns      []*resultJSON `json:"tu,omitempty"`
 	FailedTurn int           `json:"ft,omitempty"`
+	// Severity is harness.SeverityOf for a failed case (0 for a pass):
+	// the table opens on the worst.
+	Severity int `json:"sv,omitempty"`
 }
 
 // interner hands out stable indexes for repeated strings.
@@ -181,7 +188,16 @@ func caseDataOf(versions []string, results []harness.Result) *caseData {
 			} else if r.Input != first.Input {
 				rj.Input = truncateRunes(r.Input, maxInputRunes)
 			}
+			if !r.Pass {
+				rj.Severity = int(harness.SeverityOf(*r))
+			}
 			c.Results[col[r.Version]] = rj
+		}
+		for _, r := range rs[1:] {
+			if r.Pass != first.Pass || r.Failure != first.Failure ||
+				r.Decision.Action != first.Decision.Action || r.Decision.Skill != first.Decision.Skill {
+				c.Differs = 1
+			}
 		}
 		d.Cases = append(d.Cases, c)
 	}

@@ -171,6 +171,7 @@ func (w *caseDataWriter) caseJSON(c *caseJSON) {
 		}
 		w.b = append(w.b, ']')
 	}
+	f.int("df", int64(c.Differs))
 	f.end()
 }
 
@@ -244,6 +245,7 @@ func (w *caseDataWriter) result(r *resultJSON) {
 		w.b = append(w.b, ']')
 	}
 	f.int("ft", int64(r.FailedTurn))
+	f.int("sv", int64(r.Severity))
 	f.end()
 }
 

@@ -10,7 +10,9 @@ import (
 // flip is a case whose pass/fail changed between two versions.
 type flip struct {
 	Case, Suite string
-	Input       string
+	// Input is the case's whole text; Shown is it cut for the page. Each
+	// output cuts it once, so its note gives the whole length.
+	Input, Shown string
 	// Failures under base and head ("" where the case passed).
 	BaseFailure, HeadFailure string
 }
@@ -40,12 +42,18 @@ func (in *Input) flipSets(versions []string, perVersion map[string][]harness.Res
 			sets = append(sets, flipsFromResults(base, head, perVersion[base], perVersion[head]))
 			continue
 		}
+		// A comparison keeps its inputs already cut; the results have
+		// them whole.
+		inputs := make(map[string]string, len(perVersion[head]))
+		for _, r := range perVersion[head] {
+			inputs[r.Case] = r.Input
+		}
 		s := flipSet{Base: base, Head: head, Paired: true}
 		for _, f := range c.Fixed {
-			s.Fixed = append(s.Fixed, fromCompare(f))
+			s.Fixed = append(s.Fixed, fromCompare(f, inputs))
 		}
 		for _, f := range c.Broken {
-			s.Broken = append(s.Broken, fromCompare(f))
+			s.Broken = append(s.Broken, fromCompare(f, inputs))
 		}
 		for _, w := range c.Warnings {
 			s.Warnings = append(s.Warnings, w.Message)
@@ -55,8 +63,17 @@ func (in *Input) flipSets(versions []string, perVersion map[string][]harness.Res
 	return sets
 }
 
-func fromCompare(f compare.Flip) flip {
-	return flip{Case: f.Case, Suite: f.Suite, Input: f.Input, BaseFailure: f.Base.Failure, HeadFailure: f.Head.Failure}
+func fromCompare(f compare.Flip, inputs map[string]string) flip {
+	input, ok := inputs[f.Case]
+	if !ok {
+		input = f.Input
+	}
+	return newFlip(f.Case, f.Suite, input, f.Base.Failure, f.Head.Failure)
+}
+
+func newFlip(id, suite, input, baseFailure, headFailure string) flip {
+	return flip{Case: id, Suite: suite, Input: input, Shown: truncateRunes(input, compare.InputLimit),
+		BaseFailure: baseFailure, HeadFailure: headFailure}
 }
 
 // flipsFromResults pairs two versions' results by case ID, for reports
@@ -73,8 +90,7 @@ func flipsFromResults(base, head string, baseResults, headResults []harness.Resu
 		if !ok || b.Pass == r.Pass {
 			continue
 		}
-		f := flip{Case: r.Case, Suite: r.Suite, Input: truncateRunes(r.Input, compare.InputLimit),
-			BaseFailure: b.Failure, HeadFailure: r.Failure}
+		f := newFlip(r.Case, r.Suite, r.Input, b.Failure, r.Failure)
 		if r.Pass {
 			s.Fixed = append(s.Fixed, f)
 		} else {

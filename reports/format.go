@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
@@ -241,7 +242,8 @@ func formatP(p float64) string {
 }
 
 // truncateRunes cuts s to at most max runes, marking the cut so a reader
-// never mistakes a prefix for the whole text.
+// never mistakes a prefix for the whole text. The note counts characters,
+// as the cut does, so "80 shown of 100" reads right in any script.
 func truncateRunes(s string, max int) string {
 	if len(s) <= max {
 		return s
@@ -249,7 +251,7 @@ func truncateRunes(s string, max int) string {
 	n := 0
 	for i := range s {
 		if n == max {
-			return s[:i] + "… [truncated, " + strconv.Itoa(len(s)) + " bytes in all]"
+			return s[:i] + "… [truncated, " + strconv.Itoa(utf8.RuneCountInString(s)) + " characters in all]"
 		}
 		n++
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ var (
 		// breakable splits snake_case names so a narrow column can wrap
 		// them at underscores instead of mid-word.
 		"breakable": func(s string) []string { return strings.SplitAfter(s, "_") },
+		"sub1":      func(n int) int { return n - 1 },
 	}).ParseFS(assets, "assets/report.html.tmpl"))
 )
 
@@ -54,6 +56,8 @@ type htmlView struct {
 	Trends      []chartView
 	TrendRuns   string
 	Failures    failureTable
+	Glossary    []glossaryEntry
+	PerSkill    skillTable
 	Flips       []flipSet
 	FlipLimit   int
 	CaseCount   int
@@ -78,7 +82,9 @@ type versionHead struct {
 	Color       string
 	Cases       int
 	Passed      int
-	Base        bool
+	// Role is the tag beside the version: "base", "head" or "".
+	Role string
+	Base bool
 }
 
 // verdict is one head version against the base, in a sentence a lead
@@ -94,16 +100,51 @@ type verdict struct {
 	Paired     bool
 }
 
-// gateView is a GateVerdict with the class its outcome is drawn in.
+// gateView is a GateVerdict as the page prints it: the class its outcome
+// is drawn in and every check as a formatted row.
 type gateView struct {
 	GateVerdict
-	Class string
+	Class       string
+	Thresholds  []gateThresholdRow
+	Regressions []gateRuleRow
+}
+
+// gateThresholdRow is one threshold with the value the head measured.
+type gateThresholdRow struct {
+	Text, Value, N, Reason string
+	Pass                   bool
+}
+
+// gateRuleRow is one regression rule: base and head values, how much worse
+// head is, and the paired test that decides it.
+type gateRuleRow struct {
+	Metric, Base, Head, Drop, MaxDrop, Cases, P string
+	Pass                                        bool
 }
 
 func gateViews(gs []GateVerdict) []gateView {
 	out := make([]gateView, len(gs))
 	for i, g := range gs {
-		out[i] = gateView{GateVerdict: g, Class: strings.ToLower(strings.ReplaceAll(g.Outcome, " ", "-"))}
+		v := gateView{GateVerdict: g, Class: strings.ToLower(strings.ReplaceAll(g.Outcome, " ", "-"))}
+		for _, t := range g.Thresholds {
+			row := gateThresholdRow{Text: t.Text, Value: "not measured", N: "0", Reason: t.Reason, Pass: t.Pass}
+			if t.Measured {
+				row.Value, row.N = FormatValue(t.Metric, t.Value), strconv.Itoa(t.N)
+			}
+			v.Thresholds = append(v.Thresholds, row)
+		}
+		for _, r := range g.Regressions {
+			row := gateRuleRow{Metric: r.Metric, Base: "—", Head: "—", Drop: "not measured: no case counted",
+				MaxDrop: strings.TrimPrefix(FormatDelta(r.Metric, r.MaxDrop), "+"), Cases: "—", P: "—", Pass: r.Pass}
+			if r.Measured {
+				row.Base, row.Head = FormatValue(r.Metric, r.Base), FormatValue(r.Metric, r.Head)
+				row.Drop = FormatDelta(r.Metric, r.Drop)
+				row.Cases = strconv.Itoa(r.Worse) + " / " + strconv.Itoa(r.Better)
+				row.P = formatP(r.P) + " (α " + strconv.FormatFloat(r.Alpha, 'g', -1, 64) + ")"
+			}
+			v.Regressions = append(v.Regressions, row)
+		}
+		out[i] = v
 	}
 	return out
 }
@@ -207,6 +248,8 @@ func buildHTMLView(in *Input) *htmlView {
 		cases[r.Case] = true
 	}
 	v.CaseCount = len(cases)
+	v.Glossary = glossary(v.Failures)
+	v.PerSkill = perSkillTable(versions, in.Results)
 	v.Workflows, v.WorkflowTotal = workflowViews(in.Results)
 	skills := topExpectedSkills(in.Results, skillMatrixSize)
 	v.SkillCount = len(skills)
@@ -223,7 +266,10 @@ func buildHTMLView(in *Input) *htmlView {
 }
 
 func (in *Input) versionHead(i int, id string, results []harness.Result) versionHead {
-	h := versionHead{ID: id, Color: versionColor(i), Base: i == 0, Cases: len(results)}
+	h := versionHead{ID: id, Color: versionColor(i), Cases: len(results)}
+	if i == 0 {
+		h.Role = "base"
+	}
 	h.Name, h.Fingerprint, _ = strings.Cut(id, "@")
 	for _, m := range in.Meta.Versions {
 		if m.ID == id {
@@ -234,8 +280,12 @@ func (in *Input) versionHead(i int, id string, results []harness.Result) version
 				h.Fingerprint = m.Fingerprint
 			}
 			h.Dir, h.Description = m.Dir, m.Description
+			if m.Role != "" {
+				h.Role = m.Role
+			}
 		}
 	}
+	h.Base = h.Role == "base"
 	for _, r := range results {
 		if r.Pass {
 			h.Passed++

@@ -139,8 +139,8 @@ var _ = Describe("WriteHTML", func() {
 				got = c.(map[string]any)["in"].(string)
 			}
 		}
-		Expect([]rune(got)).To(HaveLen(2000 + len([]rune("… [truncated, 18000 bytes in all]"))))
-		Expect(got).To(HaveSuffix("… [truncated, 18000 bytes in all]"))
+		Expect([]rune(got)).To(HaveLen(2000 + len([]rune("… [truncated, 6000 characters in all]"))))
+		Expect(got).To(HaveSuffix("… [truncated, 6000 characters in all]"))
 		Expect(html).NotTo(ContainSubstring("persona...")) // the prompt text
 		Expect(data["s"]).To(ContainElement(ContainSubstring("prompt 57 bytes (not shown)")))
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/gate"
 )
 
 // Input is everything a report shows.
@@ -44,6 +45,11 @@ type GateVerdict struct {
 	// Reasons say why, one line each: crossed checks, layers the judge
 	// does not read, notes.
 	Reasons []string
+	// Thresholds and Regressions are every check the gate made, passing
+	// or not, with the values it measured, so a lead sees how close each
+	// came.
+	Thresholds  []gate.ThresholdResult
+	Regressions []gate.RuleResult
 }
 
 // Meta is the run header.
@@ -67,6 +73,9 @@ type VersionMeta struct {
 	// Dir is where it was loaded from (a path or "git:REV:path").
 	Dir         string
 	Description string
+	// Role is "base" or "head" where the caller knows it (a gate); empty
+	// means the first version shown is the base and the rest are heads.
+	Role string
 }
 
 // MetaFromResults fills what the results themselves tell: the versions in

@@ -31,8 +31,8 @@ func WriteMarkdown(w io.Writer, in Input) error {
 	for i, id := range versions {
 		h := in.versionHead(i, id, perVersion[id])
 		name := "`" + mdCode(id) + "`"
-		if h.Base {
-			name += " (base)"
+		if h.Role != "" {
+			name += " (" + h.Role + ")"
 		}
 		b.WriteString("| " + name + " | `" + mdCode(h.Fingerprint) + "` | " +
 			itoa(h.Passed) + " / " + itoa(h.Cases) + " |\n")

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,9 +127,16 @@ func (in *Input) metricTable(key string, versions []string, keyOnly bool) metric
 	if keyOnly {
 		names = filterKey(names)
 	}
+	hasParent := slices.Contains(names, harness.ParamErrorRate)
 	for _, name := range names {
 		info := lookupMetric(name)
 		row := metricRow{Metric: name, Label: info.label, Hint: hint(info.dir), Sub: info.sub}
+		if row.Sub && !hasParent {
+			// Without param_error_rate the breakdown would hang under
+			// whatever row comes before it: it stands on its own instead.
+			row.Sub = false
+			row.Label = "param error: " + strings.TrimPrefix(info.label, "… ")
+		}
 		for i := range versions {
 			row.Cells = append(row.Cells, valueCell(name, groups[i]))
 			if i > 0 {

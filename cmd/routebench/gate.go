@@ -243,6 +243,12 @@ func gateVerdicts(vs []gate.Verdict) []reports.GateVerdict {
 	for i, v := range vs {
 		var reasons []string
 		for _, line := range strings.Split(strings.TrimSpace(v.Message()), "\n")[1:] {
+			switch {
+			case strings.HasPrefix(line, "    "):
+				continue // a broken case: the page lists them all under flipped cases
+			case strings.HasPrefix(line, "  worst broken cases"):
+				line = fmt.Sprintf("%d broken cases: listed under flipped cases", v.BrokenTotal)
+			}
 			if line = strings.TrimSpace(line); line != "" {
 				reasons = append(reasons, line)
 			}
@@ -250,9 +256,41 @@ func gateVerdicts(vs []gate.Verdict) []reports.GateVerdict {
 		if note := v.UntestedNote(); v.Outcome() == gate.OutcomeNotEvaluated {
 			reasons = append([]string{note}, reasons...)
 		}
-		out[i] = reports.GateVerdict{Head: v.Head, Base: v.Base, Outcome: v.Outcome(), Reasons: reasons}
+		out[i] = reports.GateVerdict{Head: v.Head, Base: v.Base, Outcome: v.Outcome(), Reasons: reasons,
+			Thresholds: v.Thresholds, Regressions: v.Regressions}
 	}
 	return out
+}
+
+// gateReportInput is what the gate's report.html shows (DESIGN §7): the
+// verdict, then, when one version changed, the paired comparison of its
+// head against its base, each labelled by its role. With no changed
+// version, or several, it shows the heads (each labelled head); every
+// changed version also has its own compare-NAME.html.
+func gateReportInput(meta reports.Meta, headResults []harness.Result, headSummary harness.Summary,
+	comparisons []gateComparison, verdicts []gate.Verdict) reports.Input {
+	for i := range meta.Versions {
+		meta.Versions[i].Role = "head"
+	}
+	in := reports.Input{Meta: meta, Results: headResults, Summary: headSummary, Gate: gateVerdicts(verdicts)}
+	var changed []gateComparison
+	for _, gc := range comparisons {
+		if !gc.pair.unchanged() {
+			changed = append(changed, gc)
+		}
+	}
+	if len(changed) != 1 {
+		return in
+	}
+	gc := changed[0]
+	results := slices.Concat(gc.base, gc.head)
+	in.Results = results
+	in.Summary = harness.Score(results)
+	in.Comparisons = []compare.Comparison{gc.cmp}
+	in.Meta.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
+	in.Meta.Versions[0].Role, in.Meta.Versions[1].Role = "base", "head"
+	in.Meta.Models = reports.MetaFromResults(results).Models
+	return in
 }
 
 // loadGateConfig reads routebench.yaml and validates its gate block before
@@ -521,7 +559,8 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	meta.Title = "routebench gate"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
-	headIn := reports.Input{Meta: meta, Results: headResults, Summary: headSummary, Gate: gateVerdicts(verdicts), Trend: trend}
+	headIn := gateReportInput(meta, headResults, headSummary, comparisons, verdicts)
+	headIn.Trend = trend
 	if err := writeFileWith(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
 		return err
 	}
@@ -543,6 +582,7 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 		results := slices.Concat(gc.base, gc.head)
 		m := reports.MetaFromResults(results)
 		m.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
+		m.Versions[0].Role, m.Versions[1].Role = "base", "head"
 		m.Title = fmt.Sprintf("routebench gate: %s → %s", gc.cmp.Base, gc.cmp.Head)
 		m.GeneratedAt, m.Commit = meta.GeneratedAt, meta.Commit
 		in := reports.Input{Meta: m, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}

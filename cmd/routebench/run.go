@@ -498,7 +498,9 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 	meta.Title = "routebench run"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
-	in := reports.Input{Meta: meta, Results: results, Summary: summary, Trend: trend}
+	// Paired like `routebench report` on the same results, so a run's own
+	// report tests its deltas instead of printing plain differences.
+	in := reports.Input{Meta: meta, Results: results, Summary: summary, Comparisons: pairedAgainstFirst(results), Trend: trend}
 	writers := []struct {
 		name  string
 		write func(io.Writer) error

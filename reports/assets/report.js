@@ -15,9 +15,12 @@
   cases.forEach(function (c, ci) {
     c.hay = (c.id + "\n" + (c.in || "") + "\n" + S[c.x.k || 0]).toLowerCase();
     c.r.forEach(function (r, vi) {
-      if (r) rows.push({ ci: ci, vi: vi, hay: r.in ? (" " + r.in.toLowerCase()) : "" });
+      if (r) rows.push({ ci: ci, vi: vi, sv: r.sv || 9, hay: r.in ? (" " + r.in.toLowerCase()) : "" });
     });
   });
+  // Failures first, worst first (policy violations, wrong executions,
+  // the rest), then passes; ties keep case order. sv comes from the report.
+  rows.sort(function (a, b) { return a.sv - b.sv || a.ci - b.ci || a.vi - b.vi; });
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -254,6 +257,56 @@
         t.hidden = t.dataset.group !== groupSelect.value;
       });
     });
+  }
+
+  // Side by side: one row per case, one column per version; "only
+  // differences" keeps the cases the versions disagree on (df, from the
+  // report).
+  var sbsBody = document.getElementById("sbs-rows");
+  if (sbsBody) {
+    var sbsOnly = document.getElementById("sbs-diff");
+    var sbsCount = document.getElementById("sbs-count");
+    var sbsMore = document.getElementById("sbs-more");
+    var head = el("tr");
+    ["case", "suite", "expected"].concat(versions).forEach(function (h) { head.appendChild(el("th", null, h)); });
+    document.getElementById("sbs-head").appendChild(head);
+    var sbsMatched = [];
+    var sbsShown = 0;
+    var sbsShowMore = function () {
+      var end = Math.min(sbsMatched.length, sbsShown + PAGE);
+      var frag = document.createDocumentFragment();
+      for (var i = sbsShown; i < end; i++) {
+        var c = cases[sbsMatched[i]];
+        var tr = el("tr", "sbs-row");
+        tr.dataset.case = c.id;
+        tr.appendChild(el("td", "mono", c.id));
+        tr.appendChild(el("td", null, str(c.su)));
+        tr.appendChild(el("td", null, actionSkill(c.x.a, c.x.k)));
+        c.r.forEach(function (r) {
+          if (!r) { tr.appendChild(el("td", "muted", "not run")); return; }
+          var td = el("td", r.p ? "pass" : "fail");
+          td.appendChild(el("span", "outcome", r.p ? "pass" : (str(r.f) || "fail")));
+          td.appendChild(el("div", "muted", actionSkill(r.a, r.k)));
+          tr.appendChild(td);
+        });
+        frag.appendChild(tr);
+      }
+      sbsBody.appendChild(frag);
+      sbsShown = end;
+      sbsCount.textContent = "showing " + num(sbsShown) + " of " + num(sbsMatched.length) +
+        (sbsOnly.checked ? " cases the versions disagree on (" + num(cases.length) + " in all)" : " cases");
+      sbsMore.hidden = sbsShown >= sbsMatched.length;
+    };
+    var sbsApply = function () {
+      sbsMatched = [];
+      cases.forEach(function (c, ci) { if (!sbsOnly.checked || c.df) sbsMatched.push(ci); });
+      sbsBody.textContent = "";
+      sbsShown = 0;
+      sbsShowMore();
+    };
+    sbsOnly.addEventListener("change", sbsApply);
+    sbsMore.addEventListener("click", sbsShowMore);
+    sbsApply();
   }
 
   apply();

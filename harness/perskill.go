@@ -1,0 +1,78 @@
+package harness
+
+import (
+	"cmp"
+	"slices"
+)
+
+// SkillRow is one expected skill's decisions under one version: how many
+// cases expect it, how many were decided right, how many acted wrongly
+// (on another skill, or where the case expects no action) and how many
+// asked back. Cases that expect no skill are grouped by their action,
+// "(refuse)" or "(clarify)".
+type SkillRow struct {
+	Version         string `json:"version"`
+	Skill           string `json:"skill"`
+	N               int    `json:"n"`
+	Correct         int    `json:"correct"`
+	WrongExecutions int    `json:"wrong_executions"`
+	Clarifications  int    `json:"clarifications"`
+}
+
+// DecisionAccuracy is Correct over N (0 when N is 0).
+func (r SkillRow) DecisionAccuracy() float64 {
+	if r.N == 0 {
+		return 0
+	}
+	return float64(r.Correct) / float64(r.N)
+}
+
+// PerSkill counts every decision (each turn of a conversation) by the
+// skill its case expects, per version, counted as decision_accuracy,
+// wrong_execution_rate and clarification_rate count them (Indicators).
+// Rows come by skill, then versions in order of first appearance.
+// Workflow cases without a routing expectation are left out.
+func PerSkill(results []Result) []SkillRow {
+	type key struct{ version, skill string }
+	rows := map[key]*SkillRow{}
+	order := map[string]int{}
+	for _, r := range results {
+		if _, ok := order[r.Version]; !ok {
+			order[r.Version] = len(order)
+		}
+		for _, d := range DecisionResults(r) {
+			if d.Expect.Action == "" {
+				continue
+			}
+			skill := d.Expect.Skill
+			if skill == "" || !d.Expect.Action.Acts() {
+				skill = "(" + string(d.Expect.Action) + ")"
+			}
+			k := key{r.Version, skill}
+			row := rows[k]
+			if row == nil {
+				row = &SkillRow{Version: r.Version, Skill: skill}
+				rows[k] = row
+			}
+			m := Indicators(d)
+			row.N++
+			if m[DecisionAccuracy] {
+				row.Correct++
+			}
+			if m[WrongExecutionRate] {
+				row.WrongExecutions++
+			}
+			if m[ClarificationRate] {
+				row.Clarifications++
+			}
+		}
+	}
+	out := make([]SkillRow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b SkillRow) int {
+		return cmp.Or(cmp.Compare(a.Skill, b.Skill), cmp.Compare(order[a.Version], order[b.Version]))
+	})
+	return out
+}
