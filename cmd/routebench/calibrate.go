@@ -82,7 +82,7 @@ Examples:
 	f.StringVar(&o.judge, "judge", "", "override the version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override the version's embedder (builtin, openai:MODEL, ollama:MODEL)")
 	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
-	return cmd
+	return withProviderFlags(cmd)
 }
 
 // checkCalibrateFlags reports every flag problem as a usage error.

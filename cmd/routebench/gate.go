@@ -87,7 +87,7 @@ Examples:
 	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
 	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
-	return cmd
+	return withProviderFlags(cmd)
 }
 
 // versionPair is one head version and its base; base is nil when the

@@ -101,7 +101,7 @@ Examples:
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file at the end")
 	_ = f.MarkHidden("cpuprofile")
 	_ = f.MarkHidden("memprofile")
-	return cmd
+	return withProviderFlags(cmd)
 }
 
 // runPlan is everything a run needs, validated before anything is written.

@@ -19,3 +19,29 @@ func TestLabelFilterErrorHasNoANSICodes(t *testing.T) {
 	g.Expect(stderr).NotTo(ContainSubstring("{{"))
 	g.Expect(stderr).To(ContainSubstring("syntax error at column 6: missing set operation\n  suite:(\n       ^"))
 }
+
+// Defect 12 of issue 11: provider flags (--base-url, --max-cost, ...) were
+// global, so the help of commands that never call a model listed them.
+func TestProviderFlagsOnlyOnCommandsThatCallAProvider(t *testing.T) {
+	g := NewWithT(t)
+	for cmd, calls := range map[string]bool{
+		"route": true, "run": true, "gate": true, "calibrate": true, "replay": true,
+		"compare": false, "report": false, "merge": false, "lint": false, "import": false, "bfcl-check": false,
+	} {
+		code, stdout, stderr := runCLI(cmd, "--help")
+		g.Expect(code).To(Equal(exitcode.Pass), "%s: %s", cmd, stderr)
+		for _, flag := range []string{"--base-url", "--cassettes", "--max-cost", "--rpm", "--judge-tools-off"} {
+			if calls {
+				g.Expect(stdout).To(ContainSubstring(flag), "%s calls a provider", cmd)
+			} else {
+				g.Expect(stdout).NotTo(ContainSubstring(flag), "%s never calls a provider", cmd)
+			}
+		}
+	}
+	code, stdout, _ := runCLI("--help")
+	g.Expect(code).To(Equal(exitcode.Pass))
+	g.Expect(stdout).NotTo(ContainSubstring("--base-url"))
+	code, _, stderr := runCLI("compare", "a.jsonl", "b.jsonl", "--max-cost", "1")
+	g.Expect(code).To(Equal(exitcode.Usage))
+	g.Expect(stderr).To(ContainSubstring("unknown flag: --max-cost"))
+}
