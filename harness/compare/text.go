@@ -16,6 +16,9 @@ type TextOptions struct {
 	AllMetrics bool
 	// MaxFlips caps each flipped-case list; 0 shows all.
 	MaxFlips int
+	// OmitBroken leaves out the broken cases, for a caller that lists
+	// them itself (the gate's failed verdict).
+	OmitBroken bool
 }
 
 // WriteText renders c as plain aligned tables for a terminal: a header, one
@@ -38,7 +41,9 @@ func WriteText(w io.Writer, c Comparison, opt TextOptions) error {
 		p.f("\n%s (%d cases)\n", g.Name, g.N)
 		writeTable(p, g, th.Confidence, opt)
 	}
-	writeFlips(p, "broken", "passed under base, fail under head", c.Broken, opt.MaxFlips)
+	if !opt.OmitBroken {
+		writeFlips(p, "broken", "passed under base, fail under head", c.Broken, opt.MaxFlips)
+	}
 	writeFlips(p, "fixed", "failed under base, pass under head", c.Fixed, opt.MaxFlips)
 	return p.err
 }
