@@ -1,6 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -44,4 +48,30 @@ func TestProviderFlagsOnlyOnCommandsThatCallAProvider(t *testing.T) {
 	code, _, stderr := runCLI("compare", "a.jsonl", "b.jsonl", "--max-cost", "1")
 	g.Expect(code).To(Equal(exitcode.Usage))
 	g.Expect(stderr).To(ContainSubstring("unknown flag: --max-cost"))
+}
+
+// Defect 10 of issue 11: the README's compare example must work after the
+// README's run (out/results.jsonl holding v1 and v2), as written.
+func TestReadmeCompareExampleWorksAfterTheReadmeRun(t *testing.T) {
+	g := NewWithT(t)
+	readme, err := os.ReadFile("../../README.md")
+	g.Expect(err).NotTo(HaveOccurred())
+	m := regexp.MustCompile("`routebench (compare [^`\\[]*)").FindSubmatch(readme)
+	g.Expect(m).NotTo(BeNil(), "README lists a compare example")
+	args := strings.Fields(string(m[1]))
+
+	dir := t.TempDir()
+	code, _, stderr := runCLI("run", "--versions", "../../fixtures/ops/prompts/v1,../../fixtures/ops/prompts/v2",
+		"--suites", "../../suites/ops/normal.yaml", "--out", filepath.Join(dir, "out"))
+	g.Expect(code).To(Equal(exitcode.Pass), stderr)
+	t.Chdir(dir)
+	code, stdout, stderr := runCLI(args...)
+	g.Expect(code).To(Equal(exitcode.Pass), "routebench %s: %s", strings.Join(args, " "), stderr)
+	g.Expect(stdout).To(ContainSubstring("base v1@"))
+
+	// Without the flags, both are asked for in one message.
+	code, _, stderr = runCLI("compare", "out", "out")
+	g.Expect(code).To(Equal(exitcode.Usage))
+	g.Expect(strings.Count(stderr, "\n")).To(Equal(1), stderr)
+	g.Expect(stderr).To(ContainSubstring("name one with --base-version and one with --head-version"))
 }
