@@ -28,6 +28,7 @@ type compareOptions struct {
 	alpha                    float64
 	baseVersion, headVersion string
 	maxFlips                 int
+	wide                     bool
 }
 
 func newCompareCmd() *cobra.Command {
@@ -66,6 +67,7 @@ Examples:
 	f.StringVar(&o.baseVersion, "base-version", "", "version to take from OLD, when it holds several")
 	f.StringVar(&o.headVersion, "head-version", "", "version to take from NEW, when it holds several")
 	f.IntVar(&o.maxFlips, "max-flips", 20, "flipped cases to list per direction (0: all)")
+	f.BoolVar(&o.wide, "wide", false, "print intervals and whole lines, whatever the terminal width")
 	return cmd
 }
 
@@ -86,7 +88,7 @@ func compareCommand(stdout io.Writer, oldPath, newPath string, o compareOptions)
 		return err
 	}
 	c := compare.Paired(base, head, th)
-	if err := compare.WriteText(stdout, c, compare.TextOptions{MaxFlips: o.maxFlips}); err != nil {
+	if err := compare.WriteText(stdout, c, compare.TextOptions{MaxFlips: o.maxFlips, Width: textWidth(stdout, o.wide)}); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	if o.json != "" {

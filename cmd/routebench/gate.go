@@ -37,6 +37,7 @@ type gateOptions struct {
 	out                      string
 	concurrency              int
 	judge, embedder          string
+	wide                     bool
 }
 
 func newGateCmd() *cobra.Command {
@@ -84,6 +85,7 @@ Examples:
 	f.StringVar(&o.baseVersion, "base-version", "", "base version directory (with --head-version)")
 	f.StringVar(&o.headVersion, "head-version", "", "head version directory (with --base-version)")
 	f.StringVar(&o.out, "out", "gate-out", "output directory")
+	f.BoolVar(&o.wide, "wide", false, "print intervals and whole lines, whatever the terminal width")
 	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
 	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
@@ -217,11 +219,12 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 				opt.OmitBroken = true
 			}
 		}
+		opt.Width = textWidth(stdout, o.wide)
 		compare.WriteText(stdout, gc.cmp, opt)
 		fmt.Fprintln(stdout)
 	}
 	for _, v := range verdicts {
-		fmt.Fprint(stdout, v.Message())
+		writeWrapped(stdout, v.Message(), textWidth(stdout, o.wide))
 	}
 	fmt.Fprintf(stderr, "gate outputs in %s\n", o.out)
 

@@ -46,6 +46,7 @@ type runOptions struct {
 	embedder    string
 	cpuProfile  string
 	memProfile  string
+	wide        bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -96,6 +97,7 @@ Examples:
 	f.StringVar(&o.shard, "shard", "", "run shard i of n (i/n, 1-based)")
 	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
+	f.BoolVar(&o.wide, "wide", false, "print the table with 95% intervals, whatever the terminal width")
 	// Profiling hooks for the load benchmark (see harness/cmd/gencases).
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file at the end")
@@ -205,7 +207,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		}
 		return exitcode.With(exitcode.RunError, runErr)
 	}
-	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions)); err != nil {
+	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), tableView{wide: o.wide, width: outputWidth(cmd.OutOrStdout())}); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
@@ -443,7 +445,7 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 // the results say). summary.json comes last and records the digest of
 // results.jsonl: when it is there, every output beside it is complete and
 // was made from exactly those results.
-func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta) error {
+func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta, view tableView) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
@@ -465,7 +467,10 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
 		return err
 	}
-	return harness.WriteTable(stdout, summary)
+	if view.wide {
+		return harness.WriteTable(stdout, summary)
+	}
+	return harness.WriteCompactTable(stdout, summary, view.width)
 }
 
 // writeReports is the single place the run and merge commands render

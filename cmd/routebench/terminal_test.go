@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/internal/textwrap"
 )
 
 // Defect 6 of issue 11: Ginkgo's label-filter errors carry ANSI colour
@@ -74,4 +75,55 @@ func TestReadmeCompareExampleWorksAfterTheReadmeRun(t *testing.T) {
 	g.Expect(code).To(Equal(exitcode.Usage))
 	g.Expect(strings.Count(stderr, "\n")).To(Equal(1), stderr)
 	g.Expect(stderr).To(ContainSubstring("name one with --base-version and one with --head-version"))
+}
+
+// widest is the display width of s's widest line.
+func widest(s string) (int, string) {
+	w, line := 0, ""
+	for _, l := range strings.Split(s, "\n") {
+		if n := textwrap.Width(l); n > w {
+			w, line = n, l
+		}
+	}
+	return w, line
+}
+
+// Defect 4 of issue 11: the run table was 203 columns and lint's findings
+// ~350 and compare 293, so at 100 columns every row wrapped. Not a
+// terminal: 100 columns.
+func TestDefaultTablesFitOneHundredColumns(t *testing.T) {
+	g := NewWithT(t)
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runCLI("run", "--config", "../../routebench.yaml", "--out", out)
+	g.Expect(code).To(Equal(exitcode.Pass), stderr)
+	w, line := widest(stdout)
+	g.Expect(w).To(BeNumerically("<=", 100), "run: %q", line)
+	g.Expect(stdout).To(ContainSubstring("  group  "))
+	g.Expect(stdout).To(ContainSubstring("  group        flows"), "the workflow table fits too")
+	g.Expect(stdout).To(ContainSubstring("  group        convs"), "the conversation table fits too")
+	g.Expect(stdout).NotTo(ContainSubstring("["), "compact: values only")
+
+	code, wide, _ := runCLI("run", "--config", "../../routebench.yaml", "--out", out, "--wide")
+	g.Expect(code).To(Equal(exitcode.Pass))
+	g.Expect(wide).To(MatchRegexp(`0\.\d{3} \[0\.\d\d,[01]\.\d\d\]`), "--wide shows intervals")
+
+	code, stdout, stderr = runCLI("compare", out, out, "--base-version", "v1", "--head-version", "v2")
+	g.Expect(code).To(Equal(exitcode.Pass), stderr)
+	w, line = widest(stdout)
+	g.Expect(w).To(BeNumerically("<=", 100), "compare: %q", line)
+	g.Expect(stdout).To(MatchRegexp(`\n    \S.* -> .*"`), "a flipped case: the change and the input under its id")
+	_, wide, _ = runCLI("compare", out, out, "--base-version", "v1", "--head-version", "v2", "--wide")
+	g.Expect(wide).To(ContainSubstring("95% interval"))
+
+	code, stdout, stderr = runCLI("gate", "--config", "../../routebench.yaml", "--base-version", "../../fixtures/ops/prompts/v2",
+		"--head-version", "../../fixtures/ops/prompts/v3", "--out", filepath.Join(t.TempDir(), "gate"))
+	g.Expect(code).To(Equal(exitcode.GateFailed), stderr)
+	w, line = widest(stdout)
+	g.Expect(w).To(BeNumerically("<=", 100), "gate: %q", line)
+
+	code, stdout, _ = runCLI("lint", "--config", "../../routebench.yaml")
+	g.Expect(code).To(Or(Equal(exitcode.Pass), Equal(exitcode.GateFailed)))
+	w, line = widest(stdout)
+	g.Expect(w).To(BeNumerically("<=", 100), "lint: %q", line)
+	g.Expect(stdout).To(MatchRegexp(`\n    \S`), "a long finding continues indented under its item")
 }
