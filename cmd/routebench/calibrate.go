@@ -164,7 +164,7 @@ func calibrateCommand(cmd *cobra.Command, o calibrateOptions) error {
 	records, err := calibrate.Collect(ctx, calibrate.CollectConfig{
 		Version:     v,
 		Cases:       cases,
-		NewRouter:   routerFactory(o.judge, o.embedder),
+		NewRouter:   routerFactory(o.judge, o.embedder, nil),
 		Concurrency: o.concurrency,
 	})
 	if err != nil {

@@ -451,16 +451,16 @@ func gitOutput(dir string, args ...string) (string, error) {
 // gateRun runs versions over cases into dir; a run that cannot finish is a
 // run error (exit 3).
 func gateRun(cmd *cobra.Command, o gateOptions, versions []*registry.Version, cases []harness.Case, dir string) (*harness.RunOutcome, error) {
-	bar := newProgressBar(cmd.ErrOrStderr())
+	prog := newProgress(cmd.ErrOrStderr())
 	outcome, err := harness.Run(commandContext(cmd), harness.RunConfig{
 		Versions:    versions,
 		Cases:       cases,
-		NewRouter:   routerFactory(o.judge, o.embedder),
+		NewRouter:   routerFactory(o.judge, o.embedder, prog.build),
 		Concurrency: o.concurrency,
 		OutDir:      dir,
-		Progress:    bar.update,
+		Progress:    prog.update,
 	})
-	bar.finish()
+	prog.finish()
 	if err != nil {
 		return nil, exitcode.With(exitcode.RunError, fmt.Errorf("gate: %w", err))
 	}

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/internal/exitcode"
@@ -145,7 +144,9 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 			}
 		}()
 	}
-	plan, err := prepareRun(o)
+	stderr := cmd.ErrOrStderr()
+	prog := newProgress(stderr)
+	plan, err := prepareRun(o, prog.phase)
 	if err != nil {
 		return err
 	}
@@ -154,7 +155,6 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		return err
 	}
 	defer lock.Release()
-	stderr := cmd.ErrOrStderr()
 	if o.resume && fileExists(filepath.Join(o.out, harness.SummaryFile)) {
 		// A summary left beside other results (a run killed after
 		// truncating them) is reported, never reused.
@@ -175,7 +175,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		<-ctx.Done()
 		stop()
 	}()
-	ctx, newRouter := withBudget(ctx, routerFactory(o.judge, o.embedder))
+	ctx, newRouter := withBudget(ctx, routerFactory(o.judge, o.embedder, prog.build))
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
 		Cases:       plan.cases,
@@ -187,10 +187,9 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		OutDir:      o.out,
 		Resume:      o.resume,
 	}
-	bar := newProgressBar(stderr)
-	cfg.Progress = bar.update
+	cfg.Progress = prog.update
 	outcome, runErr := harness.Run(ctx, cfg)
-	bar.finish()
+	prog.finish()
 	if outcome != nil {
 		for _, n := range outcome.Notes {
 			fmt.Fprintf(stderr, "note: %s\n", n)
@@ -207,12 +206,14 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		}
 		return exitcode.With(exitcode.RunError, runErr)
 	}
+	prog.phase("scoring %s results and writing reports", thousands(len(outcome.Results)))
 	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), tableView{wide: o.wide, width: outputWidth(cmd.OutOrStdout())}); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
 		fmt.Fprintf(stderr, "resumed: kept %d results, ran %d\n", outcome.Resumed, outcome.Ran)
 	}
+	prog.done(o.out, append([]string{harness.ResultsFile}, derivedOutputs...)...)
 	if outcome.ProviderErrors > 0 {
 		return exitcode.With(exitcode.RunError, fmt.Errorf("%d decisions failed at the model provider (action error, provider_error); see %s", outcome.ProviderErrors, filepath.Join(o.out, harness.ResultsFile)))
 	}
@@ -261,7 +262,7 @@ func commandContext(cmd *cobra.Command) context.Context {
 
 // prepareRun reads the config, versions and suites and checks every flag;
 // any problem is a usage error (exit 2) and nothing is written.
-func prepareRun(o runOptions) (*runPlan, error) {
+func prepareRun(o runOptions, phase func(format string, args ...any)) (*runPlan, error) {
 	plan := &runPlan{}
 	cfgPath := o.config
 	if cfgPath == "" {
@@ -306,6 +307,7 @@ func prepareRun(o runOptions) (*runPlan, error) {
 			return match(v.Name, c)
 		}
 	}
+	phase("loading %d versions and %d suite paths", len(versionSpecs), len(suitePaths))
 	if plan.versions, err = loadVersions(versionSpecs); err != nil {
 		return nil, exitcode.With(exitcode.Usage, err)
 	}
@@ -360,14 +362,15 @@ func orBuiltin(spec string) string {
 }
 
 // routerFactory builds each version's router with the models its
-// version.yaml names, or the overrides.
-func routerFactory(judge, embedder string) func(v *registry.Version) (harness.Router, error) {
+// version.yaml names, or the overrides; report (may be nil) hears each
+// build step.
+func routerFactory(judge, embedder string, report func(router.BuildPhase)) func(v *registry.Version) (harness.Router, error) {
 	return func(v *registry.Version) (harness.Router, error) {
 		factory, err := models.ForVersion(v, judge, embedder)
 		if err != nil {
 			return nil, err
 		}
-		return router.New(v, factory)
+		return router.NewReporting(v, factory, report)
 	}
 }
 
@@ -521,39 +524,4 @@ func gitCommit() string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// progressBar draws on stderr only when it is a terminal, so logs and CI
-// output stay clean.
-type progressBar struct {
-	w     io.Writer
-	on    bool
-	last  time.Time
-	drawn bool
-	start time.Time
-}
-
-func newProgressBar(w io.Writer) *progressBar {
-	f, ok := w.(*os.File)
-	return &progressBar{w: w, on: ok && term.IsTerminal(int(f.Fd())), start: time.Now()}
-}
-
-func (p *progressBar) update(done, total int) {
-	if !p.on || (time.Since(p.last) < 100*time.Millisecond && done < total) {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
-	filled := width
-	if total > 0 {
-		filled = width * done / total
-	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d cases  %.1fs", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, time.Since(p.start).Seconds())
-	p.drawn = true
-}
-
-func (p *progressBar) finish() {
-	if p.drawn {
-		fmt.Fprintln(p.w)
-	}
 }
