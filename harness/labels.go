@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,9 +73,41 @@ func (c *Case) Expectations() []Expect {
 func LabelFilter(expr string) (func(labels []string) bool, error) {
 	f, err := types.ParseLabelFilter(expr)
 	if err != nil {
-		return nil, err
+		return nil, plainLabelError(err)
 	}
 	return f, nil
+}
+
+// ginkgoMarkup matches the {{red}}-style tags Ginkgo's messages carry.
+var ginkgoMarkup = regexp.MustCompile(`\{\{[a-z/-]*\}\}`)
+
+// plainLabelError turns Ginkgo's label-filter error, which carries ANSI
+// colour codes and a documentation link meant for its own CLI, into plain
+// text: it ends up in logs and CI output, where the codes are garbage. The
+// place of the error is shown with a caret under the filter.
+func plainLabelError(err error) error {
+	var ge types.GinkgoError
+	if !errors.As(err, &ge) {
+		return err
+	}
+	lines := strings.SplitN(ge.Message, "\n", 2)
+	if len(lines) < 2 {
+		return fmt.Errorf("%s", lowerFirst(strings.TrimSpace(ginkgoMarkup.ReplaceAllString(ge.Heading+": "+ge.Message, ""))))
+	}
+	at := strings.Index(lines[0], "{{")
+	input := ginkgoMarkup.ReplaceAllString(lines[0], "")
+	why := strings.TrimSuffix(lowerFirst(strings.TrimSpace(ginkgoMarkup.ReplaceAllString(lines[1], ""))), ".")
+	if at < 0 {
+		return fmt.Errorf("syntax error: %s in %q", why, input)
+	}
+	return fmt.Errorf("syntax error at column %d: %s\n  %s\n  %s^", len([]rune(input[:at]))+1, why, input, strings.Repeat(" ", len([]rune(input[:at]))))
+}
+
+func lowerFirst(s string) string {
+	for i, r := range s {
+		return string(unicode.ToLower(r)) + s[i+len(string(r)):]
+	}
+	return s
 }
 
 // labelSafe replaces what Ginkgo forbids in labels.

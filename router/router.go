@@ -25,6 +25,8 @@ type Router struct {
 	v       *registry.Version
 	factory ModelFactory
 	base    *skillSet
+	// report, while New builds the base set, announces each build step.
+	report func(step string, n int)
 
 	mu    sync.Mutex
 	tools map[*registry.Registry]*toolsEntry
@@ -51,6 +53,22 @@ type toolsEntry struct {
 // recall index over every skill's description, when_to_use and examples,
 // and the prompt sections judges see.
 func New(v *registry.Version, factory ModelFactory) (*Router, error) {
+	return NewReporting(v, factory, nil)
+}
+
+// BuildPhase is one step of building a router, for progress output:
+// Step "fitting" the models to Count skills, then "indexing" Count texts
+// (descriptions, when_to_use lines and examples) for recall.
+type BuildPhase struct {
+	Version string
+	Step    string
+	Count   int
+}
+
+// NewReporting is New calling report (when not nil) as each step of the
+// build starts: on a large registry the build takes tens of seconds before
+// the first case is routed. It changes nothing that is built.
+func NewReporting(v *registry.Version, factory ModelFactory, report func(BuildPhase)) (*Router, error) {
 	if v == nil || v.Registry == nil {
 		return nil, errors.New("new router: version has no registry")
 	}
@@ -58,7 +76,11 @@ func New(v *registry.Version, factory ModelFactory) (*Router, error) {
 		return nil, errors.New("new router: no model factory")
 	}
 	r := &Router{v: v, factory: factory, tools: map[*registry.Registry]*toolsEntry{}}
+	if report != nil {
+		r.report = func(step string, n int) { report(BuildPhase{Version: v.ID(), Step: step, Count: n}) }
+	}
 	set, err := r.buildSet(context.Background(), v.Registry)
+	r.report = nil // the base set only: tool registries are built while routing
 	if err != nil {
 		return nil, fmt.Errorf("new router for %s: %w", v.ID(), err)
 	}
@@ -73,12 +95,22 @@ func (r *Router) Version() *registry.Version { return r.v }
 func (r *Router) Models() Models { return r.base.models }
 
 func (r *Router) buildSet(ctx context.Context, reg *registry.Registry) (*skillSet, error) {
+	if r.report != nil {
+		r.report("fitting", len(reg.Skills))
+	}
 	models, err := r.factory(r.v, reg)
 	if err != nil {
 		return nil, fmt.Errorf("build models: %w", err)
 	}
 	if models.Judge == nil || models.Embedder == nil {
 		return nil, errors.New("build models: factory returned no judge or no embedder")
+	}
+	if r.report != nil {
+		n := 0
+		for _, sk := range reg.Skills {
+			n += len(skillDocs(sk))
+		}
+		r.report("indexing", n)
 	}
 	index, err := buildIndex(ctx, reg.Skills, models.Embedder)
 	if err != nil {

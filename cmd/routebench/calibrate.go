@@ -84,7 +84,7 @@ Examples:
 	f.StringVar(&o.judge, "judge", "", "override the version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override the version's embedder (builtin, openai:MODEL, ollama:MODEL)")
 	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
-	return cmd
+	return withProviderFlags(cmd)
 }
 
 // checkCalibrateFlags reports every flag problem as a usage error.
@@ -166,7 +166,7 @@ func calibrateCommand(cmd *cobra.Command, o calibrateOptions) error {
 	records, err := calibrate.Collect(ctx, calibrate.CollectConfig{
 		Version:     v,
 		Cases:       cases,
-		NewRouter:   routerFactory(o.judge, o.embedder),
+		NewRouter:   routerFactory(o.judge, o.embedder, nil),
 		Concurrency: o.concurrency,
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,7 @@ type compareOptions struct {
 	alpha                    float64
 	baseVersion, headVersion string
 	maxFlips                 int
+	wide                     bool
 }
 
 func newCompareCmd() *cobra.Command {
@@ -65,6 +67,7 @@ Examples:
 	f.StringVar(&o.baseVersion, "base-version", "", "version to take from OLD, when it holds several")
 	f.StringVar(&o.headVersion, "head-version", "", "version to take from NEW, when it holds several")
 	f.IntVar(&o.maxFlips, "max-flips", 20, "flipped cases to list per direction (0: all)")
+	f.BoolVar(&o.wide, "wide", false, "print intervals and whole lines, whatever the terminal width")
 	return cmd
 }
 
@@ -77,16 +80,15 @@ func compareCommand(stdout io.Writer, oldPath, newPath string, o compareOptions)
 	if o.maxFlips < 0 {
 		return exitcode.Usagef("compare: --max-flips must be >= 0, got %d", o.maxFlips)
 	}
-	base, err := readVersion(oldPath, o.baseVersion, "--base-version")
-	if err != nil {
-		return err
-	}
-	head, err := readVersion(newPath, o.headVersion, "--head-version")
-	if err != nil {
+	// Both sides are read before either error is reported, so a missing
+	// --base-version and --head-version are asked for at once.
+	base, baseErr := readVersion(oldPath, o.baseVersion, "--base-version")
+	head, headErr := readVersion(newPath, o.headVersion, "--head-version")
+	if err := joinVersionErrors(baseErr, headErr); err != nil {
 		return err
 	}
 	c := compare.Paired(base, head, th)
-	if err := compare.WriteText(stdout, c, compare.TextOptions{MaxFlips: o.maxFlips}); err != nil {
+	if err := compare.WriteText(stdout, c, compare.TextOptions{MaxFlips: o.maxFlips, Width: textWidth(stdout, o.wide)}); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	if o.json != "" {
@@ -122,7 +124,7 @@ func readVersion(path, want, flag string) ([]harness.Result, error) {
 	case len(ids) == 0:
 		return nil, exitcode.Usagef("compare: %s holds no results", path)
 	case want == "" && len(ids) > 1:
-		return nil, exitcode.Usagef("compare: %s holds %d versions (%s): name one with %s", path, len(ids), strings.Join(ids, ", "), flag)
+		return nil, &unnamedVersionError{path: path, ids: ids, flags: []string{flag}}
 	case want == "":
 		return results, nil
 	}
@@ -146,6 +148,45 @@ func readVersion(path, want, flag string) ([]harness.Result, error) {
 		}
 	}
 	return out, nil
+}
+
+// unnamedVersionError: a results file holds several versions and the flag
+// that picks one was not given.
+type unnamedVersionError struct {
+	path  string
+	ids   []string
+	flags []string
+}
+
+func (e *unnamedVersionError) Error() string {
+	return fmt.Sprintf("compare: %s holds %d versions (%s): name one with %s", e.path, len(e.ids), strings.Join(e.ids, ", "), strings.Join(e.flags, " and one with "))
+}
+
+// joinVersionErrors reports both sides' problems together as a usage
+// error; the same file missing both flags is said once.
+func joinVersionErrors(base, head error) error {
+	if base == nil && head == nil {
+		return nil
+	}
+	var b, h *unnamedVersionError
+	if errors.As(base, &b) && errors.As(head, &h) && b.path == h.path {
+		return exitcode.With(exitcode.Usage, &unnamedVersionError{path: b.path, ids: b.ids, flags: []string{"--base-version", "--head-version"}})
+	}
+	var errs []error
+	for _, err := range []error{base, head} {
+		if errors.As(err, new(*unnamedVersionError)) {
+			err = exitcode.With(exitcode.Usage, err)
+		}
+		// The same file given twice fails the same way twice: say it once.
+		if err != nil && (len(errs) == 0 || errs[0].Error() != err.Error()) {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	// errors.Join keeps the first usage code attached (exit 2).
+	return exitcode.With(exitcode.Usage, errors.Join(errs...))
 }
 
 func writeComparisonJSON(path string, c compare.Comparison) error {

@@ -58,7 +58,8 @@ func cli(args ...string) (int, string, string) {
 func TestComparePrintsThePairedTable(t *testing.T) {
 	old := writeResults(t, "old.jsonl", compareResults("v1@11111111"))
 	neu := writeResults(t, "new.jsonl", compareResults("v2@22222222"))
-	code, out, errOut := cli("compare", old, neu)
+	// --wide: the intervals are part of what this test checks.
+	code, out, errOut := cli("compare", old, neu, "--wide")
 	if code != exitcode.Pass {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -77,7 +78,7 @@ func TestComparePrintsThePairedTable(t *testing.T) {
 		}
 	}
 	// Same files, same bytes.
-	_, again, _ := cli("compare", old, neu)
+	_, again, _ := cli("compare", old, neu, "--wide")
 	if again != out {
 		t.Error("two runs over the same files printed different bytes")
 	}

@@ -88,8 +88,23 @@ const passingGate = `gate:
     alpha: 0.05
 `
 
+// touchSuite changes the working tree's suite without changing a case, so
+// the gate has something to run while the prompts stay as they were.
+func touchSuite(t *testing.T, root string) {
+	t.Helper()
+	path := filepath.Join(root, "suites", "normal.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append([]byte("# edited\n"), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestGateUnchangedVersionPasses(t *testing.T) {
 	root := gateRepo(t, passingGate)
+	touchSuite(t, root)
 	code, out, errOut := cli("gate", "--base", "HEAD", "--out", "gate-out")
 	if code != exitcode.Pass {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
@@ -148,7 +163,12 @@ func TestGateChangedVersionIsComparedWithItsBase(t *testing.T) {
 }
 
 func TestGateFailsOnACrossedThreshold(t *testing.T) {
-	gateRepo(t, "gate:\n  thresholds:\n    - wrong_execution_rate < 0\n    - policy_violations == 0\n")
+	root := gateRepo(t, "gate:\n  thresholds:\n    - policy_violations == 0\n")
+	// The new threshold is a change to gate: the head is run against it.
+	config := "versions: [prompts/ops]\nsuites: [suites]\ngate:\n  thresholds:\n    - wrong_execution_rate < 0\n    - policy_violations == 0\n"
+	if err := os.WriteFile(filepath.Join(root, "routebench.yaml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, out, _ := cli("gate", "--base", "HEAD", "--out", "gate-out")
 	if code != exitcode.GateFailed {
 		t.Fatalf("exit %d, want 1\n%s", code, out)
@@ -225,4 +245,59 @@ func containsPrefix(xs []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// Issue 11, item 14: with nothing changed since the base revision the gate
+// ran every suite again to compare a version with itself; it says so and
+// runs nothing.
+func TestGateOnAnUnchangedTreeSaysNoPromptChanges(t *testing.T) {
+	root := gateRepo(t, passingGate)
+	code, out, errOut := cli("gate", "--base", "HEAD", "--out", "gate-out")
+	if code != exitcode.Pass {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.HasPrefix(out, "no prompt changes since HEAD: ops@") {
+		t.Errorf("stdout does not say there is nothing to gate:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(root, "gate-out", "results.jsonl")); err == nil {
+		t.Error("an unchanged tree was run")
+	}
+	rec := readGateRecord(t, filepath.Join(root, "gate-out"))
+	if !rec.Pass || !strings.HasPrefix(rec.Note, "no prompt changes since HEAD") {
+		t.Errorf("gate.json: %+v", rec)
+	}
+	md, _ := os.ReadFile(filepath.Join(root, "gate-out", "summary.md"))
+	if !strings.HasPrefix(string(md), "## routebench gate: no prompt changes") {
+		t.Errorf("summary.md:\n%s", md)
+	}
+	// An untracked suite file is a change: the new cases must be measured.
+	copyFile(t, filepath.Join(root, "suites", "normal.yaml"), filepath.Join(root, "suites", "more.yaml"))
+	code, out, errOut = cli("gate", "--base", "HEAD", "--out", "gate-out")
+	if code != exitcode.Usage && !strings.Contains(out, "gate passed for ops@") {
+		t.Errorf("exit %d with a new suite file: %s\n%s", code, out, errOut)
+	}
+}
+
+// Issue 11, item 14: a failed verdict lists its worst broken cases, and the
+// comparison above it listed them again.
+func TestGateStdoutListsBrokenCasesOnce(t *testing.T) {
+	v3, err := filepath.Abs("../../fixtures/ops/prompts/v3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := gateRepo(t, "gate:\n  regression:\n    metrics: [decision_accuracy]\n    max_drop: 0\n    alpha: 0.5\n")
+	copyDir(t, v3, filepath.Join(root, "prompts", "ops"))
+	code, out, errOut := cli("gate", "--base", "HEAD", "--out", "gate-out")
+	if code != exitcode.GateFailed {
+		t.Fatalf("exit %d, want 1 (v2 -> v3 breaks cases)\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	rec := readGateRecord(t, filepath.Join(root, "gate-out"))
+	if len(rec.Verdicts) != 1 || len(rec.Verdicts[0].Broken) == 0 {
+		t.Fatalf("want a verdict naming broken cases: %+v", rec)
+	}
+	for _, f := range rec.Verdicts[0].Broken {
+		if n := strings.Count(out, " "+f.Case+" ") + strings.Count(out, " "+f.Case+":"); n != 1 {
+			t.Errorf("broken case %s is listed %d times on stdout:\n%s", f.Case, n, out)
+		}
+	}
 }

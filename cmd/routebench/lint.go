@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path"
@@ -24,6 +25,7 @@ type lintOptions struct {
 	suites        []string
 	maxSimilarity float64
 	json          bool
+	wide          bool
 }
 
 func newLintCmd() *cobra.Command {
@@ -72,6 +74,7 @@ Examples:
 	f.StringSliceVar(&o.suites, "suites", nil, "suite files or directories (default: the config's; none skips the suite checks)")
 	f.Float64Var(&o.maxSimilarity, "max-similarity", lint.DefaultMaxSimilarity, "cosine above which two skills' descriptions are near-duplicates, in (0, 1]")
 	f.BoolVar(&o.json, "json", false, "print the findings as JSON")
+	f.BoolVar(&o.wide, "wide", false, "one line per finding, whatever the terminal width (for grep)")
 	return cmd
 }
 
@@ -98,7 +101,8 @@ func lintCommand(cmd *cobra.Command, o lintOptions) error {
 		fmt.Fprintln(cmd.ErrOrStderr(), "lint: no suites given; coverage, failure_path and confusable_pair are not checked")
 	}
 	report := lint.Lint(commandContext(cmd), in, lint.Options{MaxSimilarity: o.maxSimilarity})
-	write := lint.WriteText
+	width := textWidth(cmd.OutOrStdout(), o.wide)
+	write := func(w io.Writer, r lint.Report) error { return lint.WriteTextWidth(w, r, width) }
 	if o.json {
 		write = lint.WriteJSON
 	}

@@ -21,7 +21,8 @@ func lintCLI(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestLintDemoConfigPassesWithWarnings(t *testing.T) {
-	code, out, errOut := lintCLI(t, "--config", "../../routebench.yaml")
+	// --wide: one line per finding, which this test checks.
+	code, out, errOut := lintCLI(t, "--config", "../../routebench.yaml", "--wide")
 	if code != exitcode.Pass {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}

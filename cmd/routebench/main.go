@@ -27,7 +27,6 @@ func newRootCmd() *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return exitcode.With(exitcode.Usage, err)
 	})
-	addProviderFlags(root)
 	for _, sub := range subcommands {
 		root.AddCommand(sub())
 	}

@@ -14,6 +14,7 @@ func init() { subcommands = append(subcommands, newMergeCmd) }
 
 func newMergeCmd() *cobra.Command {
 	var out string
+	var wide bool
 	cmd := &cobra.Command{
 		Use:   "merge DIR... -o DIR",
 		Short: "Join sharded results into one run's outputs",
@@ -61,7 +62,7 @@ Examples:
 			if err := harness.WritePlanFile(filepath.Join(out, harness.PlanFile), plan); err != nil {
 				return err
 			}
-			if err := writeOutputs(cmd.OutOrStdout(), out, merged, nil, nil); err != nil {
+			if err := writeOutputs(cmd.OutOrStdout(), out, merged, nil, tableView{wide: wide, width: outputWidth(cmd.OutOrStdout())}, nil); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "merged %d results from %d runs into %s\n", len(merged), len(args), out)
@@ -69,5 +70,6 @@ Examples:
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output directory (required)")
+	cmd.Flags().BoolVar(&wide, "wide", false, "print the table with 95% intervals, whatever the terminal width")
 	return cmd
 }

@@ -16,8 +16,9 @@ import (
 	"github.com/routebench/routebench/router/registry"
 )
 
-// providerFlags configure model providers for every command that routes
-// (route, run, gate, calibrate, lint). They start from the ROUTEBENCH_*
+// providerFlags configure model providers for the commands that call one
+// (route, run, gate, calibrate, replay); the others do not show them, so
+// their help lists only what changes what they do. They start from the ROUTEBENCH_*
 // environment (providers.OptionsFromEnv); a flag given overrides it. They
 // matter only for openai:/anthropic:/ollama: models; builtin ignores them.
 type providerFlags struct {
@@ -35,9 +36,11 @@ type providerFlags struct {
 // budget is the --max-cost budget of this process, nil when unlimited.
 var budget *providers.Budget
 
-func addProviderFlags(root *cobra.Command) {
+// withProviderFlags adds the provider flags to cmd, a command that routes
+// through a model, and configures the providers before it runs.
+func withProviderFlags(cmd *cobra.Command) *cobra.Command {
 	p := &providerFlags{}
-	f := root.PersistentFlags()
+	f := cmd.Flags()
 	f.StringVar(&p.cassettes, "cassettes", "", "model exchanges: off, replay (offline, a missing entry is an error), record, auto (default $ROUTEBENCH_CASSETTES or off)")
 	f.StringVar(&p.cassetteDir, "cassette-dir", "", "cassette store (default "+providers.DefaultCassetteDir+")")
 	f.StringVar(&p.baseURL, "base-url", "", "base URL of every provider, e.g. http://localhost:11434/v1 (default $OPENAI_BASE_URL, $ANTHROPIC_BASE_URL, $OLLAMA_HOST)")
@@ -47,8 +50,8 @@ func addProviderFlags(root *cobra.Command) {
 	f.StringVar(&p.prices, "prices", "", "USD per 1M tokens, model=in/out,... (adds to the default table)")
 	f.BoolVar(&p.toolsOff, "judge-tools-off", false, "ask model judges for JSON following the contract schema instead of tool calls")
 	f.Float64Var(&p.maxCost, "max-cost", 0, "stop the run cleanly before model calls would cost more than this many USD (0: no limit)")
-	prev := root.PersistentPreRunE
-	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+	prev := cmd.PreRunE
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
 		if err := p.configure(cmd); err != nil {
 			return err
 		}
@@ -57,6 +60,7 @@ func addProviderFlags(root *cobra.Command) {
 		}
 		return nil
 	}
+	return cmd
 }
 
 // configure builds the provider options and hands them to router/models,

@@ -82,7 +82,7 @@ Examples:
 	f.StringVar(&o.judge, "judge", "", "judge to replay with (default: the recorded decision's model)")
 	f.StringVar(&o.embedder, "embedder", "", "embedder to replay with (default: the version's)")
 	f.Float64Var(&o.tolerance, "tolerance", 1e-6, "largest confidence change that counts as the same")
-	return cmd
+	return withProviderFlags(cmd)
 }
 
 func replayCommand(cmd *cobra.Command, resultsPath, caseID string, o replayOptions) error {

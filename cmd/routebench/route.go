@@ -69,7 +69,7 @@ Examples:
 	f.StringVar(&o.now, "now", "", "the request's time, RFC 3339, anchoring relative dates (default: now)")
 	f.StringVar(&o.judge, "judge", "", "judge model, overriding the version's (builtin, openai:<model>, anthropic:<model>)")
 	f.StringVar(&o.embedder, "embedder", "", "embedding model, overriding the version's (builtin, openai:<model>, ollama:<model>)")
-	return cmd
+	return withProviderFlags(cmd)
 }
 
 // routeCommand validates the flags, routes the text and prints the decision.

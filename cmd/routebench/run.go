@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/internal/exitcode"
@@ -47,6 +46,7 @@ type runOptions struct {
 	cpuProfile  string
 	memProfile  string
 	history     string
+	wide        bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -102,13 +102,14 @@ Examples:
 	f.StringVar(&o.shard, "shard", "", "run shard i of n (i/n, 1-based)")
 	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
+	f.BoolVar(&o.wide, "wide", false, "print the table with 95% intervals, whatever the terminal width")
 	// Profiling hooks for the load benchmark (see harness/cmd/gencases).
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file at the end")
 	addHistoryFlag(f, &o.history)
 	_ = f.MarkHidden("cpuprofile")
 	_ = f.MarkHidden("memprofile")
-	return cmd
+	return withProviderFlags(cmd)
 }
 
 // runPlan is everything a run needs, validated before anything is written.
@@ -150,7 +151,9 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 			}
 		}()
 	}
-	plan, err := prepareRun(o)
+	stderr := cmd.ErrOrStderr()
+	prog := newProgress(stderr)
+	plan, err := prepareRun(o, prog.phase)
 	if err != nil {
 		return err
 	}
@@ -159,7 +162,6 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		return err
 	}
 	defer lock.Release()
-	stderr := cmd.ErrOrStderr()
 	if o.resume && fileExists(filepath.Join(o.out, harness.SummaryFile)) {
 		// A summary left beside other results (a run killed after
 		// truncating them) is reported, never reused.
@@ -180,7 +182,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		<-ctx.Done()
 		stop()
 	}()
-	ctx, newRouter := withBudget(ctx, routerFactory(o.judge, o.embedder))
+	ctx, newRouter := withBudget(ctx, routerFactory(o.judge, o.embedder, prog.build))
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
 		Cases:       plan.cases,
@@ -192,10 +194,9 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		OutDir:      o.out,
 		Resume:      o.resume,
 	}
-	bar := newProgressBar(stderr)
-	cfg.Progress = bar.update
+	cfg.Progress = prog.update
 	outcome, runErr := harness.Run(ctx, cfg)
-	bar.finish()
+	prog.finish()
 	if outcome != nil {
 		for _, n := range outcome.Notes {
 			fmt.Fprintf(stderr, "note: %s\n", n)
@@ -218,12 +219,14 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	if plan.shard.Count > 1 || outcome.ProviderErrors > 0 {
 		history = nil
 	}
-	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), history); err != nil {
+	prog.phase("scoring %s results and writing reports", thousands(len(outcome.Results)))
+	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), tableView{wide: o.wide, width: outputWidth(cmd.OutOrStdout())}, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
 		fmt.Fprintf(stderr, "resumed: kept %d results, ran %d\n", outcome.Resumed, outcome.Ran)
 	}
+	prog.done(o.out, append([]string{harness.ResultsFile}, derivedOutputs...)...)
 	if outcome.ProviderErrors > 0 {
 		return exitcode.With(exitcode.RunError, fmt.Errorf("%d decisions failed at the model provider (action error, provider_error); see %s", outcome.ProviderErrors, filepath.Join(o.out, harness.ResultsFile)))
 	}
@@ -272,7 +275,7 @@ func commandContext(cmd *cobra.Command) context.Context {
 
 // prepareRun reads the config, versions and suites and checks every flag;
 // any problem is a usage error (exit 2) and nothing is written.
-func prepareRun(o runOptions) (*runPlan, error) {
+func prepareRun(o runOptions, phase func(format string, args ...any)) (*runPlan, error) {
 	plan := &runPlan{}
 	cfgPath := o.config
 	if cfgPath == "" {
@@ -317,6 +320,7 @@ func prepareRun(o runOptions) (*runPlan, error) {
 			return match(v.Name, c)
 		}
 	}
+	phase("loading %d versions and %d suite paths", len(versionSpecs), len(suitePaths))
 	if plan.versions, err = loadVersions(versionSpecs); err != nil {
 		return nil, exitcode.With(exitcode.Usage, err)
 	}
@@ -371,14 +375,15 @@ func orBuiltin(spec string) string {
 }
 
 // routerFactory builds each version's router with the models its
-// version.yaml names, or the overrides.
-func routerFactory(judge, embedder string) func(v *registry.Version) (harness.Router, error) {
+// version.yaml names, or the overrides; report (may be nil) hears each
+// build step.
+func routerFactory(judge, embedder string, report func(router.BuildPhase)) func(v *registry.Version) (harness.Router, error) {
 	return func(v *registry.Version) (harness.Router, error) {
 		factory, err := models.ForVersion(v, judge, embedder)
 		if err != nil {
 			return nil, err
 		}
-		return router.New(v, factory)
+		return router.NewReporting(v, factory, report)
 	}
 }
 
@@ -457,7 +462,7 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 // results.jsonl: when it is there, every output beside it is complete and
 // was made from exactly those results. history, when not nil, records the
 // summary and returns the trend report.html draws.
-func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta,
+func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta, view tableView,
 	history func(harness.Summary) *harness.Trend) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
@@ -484,7 +489,10 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
 		return err
 	}
-	return harness.WriteTable(stdout, summary)
+	if view.wide {
+		return harness.WriteTable(stdout, summary)
+	}
+	return harness.WriteCompactTable(stdout, summary, view.width)
 }
 
 // writeReports is the single place the run and merge commands render
@@ -537,39 +545,4 @@ func gitCommit() string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// progressBar draws on stderr only when it is a terminal, so logs and CI
-// output stay clean.
-type progressBar struct {
-	w     io.Writer
-	on    bool
-	last  time.Time
-	drawn bool
-	start time.Time
-}
-
-func newProgressBar(w io.Writer) *progressBar {
-	f, ok := w.(*os.File)
-	return &progressBar{w: w, on: ok && term.IsTerminal(int(f.Fd())), start: time.Now()}
-}
-
-func (p *progressBar) update(done, total int) {
-	if !p.on || (time.Since(p.last) < 100*time.Millisecond && done < total) {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
-	filled := width
-	if total > 0 {
-		filled = width * done / total
-	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d cases  %.1fs", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, time.Since(p.start).Seconds())
-	p.drawn = true
-}
-
-func (p *progressBar) finish() {
-	if p.drawn {
-		fmt.Fprintln(p.w)
-	}
 }

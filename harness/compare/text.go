@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/internal/textwrap"
 )
 
 // TextOptions choose what WriteText shows.
@@ -18,21 +21,31 @@ type TextOptions struct {
 	AllMetrics bool
 	// MaxFlips caps each flipped-case list; 0 shows all.
 	MaxFlips int
+	// OmitBroken leaves out the broken cases, for a caller that lists
+	// them itself (the gate's failed verdict).
+	OmitBroken bool
+	// Width, when > 0, fits the text to that many columns for a terminal:
+	// tables without the interval column, long lines wrapped, flipped
+	// cases on two lines with the input cut. 0 shows everything (--wide).
+	Width int
 }
 
 // WriteText renders c as plain aligned tables for a terminal: a header, one
 // table per group with its warnings, then the fixed and broken cases. It
 // formats only; every figure comes from c.
 func WriteText(w io.Writer, c Comparison, opt TextOptions) error {
-	p := &printer{w: w}
+	p := &printer{w: w, width: opt.Width}
 	p.f("base %s  head %s  paired %d cases\n", c.Base, c.Head, c.Paired)
 	th := c.Thresholds
-	p.f("McNemar exact test at alpha %g; paired bootstrap %g%% interval, %d resamples, seed %d\n",
-		th.Alpha, 100*th.Confidence, th.Resamples, th.Seed)
-	p.f("test: mcnemar where both versions count the same cases, else bootstrap (significant if 0 is outside)\n")
-	p.f("b/c: cases that went hit -> miss / miss -> hit; ~ no significant change, + better, - worse, * changed (no better direction)\n")
+	p.wrapped(fmt.Sprintf("McNemar exact test at alpha %g; paired bootstrap %g%% interval, %d resamples, seed %d",
+		th.Alpha, 100*th.Confidence, th.Resamples, th.Seed), "  ")
+	p.wrapped("test: mcnemar where both versions count the same cases, else bootstrap (significant if 0 is outside)", "  ")
+	p.wrapped("b/c: cases that went hit -> miss / miss -> hit; ~ no significant change, + better, - worse, * changed (no better direction)", "  ")
+	if opt.Width > 0 {
+		p.f("intervals: --wide\n")
+	}
 	for _, w := range c.Warnings {
-		p.f("warning: %s\n", w.Message)
+		p.wrapped("warning: "+w.Message, "  ")
 	}
 	for _, g := range c.Groups {
 		if len(opt.Groups) > 0 && !slices.Contains(opt.Groups, g.Name) {
@@ -41,7 +54,9 @@ func WriteText(w io.Writer, c Comparison, opt TextOptions) error {
 		p.f("\n%s (%d cases)\n", g.Name, g.N)
 		writeTable(p, g, th.Confidence, opt)
 	}
-	writeFlips(p, "broken", "passed under base, fail under head", c.Broken, opt.MaxFlips)
+	if !opt.OmitBroken {
+		writeFlips(p, "broken", "passed under base, fail under head", c.Broken, opt.MaxFlips)
+	}
 	writeFlips(p, "fixed", "failed under base, pass under head", c.Fixed, opt.MaxFlips)
 	return p.err
 }
@@ -49,7 +64,12 @@ func WriteText(w io.Writer, c Comparison, opt TextOptions) error {
 func writeTable(p *printer, g Group, confidence float64, opt TextOptions) {
 	var table bytes.Buffer
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "metric\tbase\thead\tdelta\t%g%% interval\tb/c\ttest\tp\t\n", 100*confidence)
+	compact := opt.Width > 0
+	if compact {
+		fmt.Fprintf(tw, "metric\tbase\thead\tdelta\tb/c\ttest\tp\t\n")
+	} else {
+		fmt.Fprintf(tw, "metric\tbase\thead\tdelta\t%g%% interval\tb/c\ttest\tp\t\n", 100*confidence)
+	}
 	var notes []string
 	for _, m := range g.Metrics {
 		if m.BaseN == 0 && m.HeadN == 0 && !opt.AllMetrics {
@@ -63,8 +83,13 @@ func writeTable(p *printer, g Group, confidence float64, opt TextOptions) {
 		if m.Test == stats.TestMcNemar {
 			p = pvalue(m.P)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%+.3f\t%s\t%d/%d\t%s\t%s\t%s\n", m.Name,
-			rate(m.Base, m.BaseN), rate(m.Head, m.HeadN), m.Delta, interval, m.B, m.C, m.Test, p, m.Symbol)
+		if compact {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%+.3f\t%d/%d\t%s\t%s\t%s\n", m.Name,
+				rate(m.Base, m.BaseN), rate(m.Head, m.HeadN), m.Delta, m.B, m.C, m.Test, p, m.Symbol)
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%+.3f\t%s\t%d/%d\t%s\t%s\t%s\n", m.Name,
+				rate(m.Base, m.BaseN), rate(m.Head, m.HeadN), m.Delta, interval, m.B, m.C, m.Test, p, m.Symbol)
+		}
 		for _, w := range m.Warnings {
 			notes = append(notes, fmt.Sprintf("  %s: %s", m.Name, w.Message))
 		}
@@ -72,7 +97,7 @@ func writeTable(p *printer, g Group, confidence float64, opt TextOptions) {
 	tw.Flush() // writes to memory: cannot fail
 	trimLines(p, table.Bytes())
 	for _, n := range notes {
-		p.f("%s\n", n)
+		p.wrapped(n, "    ")
 	}
 }
 
@@ -81,6 +106,19 @@ func writeFlips(p *printer, title, meaning string, flips []Flip, limit int) {
 	shown := flips
 	if limit > 0 && len(shown) > limit {
 		shown = shown[:limit]
+	}
+	if p.width > 0 {
+		// At terminal width one row per flip would run to 300 columns:
+		// the case and expectation, then the change and the input, cut.
+		for _, f := range shown {
+			p.wrapped(fmt.Sprintf("  %s  %s  expect %s", f.Suite, f.Case, decided(f.Expect, f.ExpectSkill)), "    ")
+			change := "    " + side(f.Base) + " -> " + side(f.Head)
+			p.f("%s\n", textwrap.Truncate(change+"  "+strconv.Quote(f.Input), p.width))
+		}
+		if len(shown) < len(flips) {
+			p.f("  ... and %d more\n", len(flips)-len(shown))
+		}
+		return
 	}
 	var table bytes.Buffer
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
@@ -137,8 +175,18 @@ func trimLines(p *printer, text []byte) {
 
 // printer remembers the first write error so rendering code stays linear.
 type printer struct {
-	w   io.Writer
-	err error
+	w     io.Writer
+	err   error
+	width int // > 0: wrap long lines to this many columns
+}
+
+// wrapped writes s as one line, or wrapped to the width with later lines
+// starting with indent.
+func (p *printer) wrapped(s, indent string) {
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	for _, line := range textwrap.Wrap(strings.TrimLeft(s, " "), p.width, lead, indent) {
+		p.f("%s\n", line)
+	}
 }
 
 func (p *printer) Write(b []byte) (int, error) {

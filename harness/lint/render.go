@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/routebench/routebench/internal/textwrap"
 )
 
 // String is the finding as one text line: file:line: severity: check: message.
@@ -14,10 +16,20 @@ func (f Finding) String() string {
 
 // WriteText writes one line per finding and a closing count line.
 func WriteText(w io.Writer, r Report) error {
+	return WriteTextWidth(w, r, 0)
+}
+
+// WriteTextWidth is WriteText with each finding's message wrapped to width
+// columns (0: no limit), continuation lines indented under their finding,
+// so a terminal never wraps one into the next.
+func WriteTextWidth(w io.Writer, r Report, width int) error {
 	var b strings.Builder
 	for _, f := range r.Findings {
-		b.WriteString(f.String())
-		b.WriteByte('\n')
+		head := fmt.Sprintf("%s: %s: %s:", f.Pos(), f.Severity, f.Check)
+		for _, line := range textwrap.Wrap(f.Message, width, head+" ", "    ") {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
 	}
 	fmt.Fprintf(&b, "lint: %d error%s, %d warning%s", r.Count(Error), plural(r.Count(Error)), r.Count(Warning), plural(r.Count(Warning)))
 	if len(r.Versions) > 0 {

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/routebench/routebench/internal/textwrap"
+)
+
+// tableView is how a command prints its tables: compact to fit width, or
+// wide (every interval, no width limit) with --wide.
+type tableView struct {
+	wide  bool
+	width int
+}
+
+// outputWidth is the width printed tables must fit: the terminal's, or
+// textwrap.DefaultWidth when w is not a terminal (CI logs, pipes).
+func outputWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	return textwrap.DefaultWidth
+}
+
+// isTerminal says whether w is a terminal: only then do commands draw
+// (carriage returns, a redrawn bar).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// textWidth is the width to fit text to: 0 (no limit) with --wide.
+func textWidth(w io.Writer, wide bool) int {
+	if wide {
+		return 0
+	}
+	return outputWidth(w)
+}
+
+// writeWrapped writes text with every line wider than width wrapped,
+// continuation lines indented two more than their line, so a terminal
+// never wraps one item into the next.
+func writeWrapped(w io.Writer, text string, width int) {
+	for _, line := range strings.SplitAfter(text, "\n") {
+		body := strings.TrimSuffix(line, "\n")
+		if body == "" {
+			io.WriteString(w, line)
+			continue
+		}
+		lead := body[:len(body)-len(strings.TrimLeft(body, " "))]
+		for _, l := range textwrap.Wrap(strings.TrimLeft(body, " "), width, lead, lead+"  ") {
+			io.WriteString(w, l+"\n")
+		}
+	}
+}
