@@ -153,15 +153,6 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 		return exitcode.With(exitcode.RunError, fmt.Errorf("gate: remove stale gate.json: %w", err))
 	}
 
-	if o.base != "" && promptsUnchanged(pairs) {
-		if same, err := inputsUnchangedSince(hc, o.base); err == nil && same {
-			return writeNoChanges(stdout, stderr, o.out, hc, cfg, pairs, o.base)
-		}
-		// Only suites or the config changed: the decisions are the same on
-		// both sides, but new cases or thresholds still have to hold.
-		fmt.Fprintf(stderr, "no prompt changes since %s; suites or config changed, so the head is run and the thresholds checked\n", o.base)
-	}
-
 	// Head first: its outputs are what a plain `run` would write.
 	var heads, bases []*registry.Version
 	for _, p := range pairs {
@@ -546,74 +537,6 @@ type gateRecord struct {
 	Gate     gate.Config    `json:"gate"`
 	Pass     bool           `json:"pass"`
 	Verdicts []gate.Verdict `json:"verdicts"`
-	// Note says why nothing was run (no prompt changes), when so.
-	Note string `json:"note,omitempty"`
-}
-
-// promptsUnchanged: every gated version has a base with the same files.
-func promptsUnchanged(pairs []versionPair) bool {
-	for _, p := range pairs {
-		if !p.unchanged() {
-			return false
-		}
-	}
-	return len(pairs) > 0
-}
-
-// inputsUnchangedSince reports whether the config file and the suites are
-// as they were at rev, untracked files included: with the prompts also
-// unchanged, a run would only repeat what rev already measured.
-func inputsUnchangedSince(hc *harness.Config, rev string) (bool, error) {
-	root, err := gitOutput(filepath.Dir(hc.Path), "rev-parse", "--show-toplevel")
-	if err != nil {
-		return false, err
-	}
-	var rels []string
-	for _, p := range append([]string{hc.Path}, hc.Suites...) {
-		rel, err := repoRelative(root, p)
-		if err != nil {
-			return false, err
-		}
-		rels = append(rels, rel)
-	}
-	c := exec.Command("git", append([]string{"diff", "--quiet", rev, "--"}, rels...)...)
-	c.Dir = root
-	if err := c.Run(); err != nil {
-		return false, nil // exit 1: something differs (or git failed: run to be safe)
-	}
-	untracked, err := gitOutput(root, append([]string{"ls-files", "--others", "--exclude-standard", "--"}, rels...)...)
-	return err == nil && untracked == "", err
-}
-
-// writeNoChanges ends a gate that has nothing to measure: no prompt
-// version, suite or config file differs from rev. It says so on stdout,
-// in gate.json and in summary.md (what CI shows), and passes.
-func writeNoChanges(stdout, stderr io.Writer, dir string, hc *harness.Config, cfg gate.Config, pairs []versionPair, rev string) error {
-	var ids []string
-	for _, p := range pairs {
-		ids = append(ids, p.head.ID())
-	}
-	note := fmt.Sprintf("no prompt changes since %s: %s, the suites and %s are as they were, so nothing was run", rev, strings.Join(ids, ", "), filepath.Base(hc.Path))
-	record := gateRecord{Format: harness.FormatVersion, Config: hc.Path, Gate: cfg, Pass: true, Verdicts: []gate.Verdict{}, Note: note}
-	data, err := json.MarshalIndent(record, "", "  ")
-	if err != nil {
-		return exitcode.With(exitcode.RunError, fmt.Errorf("encode gate.json: %w", err))
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return exitcode.With(exitcode.RunError, err)
-	}
-	if err := writeFileWith(filepath.Join(dir, "gate.json"), func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
-		return exitcode.With(exitcode.RunError, err)
-	}
-	if err := writeFileWith(filepath.Join(dir, "summary.md"), func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "## routebench gate: no prompt changes\n\n%s.\n", note)
-		return err
-	}); err != nil {
-		return exitcode.With(exitcode.RunError, err)
-	}
-	fmt.Fprintln(stdout, note)
-	fmt.Fprintf(stderr, "gate outputs in %s\n", dir)
-	return nil
 }
 
 func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
