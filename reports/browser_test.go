@@ -284,6 +284,8 @@ var _ = Describe("a gate's report.html in Chromium", Ordered, func() {
 		in.Meta.Versions[0].Role, in.Meta.Versions[1].Role = "base", "head"
 		in.Gate = []reports.GateVerdict{{Head: in.Meta.Versions[1].ID, Base: in.Meta.Versions[0].ID, Outcome: "FAIL",
 			Reasons: []string{"threshold decision_accuracy >= 0.85: 0.400 (n=5), needs >= 0.85"}}}
+		in.Changes = []reports.FileChange{{Head: in.Meta.Versions[1].ID, Base: in.Meta.Versions[0].ID, File: "persona.md",
+			Diff: []string{"--- v1/persona.md", "+++ v2/persona.md", "@@ -1 +1 @@", "-You route requests.", "+You route <b>ops</b> requests."}}}
 		path := filepath.Join(GinkgoT().TempDir(), "report.html")
 		f, err := os.Create(path)
 		Expect(err).NotTo(HaveOccurred())
@@ -300,6 +302,14 @@ var _ = Describe("a gate's report.html in Chromium", Ordered, func() {
 		Expect(evalIn[float64](ctx, `document.querySelector("#gate .outcome").getBoundingClientRect().bottom`)).To(BeNumerically("<", 800))
 		Expect(evalIn[float64](ctx, `document.querySelector("#gate .reasons li").getBoundingClientRect().bottom`)).To(BeNumerically("<", 800))
 		Expect(evalIn[string](ctx, `document.querySelector("#gate .banner").textContent`)).To(ContainSubstring("head v2@"))
+	})
+
+	It("shows what changed in the prompt files after the flipped cases, as text", func() {
+		Expect(evalIn[bool](ctx, `(() => { const c = document.getElementById("changes"), f = document.getElementById("flips");
+			return !!c && !!f && (f.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0; })()`)).To(BeTrue())
+		Expect(evalIn[string](ctx, `document.querySelector("#changes h3").textContent`)).To(Equal("persona.md: " + v1 + " → " + v2))
+		Expect(evalIn[string](ctx, `document.querySelector("#changes pre.diff .diff-add").textContent`)).To(Equal("+You route <b>ops</b> requests."))
+		Expect(evalIn[int](ctx, `document.querySelectorAll("#changes pre.diff b").length`)).To(Equal(0))
 	})
 
 	It("labels the head version head and the base base", func() {

@@ -59,6 +59,7 @@ type htmlView struct {
 	Glossary    []glossaryEntry
 	PerSkill    skillTable
 	Flips       []flipSet
+	Changes     []changeView
 	FlipLimit   int
 	CaseCount   int
 	RowCount    int
@@ -227,6 +228,7 @@ func buildHTMLView(in *Input) *htmlView {
 		Trends:      trendCharts(in.Trend),
 		Failures:    in.failures(versions, perVersion),
 		Flips:       in.flipSets(versions, perVersion),
+		Changes:     changeViews(in.Changes),
 		FlipLimit:   flipLimit,
 		RowCount:    len(in.Results),
 		CaseData:    caseDataPlaceholder,

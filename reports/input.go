@@ -31,6 +31,10 @@ type Input struct {
 	// Gate is the gate's verdict per head version, which a gate's
 	// report.html opens with (DESIGN §7); empty outside `gate`.
 	Gate []GateVerdict
+	// Changes are the prompt files that differ between each gated head
+	// version and its base, with their diffs, shown beside the flipped
+	// cases (DESIGN §9); empty outside `gate`.
+	Changes []FileChange
 	// Trend is the headline metrics over the last runs of the history
 	// file (harness.NewTrend), drawn one chart per metric; nil draws none.
 	Trend *harness.Trend
@@ -50,6 +54,24 @@ type GateVerdict struct {
 	// came.
 	Thresholds  []gate.ThresholdResult
 	Regressions []gate.RuleResult
+}
+
+// FileChange is one prompt file that differs between a base version and
+// its head, as a unified line diff computed by the caller.
+type FileChange struct {
+	// Head and Base are the version IDs ("v2@3f9a1c2e").
+	Head, Base string
+	// File is the file's name in the version directory ("skills.yaml").
+	File string
+	// Diff is the unified diff, one line each ("--- …", "@@ … @@",
+	// " kept", "-old", "+new"); empty when only the final newline changed.
+	Diff []string
+	// Omitted counts the diff lines past the cap, left off to keep the
+	// page small.
+	Omitted int
+	// Note says what the diff cannot show ("only the newline at the end
+	// of the file changed").
+	Note string
 }
 
 // Meta is the run header.

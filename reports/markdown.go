@@ -103,6 +103,14 @@ func WriteMarkdown(w io.Writer, in Input) error {
 		writeFlips(&b, "Broken", fs.Broken, true)
 		writeFlips(&b, "Fixed", fs.Fixed, false)
 	}
+	// Names only: the diffs are in report.html, and a pull request shows
+	// its own.
+	if lines := changedFiles(in.Changes); len(lines) > 0 {
+		b.WriteString("\n### Prompt files changed\n\n")
+		for _, l := range lines {
+			b.WriteString("- " + mdEscape(l) + "\n")
+		}
+	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write summary.md: %w", err)
 	}

@@ -570,7 +570,9 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	meta.Title = "routebench gate"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
+	changes := promptChanges(pairs)
 	headIn := gateReportInput(meta, headResults, headSummary, comparisons, verdicts)
+	headIn.Changes = changes
 	headIn.Trend = trend
 	if err := writeFileWith(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
 		return err
@@ -597,6 +599,11 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 		m.Title = fmt.Sprintf("routebench gate: %s → %s", gc.cmp.Base, gc.cmp.Head)
 		m.GeneratedAt, m.Commit = meta.GeneratedAt, meta.Commit
 		in := reports.Input{Meta: m, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}
+		for _, c := range changes {
+			if c.Head == gc.pair.head.ID() && c.Base == gc.pair.base.ID() {
+				in.Changes = append(in.Changes, c)
+			}
+		}
 		for i, v := range verdicts {
 			if v.Head == gc.pair.head.ID() {
 				in.Gate = gateVerdicts(verdicts[i : i+1])

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -77,6 +78,7 @@ func LoadFS(fsys fs.FS, root, display string) (*Version, error) {
 		ps.add(Pos{File: shown(WorkflowsFile)}, "", "cannot be read: %v; check its permissions", err)
 	}
 	v.Fingerprint = Fingerprint(files)
+	v.Files = maps.Clone(files)
 	// Damaged text is reported with its line and column before any parser
 	// sees it; a damaged file is not parsed further.
 	for _, name := range VersionFiles {

@@ -218,6 +218,9 @@ type Version struct {
 	WorkflowsRaw []byte
 	// Fingerprint is the hex sha256 over the version's files.
 	Fingerprint string
+	// Files are the version's files as read (name → bytes), what the
+	// fingerprint covers; the gate diffs them to show what changed.
+	Files map[string][]byte
 }
 
 // ID is the name plus a short fingerprint, e.g. "v2@3f9a1c2e".
