@@ -32,6 +32,7 @@ type calibrateOptions struct {
 	judge            string
 	embedder         string
 	concurrency      int
+	wide             bool
 }
 
 func newCalibrateCmd() *cobra.Command {
@@ -84,6 +85,7 @@ Examples:
 	f.StringVar(&o.judge, "judge", "", "override the version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override the version's embedder (builtin, openai:MODEL, ollama:MODEL)")
 	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
+	f.BoolVar(&o.wide, "wide", false, "print intervals and whole lines, whatever the terminal width")
 	return withProviderFlags(cmd)
 }
 
@@ -204,7 +206,7 @@ func calibrateCommand(cmd *cobra.Command, o calibrateOptions) error {
 		Split:            split,
 	})
 
-	if err := rep.WriteText(cmd.OutOrStdout()); err != nil {
+	if err := rep.WriteTextWidth(cmd.OutOrStdout(), textWidth(cmd.OutOrStdout(), o.wide)); err != nil {
 		return err
 	}
 	if o.plot != "" {

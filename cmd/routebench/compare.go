@@ -34,7 +34,7 @@ type compareOptions struct {
 func newCompareCmd() *cobra.Command {
 	o := compareOptions{alpha: stats.DefaultThresholds.Alpha}
 	cmd := &cobra.Command{
-		Use:   "compare OLD.jsonl NEW.jsonl [--html F] [--alpha A]",
+		Use:   "compare OLD.jsonl [NEW.jsonl] [--html F] [--alpha A]",
 		Short: "Paired comparison of two versions' results, case by case",
 		Long: `Pair the results of two versions by case id (and case hash: a case edited
 between the runs is left out, with a warning) and print, for every rate
@@ -49,14 +49,24 @@ OLD and NEW are results.jsonl files or run directories holding one. Each must
 hold one version, or name one with --base-version/--head-version (a name
 such as v2 or a full id such as v2@3f9a1c2e); both may then be the same file.
 
+Given one results file (or the same one twice) holding more than two
+versions and neither flag, compare prints the series: each later version
+against the base (the first) and, from the third on, against the previous
+one. One file holding exactly two versions compares the second with the
+first.
+
 Exit codes: 0 compared, 2 bad flags or unreadable results.
 
 Examples:
   routebench compare out/v1/results.jsonl out/v2/results.jsonl
   routebench compare out/run out/run --base-version v1 --head-version v2 --html compare.html
-  routebench compare old.jsonl new.jsonl --alpha 0.01 --json comparison.json`,
-		Args: cobra.ExactArgs(2),
+  routebench compare old.jsonl new.jsonl --alpha 0.01 --json comparison.json
+  routebench compare out/run`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				return compareCommand(cmd.OutOrStdout(), args[0], "", o)
+			}
 			return compareCommand(cmd.OutOrStdout(), args[0], args[1], o)
 		},
 	}
@@ -80,6 +90,12 @@ func compareCommand(stdout io.Writer, oldPath, newPath string, o compareOptions)
 	if o.maxFlips < 0 {
 		return exitcode.Usagef("compare: --max-flips must be >= 0, got %d", o.maxFlips)
 	}
+	if o.baseVersion == "" && o.headVersion == "" && (newPath == "" || filepath.Clean(newPath) == filepath.Clean(oldPath)) {
+		done, err := compareSeries(stdout, oldPath, newPath == "", th, o)
+		if done || err != nil {
+			return err
+		}
+	}
 	// Both sides are read before either error is reported, so a missing
 	// --base-version and --head-version are asked for at once.
 	base, baseErr := readVersion(oldPath, o.baseVersion, "--base-version")
@@ -102,6 +118,46 @@ func compareCommand(stdout io.Writer, oldPath, newPath string, o compareOptions)
 		}
 	}
 	return nil
+}
+
+// compareSeries handles one results file with no version named: more than
+// two versions print as a series (each against the base and the previous
+// one); exactly two, given once, compare the second with the first. It
+// says whether it handled the file; otherwise the pair path goes on (and
+// asks for the versions it needs).
+func compareSeries(stdout io.Writer, path string, single bool, th stats.Thresholds, o compareOptions) (bool, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, harness.ResultsFile)
+	}
+	results, err := harness.ReadResults(path)
+	if err != nil {
+		return true, exitcode.With(exitcode.Usage, fmt.Errorf("compare: %w", err))
+	}
+	s := compare.PairedSeries(results, th)
+	switch {
+	case len(s.Versions) == 2 && single:
+		o.baseVersion, o.headVersion = s.Versions[0], s.Versions[1]
+		return true, compareCommand(stdout, path, path, o)
+	case len(s.Versions) <= 2:
+		if single {
+			return true, exitcode.Usagef("compare: %s holds %d version; give a second results file to compare with", path, len(s.Versions))
+		}
+		return false, nil
+	}
+	if o.html != "" {
+		return true, exitcode.Usagef("compare: --html takes one pair: %s holds %d versions; name them with --base-version and --head-version", path, len(s.Versions))
+	}
+	var text strings.Builder
+	if err := compare.WriteSeriesText(&text, s); err != nil {
+		return true, fmt.Errorf("compare: %w", err)
+	}
+	writeWrapped(stdout, text.String(), textWidth(stdout, o.wide))
+	if o.json != "" {
+		if err := writeJSONValue(o.json, s); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // readVersion reads a results file (or a run directory's results.jsonl)
@@ -189,8 +245,11 @@ func joinVersionErrors(base, head error) error {
 	return exitcode.With(exitcode.Usage, errors.Join(errs...))
 }
 
-func writeComparisonJSON(path string, c compare.Comparison) error {
-	data, err := json.MarshalIndent(c, "", "  ")
+func writeComparisonJSON(path string, c compare.Comparison) error { return writeJSONValue(path, c) }
+
+// writeJSONValue writes a comparison or a series as indented JSON.
+func writeJSONValue(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("compare: encode %s: %w", path, err)
 	}

@@ -129,7 +129,7 @@ func TestCompareUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"compare", old}, "accepts 2 arg(s)"},
+		{[]string{"compare", old}, "holds 1 version; give a second results file"},
 		{[]string{"compare", both, old}, "holds 2 versions (v1@11111111, v2@22222222): name one with --base-version"},
 		{[]string{"compare", both, old, "--base-version", "v9"}, "--base-version v9: "},
 		{[]string{"compare", old, old, "--alpha", "1.5"}, "alpha 1.5: must be between 0 and 1"},

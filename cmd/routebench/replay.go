@@ -32,6 +32,7 @@ type replayOptions struct {
 	judge     string
 	embedder  string
 	tolerance float64
+	wide      bool
 }
 
 func newReplayCmd() *cobra.Command {
@@ -82,11 +83,18 @@ Examples:
 	f.StringVar(&o.judge, "judge", "", "judge to replay with (default: the recorded decision's model)")
 	f.StringVar(&o.embedder, "embedder", "", "embedder to replay with (default: the version's)")
 	f.Float64Var(&o.tolerance, "tolerance", 1e-6, "largest confidence change that counts as the same")
+	f.BoolVar(&o.wide, "wide", false, "one line per trace step and text, whatever the terminal width")
 	return withProviderFlags(cmd)
 }
 
 func replayCommand(cmd *cobra.Command, resultsPath, caseID string, o replayOptions) error {
-	out := cmd.OutOrStdout()
+	// Trace steps and judge texts run to hundreds of columns: the whole
+	// output is folded to the width once written, on every exit path.
+	out := &strings.Builder{}
+	defer func() {
+		w := cmd.OutOrStdout()
+		writeFolded(w, out.String(), textWidth(w, o.wide))
+	}()
 	recorded, err := pickRecorded(resultsPath, caseID, o.version)
 	if err != nil {
 		return err

@@ -59,3 +59,19 @@ func writeWrapped(w io.Writer, text string, width int) {
 		}
 	}
 }
+
+// writeFolded is writeWrapped for text with words longer than a line (JSON
+// on one line): those are cut, so no line passes width.
+func writeFolded(w io.Writer, text string, width int) {
+	for _, line := range strings.SplitAfter(text, "\n") {
+		body := strings.TrimSuffix(line, "\n")
+		if body == "" {
+			io.WriteString(w, line)
+			continue
+		}
+		lead := body[:len(body)-len(strings.TrimLeft(body, " "))]
+		for _, l := range textwrap.Fold(strings.TrimLeft(body, " "), width, lead, lead+"  ") {
+			io.WriteString(w, l+"\n")
+		}
+	}
+}

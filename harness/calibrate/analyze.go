@@ -64,6 +64,9 @@ type Figures struct {
 // Report is everything calibrate computed; render it with WriteText,
 // WriteSVG or as JSON.
 type Report struct {
+	// compact is set on WriteTextWidth's copy: tables print values only.
+	compact bool
+
 	Version      string  `json:"version"`
 	Judge        string  `json:"judge"`
 	Embedder     string  `json:"embedder"`

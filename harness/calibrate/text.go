@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/textwrap"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -45,10 +46,19 @@ func Frontier(curve []Point, keep ...float64) []int {
 	return slices.Compact(rows)
 }
 
-// WriteText renders the report for a terminal.
-func (r *Report) WriteText(w io.Writer) error {
-	b := bufio.NewWriter(w)
-	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+// WriteText renders the report with whole lines and intervals (--wide).
+func (r *Report) WriteText(w io.Writer) error { return r.WriteTextWidth(w, 0) }
+
+// WriteTextWidth renders the report for a terminal of width columns: the
+// tables compact (values only, short headers) and every other line
+// wrapped, so a terminal never wraps a row into the next. Width 0 is
+// WriteText: no limit, intervals shown.
+func (r *Report) WriteTextWidth(w io.Writer, width int) error {
+	var text strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&text, format, args...) }
+	view := *r // a shallow copy: only the view's compact flag differs
+	view.compact = width > 0
+	r = &view
 
 	p("routebench calibrate: %s (judge %s, embedder %s)\n", r.Version, r.Judge, r.Embedder)
 	switch r.Split.Method {
@@ -68,6 +78,18 @@ func (r *Report) WriteText(w io.Writer) error {
 	r.writeHeldOut(p)
 	r.writeCalibration(p)
 	r.writeOperatingPoint(p)
+	b := bufio.NewWriter(w)
+	for _, line := range strings.SplitAfter(text.String(), "\n") {
+		body := strings.TrimSuffix(line, "\n")
+		if body == "" {
+			b.WriteString(line)
+			continue
+		}
+		lead := body[:len(body)-len(strings.TrimLeft(body, " "))]
+		for _, l := range textwrap.Wrap(strings.TrimLeft(body, " "), width, lead, lead+"  ") {
+			b.WriteString(l + "\n")
+		}
+	}
 	return b.Flush()
 }
 
@@ -75,8 +97,15 @@ type printer func(format string, args ...any)
 
 func (r *Report) writeTradeOff(p printer) {
 	p("Trade-off on the fit split (one band pair for every skill; at each execute, the clarify with the best accuracy)\n")
-	p("%7s %7s | %10s %8s %8s %7s %8s %8s %8s | %10s %8s\n", "execute", "clarify",
-		"wrong-exec", "coverage", "clarify", "refuse", "accuracy", "in-scope", "ref-rec", "eval w-ex", "eval acc")
+	if r.compact {
+		// No dividers and short marks: the wide row is 103 columns before
+		// its mark.
+		p("%7s %7s %8s %8s %8s %7s %8s %8s %8s %8s %8s\n", "execute", "clarify",
+			"wrong-ex", "coverage", "clarify", "refuse", "accuracy", "in-scope", "ref-rec", "eval wex", "eval acc")
+	} else {
+		p("%7s %7s | %10s %8s %8s %7s %8s %8s %8s | %10s %8s\n", "execute", "clarify",
+			"wrong-exec", "coverage", "clarify", "refuse", "accuracy", "in-scope", "ref-rec", "eval w-ex", "eval acc")
+	}
 	readExec, _ := r.Recommended.Registry().For(registry.Read)
 	curExec, _ := r.Current.Registry().For(registry.Read)
 	for _, i := range Frontier(r.FitCurve, curExec, readExec) {
@@ -92,10 +121,30 @@ func (r *Report) writeTradeOff(p printer) {
 		if len(marks) > 0 {
 			mark = "  <- " + strings.Join(marks, ", ")
 		}
+		if r.compact {
+			mark = ""
+			if math.Abs(f.Execute-curExec) < 1e-9 {
+				mark += "c"
+			}
+			if math.Abs(f.Execute-readExec) < 1e-9 {
+				mark += "f"
+			}
+			if mark != "" {
+				mark = " " + mark
+			}
+			p("%7.2f %7.2f %8.3f %8.3f %8.3f %7.3f %8.3f %8s %8s %8.3f %8.3f%s\n", f.Execute, f.Clarify,
+				f.WrongExecRate(), f.Coverage(), f.ClarificationRate(), f.RefusalRate(), f.Accuracy(),
+				optRate(f.ActCorrect, f.ActExpected), optRate(f.RefuseRecalled, f.RefuseExpected),
+				e.WrongExecRate(), e.Accuracy(), mark)
+			continue
+		}
 		p("%7.2f %7.2f | %10.3f %8.3f %8.3f %7.3f %8.3f %8s %8s | %10.3f %8.3f%s\n", f.Execute, f.Clarify,
 			f.WrongExecRate(), f.Coverage(), f.ClarificationRate(), f.RefusalRate(), f.Accuracy(),
 			optRate(f.ActCorrect, f.ActExpected), optRate(f.RefuseRecalled, f.RefuseExpected),
 			e.WrongExecRate(), e.Accuracy(), mark)
+	}
+	if r.compact {
+		p("c = the current read bands, f = the fitted read bands (%s); eval = on the eval split\n", r.fittedLabel())
 	}
 	p("coverage = acts (execute or confirm) / N; in-scope = correct among cases expecting an action; ref-rec = refused among cases expecting a refusal\n\n")
 }
@@ -166,9 +215,21 @@ func (r *Report) writeHeldOut(p printer) {
 	if !r.Certified {
 		fitted = "fitted (not certified)"
 	}
-	p("%-30s %-30s %-30s %-30s\n", "metric", "fit, "+fitted, "eval, current bands", "eval, "+fitted)
 	row := func(name string, get func(Evaluation) harness.Rate) {
 		p("%-30s %-30s %-30s %-30s\n", name, fmtRate(get(r.Fit.Recommended)), fmtRate(get(r.Eval.Current)), fmtRate(get(r.Eval.Recommended)))
+	}
+	if r.compact {
+		// Values only (--wide adds the intervals): four 30-column cells are
+		// 123 columns.
+		if !r.Certified {
+			p("fitted bands: not certified\n")
+		}
+		p("%-26s %-18s %-18s %-18s\n", "metric", "fit, fitted", "eval, current", "eval, fitted")
+		row = func(name string, get func(Evaluation) harness.Rate) {
+			p("%-26s %-18s %-18s %-18s\n", name, shortRate(get(r.Fit.Recommended)), shortRate(get(r.Eval.Current)), shortRate(get(r.Eval.Recommended)))
+		}
+	} else {
+		p("%-30s %-30s %-30s %-30s\n", "metric", "fit, "+fitted, "eval, current bands", "eval, "+fitted)
 	}
 	row("wrong_execution_rate", func(e Evaluation) harness.Rate { return e.WrongExec })
 	for _, c := range Classes {
@@ -202,6 +263,14 @@ func fmtRate(x harness.Rate) string {
 	return fmt.Sprintf("%.3f [%.3f, %.3f] n=%d", x.Value, *x.Lo, *x.Hi, x.N)
 }
 
+// shortRate is a rate without its interval, for the compact tables.
+func shortRate(x harness.Rate) string {
+	if x.N == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f n=%d", x.Value, x.N)
+}
+
 func (r *Report) writeCalibration(p printer) {
 	c := r.Calibration
 	p("Judge calibration (judge-decided cases expecting an action or a refusal; right = expected skill, or \"none\" for a refusal; %d bins)\n", CalibrationBins)
@@ -227,6 +296,12 @@ func (r *Report) writeOperatingPoint(p printer) {
 		p(" (the median of %d grid points with the same fit figures)", op.Ties)
 	}
 	p("\n")
+	if r.compact {
+		p("  %-5s %-18s %-18s %-20s\n", "split", "in-scope accuracy", "refusal recall", "wrong_execution_rate")
+		p("  %-5s %-18s %-18s %-20s\n", "fit", shortRate(op.Fit.InScopeAccuracy), shortRate(op.Fit.RefusalRecall), shortRate(op.Fit.WrongExec))
+		p("  %-5s %-18s %-18s %-20s\n\n", "eval", shortRate(op.Eval.InScopeAccuracy), shortRate(op.Eval.RefusalRecall), shortRate(op.Eval.WrongExec))
+		return
+	}
 	p("  %-5s %-30s %-30s %-30s\n", "split", "in-scope accuracy", "refusal recall", "wrong_execution_rate")
 	p("  %-5s %-30s %-30s %-30s\n", "fit", fmtRate(op.Fit.InScopeAccuracy), fmtRate(op.Fit.RefusalRecall), fmtRate(op.Fit.WrongExec))
 	p("  %-5s %-30s %-30s %-30s\n\n", "eval", fmtRate(op.Eval.InScopeAccuracy), fmtRate(op.Eval.RefusalRecall), fmtRate(op.Eval.WrongExec))

@@ -56,6 +56,52 @@ func Wrap(s string, max int, first, rest string) []string {
 	return append(lines, line)
 }
 
+// Fold is Wrap for text whose words may be longer than a line (a trace
+// step's JSON): such a word is cut into pieces that fit, after a comma
+// where one is close enough, so nothing runs past max. max <= 0 means no
+// limit.
+func Fold(s string, max int, first, rest string) []string {
+	if max <= 0 {
+		return Wrap(s, max, first, rest)
+	}
+	room := max - Width(rest)
+	if room < 8 || Width(first+s) <= max {
+		return Wrap(s, max, first, rest)
+	}
+	var words []string
+	for _, w := range strings.Fields(s) {
+		for Width(w) > room {
+			cut := cutAt(w, room)
+			words = append(words, w[:cut])
+			w = w[cut:]
+		}
+		words = append(words, w)
+	}
+	return Wrap(strings.Join(words, " "), max, first, rest)
+}
+
+// cutAt is the byte index to cut w at so its head takes at most room
+// columns: after the last comma in the second half of that head, else at
+// the last rune that fits.
+func cutAt(w string, room int) int {
+	n, last, comma := 0, 0, 0
+	for i, r := range w {
+		rw := Width(string(r))
+		if n+rw > room {
+			break
+		}
+		n += rw
+		last = i + len(string(r))
+		if r == ',' && n > room/2 {
+			comma = last
+		}
+	}
+	if comma > 0 {
+		return comma
+	}
+	return last
+}
+
 // Pad right-pads s with spaces to w columns.
 func Pad(s string, w int) string {
 	if d := w - Width(s); d > 0 {

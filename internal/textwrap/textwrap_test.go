@@ -23,3 +23,21 @@ func TestWidthWrapTruncate(t *testing.T) {
 		t.Errorf("Truncate = %q", got)
 	}
 }
+
+func TestFoldCutsWordsLongerThanALine(t *testing.T) {
+	got := Fold(`trace {"a":1,"bb":22,"ccc":333,"dddd":4444}`, 20, "  ", "    ")
+	want := []string{`  trace`, `    {"a":1,"bb":22,`, `    "ccc":333,`, `    "dddd":4444}`}
+	if len(got) != len(want) {
+		t.Fatalf("Fold = %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("Fold = %q, want %q", got, want)
+		}
+	}
+	for _, l := range Fold("退款进度查询退款进度查询退款进度查询", 12, "", "") {
+		if Width(l) > 12 {
+			t.Errorf("Fold cut %q wider than 12 columns", l)
+		}
+	}
+}
