@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
 )
 
 //go:embed assets/report.html.tmpl assets/report.css assets/report.js
@@ -99,6 +100,9 @@ type verdict struct {
 	Untested   []string
 	Flat       int
 	Paired     bool
+	// Previous marks a head read against the version before it rather
+	// than the base (from the third version on).
+	Previous bool
 }
 
 // gateView is a GateVerdict as the page prints it: the class its outcome
@@ -324,8 +328,43 @@ func verdicts(versions []string, all metricTable, in *Input) []verdict {
 			}
 		}
 		out = append(out, vd)
+		if vi >= 2 {
+			if c := in.comparison(versions[vi-1], versions[vi]); c != nil {
+				out = append(out, verdictAgainstPrevious(c))
+			}
+		}
 	}
 	return out
+}
+
+// verdictAgainstPrevious reads a paired comparison of a version with the
+// one before it: with three or more versions a lead asks what the latest
+// step did, not only how far it is from the base.
+func verdictAgainstPrevious(c *compare.Comparison) verdict {
+	vd := verdict{Head: c.Head, Base: c.Base, Paired: true, Previous: true}
+	for _, g := range c.Groups {
+		if g.Name != compare.GroupAll {
+			continue
+		}
+		for _, m := range g.Metrics {
+			info := lookupMetric(m.Name)
+			if info.sub || (m.BaseN == 0 && m.HeadN == 0) {
+				continue
+			}
+			desc := fmt.Sprintf("%s %+.1f pp", info.label, 100*m.Delta)
+			switch m.Symbol {
+			case "+":
+				vd.Better = append(vd.Better, desc)
+			case "-":
+				vd.Worse = append(vd.Worse, desc)
+			case "*":
+				vd.Untested = append(vd.Untested, desc)
+			default:
+				vd.Flat++
+			}
+		}
+	}
+	return vd
 }
 
 // contentSecurityPolicy forbids every network request and allows only

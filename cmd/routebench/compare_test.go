@@ -13,6 +13,7 @@ import (
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/reports"
 	"github.com/routebench/routebench/router"
 )
 
@@ -164,5 +165,26 @@ func TestReportDataPairsWithBaseAndPrevious(t *testing.T) {
 	want := []string{"base v1@11111111->v2@22222222", "base v1@11111111->v3@33333333", "previous v2@22222222->v3@33333333"}
 	if !slices.Equal(got, want) {
 		t.Errorf("comparisons %q, want %q", got, want)
+	}
+}
+
+// With three versions the report reads the last one against the one
+// before it too, not only against the base.
+func TestReportReadsTheThirdVersionAgainstThePrevious(t *testing.T) {
+	results := slices.Concat(compareResults("v1@11111111"), compareResults("v2@22222222"), compareResults("v3@33333333"))
+	in := reports.Input{Meta: reports.MetaFromResults(results), Results: results, Summary: harness.Score(results), Comparisons: pairedAgainstFirst(results)}
+	var page bytes.Buffer
+	if err := reports.WriteHTML(&page, in); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	for _, want := range []string{
+		"<strong>v2@22222222</strong> against base <strong>v1@11111111</strong>",
+		"<strong>v3@33333333</strong> against base <strong>v1@11111111</strong>",
+		"<strong>v3@33333333</strong> against the previous version <strong>v2@22222222</strong>",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report lacks %q", want)
+		}
 	}
 }
