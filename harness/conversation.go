@@ -148,15 +148,10 @@ func evaluateConversation(ctx context.Context, rt Router, v *registry.Version, r
 		history = append(history[:len(history):len(history)], router.Turn{Text: t.Input, Decision: d})
 	}
 	verdict := conversationVerdict(verdicts)
-	deciding := len(res.Turns) - 1
-	if verdict.FailedTurn > 0 {
-		deciding = verdict.FailedTurn - 1
-		res.FailedTurn = verdict.FailedTurn
-	}
-	dt := res.Turns[deciding]
-	res.Input, res.Expect, res.Decision = dt.Input, dt.Expect, dt.Decision
-	res.Pass, res.Failure = verdict.Pass, verdict.Failure
+	res.Pass, res.Failure, res.FailedTurn = verdict.Pass, verdict.Failure, verdict.FailedTurn
 	// Scored above on the real values; from here on only masked ones.
+	// MaskResult also gives the line its deciding turn's input,
+	// expectation and decision.
 	MaskResult(reg, &res)
 	return res, verdict.Verdict, nil
 }

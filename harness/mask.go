@@ -30,11 +30,10 @@ func MaskResult(reg *registry.Registry, r *Result) {
 				t.Expect = maskExpect(reg, t.Expect)
 			}
 		}
-		deciding := len(r.Turns) - 1
+		t := r.Turns[len(r.Turns)-1]
 		if r.FailedTurn > 0 && r.FailedTurn <= len(r.Turns) {
-			deciding = r.FailedTurn - 1
+			t = r.Turns[r.FailedTurn-1]
 		}
-		t := r.Turns[deciding]
 		r.Input, r.Expect, r.Decision, r.Masked = t.Input, t.Expect, t.Decision, t.Masked
 		return
 	}

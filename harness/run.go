@@ -104,13 +104,7 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 			return nil, fmt.Errorf("workflows of %s: %w", v.ID(), err)
 		}
 		flows[i] = vw
-		rv := v
-		if vw.Routing != v.Registry {
-			routing := *v
-			routing.Registry = vw.Routing
-			rv = &routing
-		}
-		rt, err := cfg.NewRouter(rv)
+		rt, err := cfg.NewRouter(vw.RoutingVersion(v))
 		if err != nil {
 			return nil, fmt.Errorf("build router for %s: %w", v.ID(), err)
 		}

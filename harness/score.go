@@ -182,15 +182,7 @@ func (a *accumulator) add(r *Result, drs []Result, ts []terms) {
 	}
 	if r.Workflow != nil {
 		a.wfN++
-		g := ts[0].guards
-		a.guards.IllegalRetries += g.IllegalRetries
-		a.guards.DuplicateSideEffects += g.DuplicateSideEffects
-		a.guards.UnverifiedClaims += g.UnverifiedClaims
-		a.guards.WriteOrderViolations += g.WriteOrderViolations
-		a.guards.ConfirmationMisses += g.ConfirmationMisses
-		a.guards.SilentFailures += g.SilentFailures
-		a.guards.DoomLoopsStopped += g.DoomLoopsStopped
-		a.guards.ResumeSkippedNodes += g.ResumeSkippedNodes
+		addGuards(&a.guards, ts[0].guards)
 	}
 }
 

@@ -76,31 +76,17 @@ var workflowColumns = []struct{ metric, title string }{
 // writeWorkflowTable prints the workflow metrics of every group that has
 // workflow cases; nothing when no version ran one.
 func writeWorkflowTable(w io.Writer, s Summary) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	rows := 0
-	for _, v := range s.Versions {
-		for _, name := range tableGroups(v) {
-			g := v.Groups[name]
-			r, ok := g.Metrics[TaskSuccessRate]
-			if !ok {
-				continue
-			}
-			if rows == 0 {
-				head := []string{"version", "group", "workflows"}
-				for _, c := range workflowColumns {
-					head = append(head, c.title)
-				}
-				fmt.Fprintln(tw, strings.Join(head, "\t"))
-			}
-			rows++
-			row := []string{v.Version, name, fmt.Sprint(r.N)}
-			for _, c := range workflowColumns {
-				row = append(row, formatMetric(c.metric, g.Metrics))
-			}
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
-		}
+	head := []string{"version", "group", "workflows"}
+	for _, c := range workflowColumns {
+		head = append(head, c.title)
 	}
-	return tw.Flush()
+	return writeGroupsWith(w, s, TaskSuccessRate, head, func(v VersionSummary, name string, g Group) []string {
+		row := []string{v.Version, name, fmt.Sprint(g.Metrics[TaskSuccessRate].N)}
+		for _, c := range workflowColumns {
+			row = append(row, formatMetric(c.metric, g.Metrics))
+		}
+		return row
+	})
 }
 
 // writeConversationTable prints the conversation metrics of every group
@@ -108,21 +94,29 @@ func writeWorkflowTable(w io.Writer, s Summary) error {
 // columns above count each turn as a decision; these count conversations
 // and their turns.
 func writeConversationTable(w io.Writer, s Summary) error {
+	head := []string{"version", "group", "conversations", "turns", "conv_success", "turn_acc"}
+	return writeGroupsWith(w, s, ConversationSuccessRate, head, func(v VersionSummary, name string, g Group) []string {
+		return []string{v.Version, name, fmt.Sprint(g.Metrics[ConversationSuccessRate].N), fmt.Sprint(g.Metrics[TurnAccuracy].N),
+			formatMetric(ConversationSuccessRate, g.Metrics), formatMetric(TurnAccuracy, g.Metrics)}
+	})
+}
+
+// writeGroupsWith prints head, then one row per group (of every version)
+// that has the metric key; nothing when no group has it.
+func writeGroupsWith(w io.Writer, s Summary, key string, head []string, row func(VersionSummary, string, Group) []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	rows := 0
 	for _, v := range s.Versions {
 		for _, name := range tableGroups(v) {
 			g := v.Groups[name]
-			conv, ok := g.Metrics[ConversationSuccessRate]
-			if !ok {
+			if _, ok := g.Metrics[key]; !ok {
 				continue
 			}
 			if rows == 0 {
-				fmt.Fprintln(tw, "version\tgroup\tconversations\tturns\tconv_success\tturn_acc")
+				fmt.Fprintln(tw, strings.Join(head, "\t"))
 			}
 			rows++
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", v.Version, name, conv.N, g.Metrics[TurnAccuracy].N,
-				formatMetric(ConversationSuccessRate, g.Metrics), formatMetric(TurnAccuracy, g.Metrics))
+			fmt.Fprintln(tw, strings.Join(row(v, name, g), "\t"))
 		}
 	}
 	return tw.Flush()

@@ -65,19 +65,23 @@ func GuardTotals(runs ...*workflow.Outcome) workflow.GuardCounts {
 		if o == nil {
 			continue
 		}
-		g := workflow.Guards(o)
-		t.IllegalRetries += g.IllegalRetries
-		t.DuplicateSideEffects += g.DuplicateSideEffects
-		t.DoomLoopsStopped += g.DoomLoopsStopped
-		t.DoomLoopsMissed += g.DoomLoopsMissed
-		t.UnverifiedClaimsFlagged += g.UnverifiedClaimsFlagged
-		t.UnverifiedClaims += g.UnverifiedClaims
-		t.WriteOrderViolations += g.WriteOrderViolations
-		t.ConfirmationMisses += g.ConfirmationMisses
-		t.SilentFailures += g.SilentFailures
-		t.ResumeSkippedNodes += g.ResumeSkippedNodes
+		addGuards(&t, workflow.Guards(o))
 	}
 	return t
+}
+
+// addGuards adds g's counts to t.
+func addGuards(t *workflow.GuardCounts, g workflow.GuardCounts) {
+	t.IllegalRetries += g.IllegalRetries
+	t.DuplicateSideEffects += g.DuplicateSideEffects
+	t.DoomLoopsStopped += g.DoomLoopsStopped
+	t.DoomLoopsMissed += g.DoomLoopsMissed
+	t.UnverifiedClaimsFlagged += g.UnverifiedClaimsFlagged
+	t.UnverifiedClaims += g.UnverifiedClaims
+	t.WriteOrderViolations += g.WriteOrderViolations
+	t.ConfirmationMisses += g.ConfirmationMisses
+	t.SilentFailures += g.SilentFailures
+	t.ResumeSkippedNodes += g.ResumeSkippedNodes
 }
 
 // brokenGuards are the guard counts that must be 0, by metric name.

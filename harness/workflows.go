@@ -55,12 +55,19 @@ func RoutingVersion(v *registry.Version) (*registry.Version, error) {
 	if err != nil {
 		return nil, err
 	}
+	return vw.RoutingVersion(v), nil
+}
+
+// RoutingVersion is v, the version vw was prepared from, with vw.Routing
+// as its registry, as the function RoutingVersion gives it but without
+// loading the workflows again.
+func (vw *VersionWorkflows) RoutingVersion(v *registry.Version) *registry.Version {
 	if vw.Routing == v.Registry {
-		return v, nil
+		return v
 	}
 	rv := *v
 	rv.Registry = vw.Routing
-	return &rv, nil
+	return &rv
 }
 
 // RoutingRegistries are the versions' routing registries, for LoadSuites:

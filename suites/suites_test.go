@@ -78,11 +78,7 @@ func TestSuites(t *testing.T) {
 		if err != nil {
 			t.Fatalf("workflows of %s:\n%v", v.ID(), err)
 		}
-		rv, err := harness.RoutingVersion(v)
-		if err != nil {
-			t.Fatalf("workflows of %s:\n%v", v.ID(), err)
-		}
-		rt, err := router.New(rv, factory)
+		rt, err := router.New(flows.RoutingVersion(v), factory)
 		if err != nil {
 			t.Fatalf("router for %s: %v", v.ID(), err)
 		}
