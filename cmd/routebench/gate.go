@@ -23,6 +23,7 @@ import (
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/internal/exitcode"
 	"github.com/routebench/routebench/internal/inputfile"
+	"github.com/routebench/routebench/internal/outdir"
 	"github.com/routebench/routebench/reports"
 	"github.com/routebench/routebench/router/models"
 	"github.com/routebench/routebench/router/registry"
@@ -574,17 +575,17 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	headIn := gateReportInput(meta, headResults, headSummary, comparisons, verdicts)
 	headIn.Changes = changes
 	headIn.Trend = trend
-	if err := writeFileWith(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
+	if err := outdir.WriteFile(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
 		return err
 	}
-	if err := writeFileWith(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, headResults) }); err != nil {
+	if err := outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, headResults) }); err != nil {
 		return err
 	}
 
 	var pairInputs []reports.Input
 	for _, gc := range comparisons {
 		name := gc.pair.head.Name
-		if err := writeFileWith(filepath.Join(dir, "compare-"+name+".txt"), func(w io.Writer) error {
+		if err := outdir.WriteFile(filepath.Join(dir, "compare-"+name+".txt"), func(w io.Writer) error {
 			return compare.WriteText(w, gc.cmp, compare.TextOptions{})
 		}); err != nil {
 			return err
@@ -610,7 +611,7 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 			}
 		}
 		pairInputs = append(pairInputs, in)
-		if err := writeFileWith(filepath.Join(dir, "compare-"+name+".html"), func(w io.Writer) error { return reports.WriteHTML(w, in) }); err != nil {
+		if err := outdir.WriteFile(filepath.Join(dir, "compare-"+name+".html"), func(w io.Writer) error { return reports.WriteHTML(w, in) }); err != nil {
 			return err
 		}
 	}
@@ -620,13 +621,13 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	if err != nil {
 		return fmt.Errorf("encode gate.json: %w", err)
 	}
-	if err := writeFileWith(filepath.Join(dir, "gate.json"), func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
+	if err := outdir.WriteFile(filepath.Join(dir, "gate.json"), func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
 		return err
 	}
 
 	// summary.md: the verdict first, then each changed version's paired
 	// report, so a pull-request reader sees why before the detail.
-	return writeFileWith(filepath.Join(dir, "summary.md"), func(w io.Writer) error {
+	return outdir.WriteFile(filepath.Join(dir, "summary.md"), func(w io.Writer) error {
 		if err := gate.WriteMarkdown(w, verdicts); err != nil {
 			return err
 		}

@@ -475,7 +475,7 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 	// summary is scored: on a large run the outputs are seconds of work.
 	junit := make(chan error, 1)
 	go func() {
-		junit <- writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, results) })
+		junit <- outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, results) })
 	}()
 	summary := harness.Score(results)
 	summary.Results = &digest
@@ -524,18 +524,12 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = writeFile(filepath.Join(dir, wr.name), wr.write)
+			errs[i] = outdir.WriteFile(filepath.Join(dir, wr.name), wr.write)
 		}()
 	}
 	wg.Wait()
 	// Errors in the order the files were always reported: html, junit, md.
 	return errors.Join(errs[0], <-junit, errs[1])
-}
-
-// writeFile replaces path whole, so a killed run never leaves half a
-// report.
-func writeFile(path string, write func(io.Writer) error) error {
-	return outdir.WriteFile(path, write)
 }
 
 // gitCommit is the working tree's commit for the report header, "" outside git.
