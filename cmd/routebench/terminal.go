@@ -10,13 +10,6 @@ import (
 	"github.com/routebench/routebench/internal/textwrap"
 )
 
-// tableView is how a command prints its tables: compact to fit width, or
-// wide (every interval, no width limit) with --wide.
-type tableView struct {
-	wide  bool
-	width int
-}
-
 // outputWidth is the width printed tables must fit: the terminal's, or
 // textwrap.DefaultWidth when w is not a terminal (CI logs, pipes).
 func outputWidth(w io.Writer) int {
