@@ -540,25 +540,24 @@ type gateRecord struct {
 	Verdicts []gate.Verdict `json:"verdicts"`
 }
 
-func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
-	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict, trend *harness.Trend) error {
-	// Each summary records the results.jsonl it was scored from.
-	headDigest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
+// writeDigestedSummary writes dir's summary.json recording the
+// results.jsonl beside it that s was scored from.
+func writeDigestedSummary(dir string, s harness.Summary) error {
+	digest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
 	if err != nil {
 		return err
 	}
-	headSummary.Results = &headDigest
-	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), headSummary); err != nil {
+	s.Results = &digest
+	return harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), s)
+}
+
+func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
+	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict, trend *harness.Trend) error {
+	if err := writeDigestedSummary(dir, headSummary); err != nil {
 		return err
 	}
 	if len(baseResults) > 0 {
-		baseSummary := harness.Score(baseResults)
-		baseDigest, err := harness.DigestResultsFile(filepath.Join(dir, "base", harness.ResultsFile))
-		if err != nil {
-			return err
-		}
-		baseSummary.Results = &baseDigest
-		if err := harness.WriteSummaryFile(filepath.Join(dir, "base", harness.SummaryFile), baseSummary); err != nil {
+		if err := writeDigestedSummary(filepath.Join(dir, "base"), harness.Score(baseResults)); err != nil {
 			return err
 		}
 	}
