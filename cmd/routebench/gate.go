@@ -294,15 +294,20 @@ func gateReportInput(meta reports.Meta, headResults []harness.Result, headSummar
 	if len(changed) != 1 {
 		return in
 	}
-	gc := changed[0]
+	paired := pairReportInput(changed[0], meta)
+	paired.Gate = in.Gate
+	return paired
+}
+
+// pairReportInput is the paired report of one changed version: its base
+// and head results, each version labelled by its role, under meta's title,
+// time and commit.
+func pairReportInput(gc gateComparison, meta reports.Meta) reports.Input {
 	results := slices.Concat(gc.base, gc.head)
-	in.Results = results
-	in.Summary = harness.Score(results)
-	in.Comparisons = []compare.Comparison{gc.cmp}
-	in.Meta.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
-	in.Meta.Versions[0].Role, in.Meta.Versions[1].Role = "base", "head"
-	in.Meta.Models = reports.MetaFromResults(results).Models
-	return in
+	meta.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
+	meta.Versions[0].Role, meta.Versions[1].Role = "base", "head"
+	meta.Models = reports.MetaFromResults(results).Models
+	return reports.Input{Meta: meta, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}
 }
 
 // loadGateConfig reads routebench.yaml and validates its gate block before
@@ -592,13 +597,9 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 		if gc.pair.unchanged() {
 			continue // one version against itself: nothing for a report to show
 		}
-		results := slices.Concat(gc.base, gc.head)
-		m := reports.MetaFromResults(results)
-		m.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
-		m.Versions[0].Role, m.Versions[1].Role = "base", "head"
+		m := meta
 		m.Title = fmt.Sprintf("routebench gate: %s → %s", gc.cmp.Base, gc.cmp.Head)
-		m.GeneratedAt, m.Commit = meta.GeneratedAt, meta.Commit
-		in := reports.Input{Meta: m, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}
+		in := pairReportInput(gc, m)
 		for _, c := range changes {
 			if c.Head == gc.pair.head.ID() && c.Base == gc.pair.base.ID() {
 				in.Changes = append(in.Changes, c)
