@@ -62,6 +62,17 @@ func (l *requestLog) all() []string {
 	return append([]string(nil), l.urls...)
 }
 
+// writeReportFile renders in as report.html in a temporary directory and
+// returns its path.
+func writeReportFile(in reports.Input) string {
+	path := filepath.Join(GinkgoT().TempDir(), "report.html")
+	f, err := os.Create(path)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(reports.WriteHTML(f, in)).To(Succeed())
+	Expect(f.Close()).To(Succeed())
+	return path
+}
+
 // openInChromium starts headless Chromium with networking quietened,
 // opens file://path and waits for the case table to render. It returns
 // the tab's context, the log of the tab's requests, and a stop func.
@@ -142,11 +153,7 @@ var _ = Describe("the HTML report in Chromium", Ordered, func() {
 	BeforeAll(func() {
 		in := fixtureInput(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), true)
 		summary = in.Summary
-		path := filepath.Join(GinkgoT().TempDir(), "report.html")
-		f, err := os.Create(path)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(reports.WriteHTML(f, in)).To(Succeed())
-		Expect(f.Close()).To(Succeed())
+		path := writeReportFile(in)
 		var stop func()
 		ctx, log, stop = openInChromium(GinkgoT(), path, 1280, 900)
 		DeferCleanup(stop)
@@ -286,11 +293,7 @@ var _ = Describe("a gate's report.html in Chromium", Ordered, func() {
 			Reasons: []string{"threshold decision_accuracy >= 0.85: 0.400 (n=5), needs >= 0.85"}}}
 		in.Changes = []reports.FileChange{{Head: in.Meta.Versions[1].ID, Base: in.Meta.Versions[0].ID, File: "persona.md",
 			Diff: []string{"--- v1/persona.md", "+++ v2/persona.md", "@@ -1 +1 @@", "-You route requests.", "+You route <b>ops</b> requests."}}}
-		path := filepath.Join(GinkgoT().TempDir(), "report.html")
-		f, err := os.Create(path)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(reports.WriteHTML(f, in)).To(Succeed())
-		Expect(f.Close()).To(Succeed())
+		path := writeReportFile(in)
 		var stop func()
 		ctx, _, stop = openInChromium(GinkgoT(), path, 1280, 800)
 		DeferCleanup(stop)

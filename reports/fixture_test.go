@@ -104,17 +104,22 @@ func fixtureInput(now time.Time, paired bool) reports.Input {
 	meta.Versions[1].Dir = "fixtures/ops/prompts/v2"
 	in := reports.Input{Meta: meta, Results: results, Summary: harness.Score(results)}
 	if paired {
-		var base, head []harness.Result
-		for _, r := range results {
-			if r.Version == v1 {
-				base = append(base, r)
-			} else {
-				head = append(head, r)
-			}
-		}
-		in.Comparisons = []compare.Comparison{compare.Paired(base, head, stats.DefaultThresholds)}
+		in.Comparisons = pairedV1V2(results)
 	}
 	return in
+}
+
+// pairedV1V2 is the paired comparison of the fixture's v2 against v1.
+func pairedV1V2(results []harness.Result) []compare.Comparison {
+	var base, head []harness.Result
+	for _, r := range results {
+		if r.Version == v1 {
+			base = append(base, r)
+		} else {
+			head = append(head, r)
+		}
+	}
+	return []compare.Comparison{compare.Paired(base, head, stats.DefaultThresholds)}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

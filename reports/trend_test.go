@@ -2,7 +2,6 @@ package reports_test
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -102,11 +101,7 @@ var _ = Describe("the report's trend chart in Chromium", Ordered, func() {
 		entries := trendHistory()
 		t := harness.NewTrend(entries[len(entries)-20:], len(entries), 20)
 		in.Trend = &t
-		path := filepath.Join(GinkgoT().TempDir(), "report.html")
-		f, err := os.Create(path)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(reports.WriteHTML(f, in)).To(Succeed())
-		Expect(f.Close()).To(Succeed())
+		path := writeReportFile(in)
 		ctx, _, stop := openInChromium(GinkgoT(), path, 1280, 900)
 		defer stop()
 

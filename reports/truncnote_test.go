@@ -7,8 +7,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/routebench/routebench/harness"
-	"github.com/routebench/routebench/harness/compare"
-	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/reports"
 )
 
@@ -23,15 +21,7 @@ var _ = Describe("summary.md's truncation note", func() {
 		}
 		in := reports.Input{Meta: reports.MetaFromResults(results), Results: results, Summary: harness.Score(results)}
 		if paired {
-			var base, head []harness.Result
-			for _, r := range results {
-				if r.Version == v1 {
-					base = append(base, r)
-				} else {
-					head = append(head, r)
-				}
-			}
-			in.Comparisons = []compare.Comparison{compare.Paired(base, head, stats.DefaultThresholds)}
+			in.Comparisons = pairedV1V2(results)
 		}
 		return in
 	}

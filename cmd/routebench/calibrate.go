@@ -13,6 +13,7 @@ import (
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/calibrate"
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/internal/outdir"
 	"github.com/routebench/routebench/router/models"
 )
 
@@ -210,12 +211,12 @@ func calibrateCommand(cmd *cobra.Command, o calibrateOptions) error {
 		return err
 	}
 	if o.plot != "" {
-		if err := writeFileWith(o.plot, rep.WriteSVG); err != nil {
+		if err := outdir.WriteFile(o.plot, rep.WriteSVG); err != nil {
 			return fmt.Errorf("calibrate: --plot: %w", err)
 		}
 	}
 	if o.jsonOut != "" {
-		if err := writeFileWith(o.jsonOut, func(w io.Writer) error {
+		if err := outdir.WriteFile(o.jsonOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", " ")
 			return enc.Encode(rep)

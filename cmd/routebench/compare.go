@@ -253,7 +253,7 @@ func writeJSONValue(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("compare: encode %s: %w", path, err)
 	}
-	if err := writeFileWith(path, func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
+	if err := outdir.WriteFile(path, func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	return nil
@@ -268,12 +268,5 @@ func writeComparisonHTML(path string, base, head []harness.Result, c compare.Com
 	meta.Title = fmt.Sprintf("routebench compare %s → %s", c.Base, c.Head)
 	meta.GeneratedAt = time.Now().UTC()
 	in := reports.Input{Meta: meta, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{c}}
-	return writeFileWith(path, func(w io.Writer) error { return reports.WriteHTML(w, in) })
-}
-
-// writeFileWith creates path and fills it with write, reporting the first
-// error of writing or closing.
-func writeFileWith(path string, write func(io.Writer) error) error {
-	// Replaced whole: a killed command never leaves half a file.
-	return outdir.WriteFile(path, write)
+	return outdir.WriteFile(path, func(w io.Writer) error { return reports.WriteHTML(w, in) })
 }

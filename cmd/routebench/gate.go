@@ -23,6 +23,7 @@ import (
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/internal/exitcode"
 	"github.com/routebench/routebench/internal/inputfile"
+	"github.com/routebench/routebench/internal/outdir"
 	"github.com/routebench/routebench/reports"
 	"github.com/routebench/routebench/router/models"
 	"github.com/routebench/routebench/router/registry"
@@ -293,15 +294,20 @@ func gateReportInput(meta reports.Meta, headResults []harness.Result, headSummar
 	if len(changed) != 1 {
 		return in
 	}
-	gc := changed[0]
+	paired := pairReportInput(changed[0], meta)
+	paired.Gate = in.Gate
+	return paired
+}
+
+// pairReportInput is the paired report of one changed version: its base
+// and head results, each version labelled by its role, under meta's title,
+// time and commit.
+func pairReportInput(gc gateComparison, meta reports.Meta) reports.Input {
 	results := slices.Concat(gc.base, gc.head)
-	in.Results = results
-	in.Summary = harness.Score(results)
-	in.Comparisons = []compare.Comparison{gc.cmp}
-	in.Meta.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
-	in.Meta.Versions[0].Role, in.Meta.Versions[1].Role = "base", "head"
-	in.Meta.Models = reports.MetaFromResults(results).Models
-	return in
+	meta.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
+	meta.Versions[0].Role, meta.Versions[1].Role = "base", "head"
+	meta.Models = reports.MetaFromResults(results).Models
+	return reports.Input{Meta: meta, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}
 }
 
 // loadGateConfig reads routebench.yaml and validates its gate block before
@@ -539,25 +545,24 @@ type gateRecord struct {
 	Verdicts []gate.Verdict `json:"verdicts"`
 }
 
-func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
-	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict, trend *harness.Trend) error {
-	// Each summary records the results.jsonl it was scored from.
-	headDigest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
+// writeDigestedSummary writes dir's summary.json recording the
+// results.jsonl beside it that s was scored from.
+func writeDigestedSummary(dir string, s harness.Summary) error {
+	digest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
 	if err != nil {
 		return err
 	}
-	headSummary.Results = &headDigest
-	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), headSummary); err != nil {
+	s.Results = &digest
+	return harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), s)
+}
+
+func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
+	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict, trend *harness.Trend) error {
+	if err := writeDigestedSummary(dir, headSummary); err != nil {
 		return err
 	}
 	if len(baseResults) > 0 {
-		baseSummary := harness.Score(baseResults)
-		baseDigest, err := harness.DigestResultsFile(filepath.Join(dir, "base", harness.ResultsFile))
-		if err != nil {
-			return err
-		}
-		baseSummary.Results = &baseDigest
-		if err := harness.WriteSummaryFile(filepath.Join(dir, "base", harness.SummaryFile), baseSummary); err != nil {
+		if err := writeDigestedSummary(filepath.Join(dir, "base"), harness.Score(baseResults)); err != nil {
 			return err
 		}
 	}
@@ -574,17 +579,17 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	headIn := gateReportInput(meta, headResults, headSummary, comparisons, verdicts)
 	headIn.Changes = changes
 	headIn.Trend = trend
-	if err := writeFileWith(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
+	if err := outdir.WriteFile(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
 		return err
 	}
-	if err := writeFileWith(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, headResults) }); err != nil {
+	if err := outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, headResults) }); err != nil {
 		return err
 	}
 
 	var pairInputs []reports.Input
 	for _, gc := range comparisons {
 		name := gc.pair.head.Name
-		if err := writeFileWith(filepath.Join(dir, "compare-"+name+".txt"), func(w io.Writer) error {
+		if err := outdir.WriteFile(filepath.Join(dir, "compare-"+name+".txt"), func(w io.Writer) error {
 			return compare.WriteText(w, gc.cmp, compare.TextOptions{})
 		}); err != nil {
 			return err
@@ -592,13 +597,9 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 		if gc.pair.unchanged() {
 			continue // one version against itself: nothing for a report to show
 		}
-		results := slices.Concat(gc.base, gc.head)
-		m := reports.MetaFromResults(results)
-		m.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
-		m.Versions[0].Role, m.Versions[1].Role = "base", "head"
+		m := meta
 		m.Title = fmt.Sprintf("routebench gate: %s → %s", gc.cmp.Base, gc.cmp.Head)
-		m.GeneratedAt, m.Commit = meta.GeneratedAt, meta.Commit
-		in := reports.Input{Meta: m, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}
+		in := pairReportInput(gc, m)
 		for _, c := range changes {
 			if c.Head == gc.pair.head.ID() && c.Base == gc.pair.base.ID() {
 				in.Changes = append(in.Changes, c)
@@ -610,7 +611,7 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 			}
 		}
 		pairInputs = append(pairInputs, in)
-		if err := writeFileWith(filepath.Join(dir, "compare-"+name+".html"), func(w io.Writer) error { return reports.WriteHTML(w, in) }); err != nil {
+		if err := outdir.WriteFile(filepath.Join(dir, "compare-"+name+".html"), func(w io.Writer) error { return reports.WriteHTML(w, in) }); err != nil {
 			return err
 		}
 	}
@@ -620,13 +621,13 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	if err != nil {
 		return fmt.Errorf("encode gate.json: %w", err)
 	}
-	if err := writeFileWith(filepath.Join(dir, "gate.json"), func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
+	if err := outdir.WriteFile(filepath.Join(dir, "gate.json"), func(w io.Writer) error { _, err := w.Write(append(data, '\n')); return err }); err != nil {
 		return err
 	}
 
 	// summary.md: the verdict first, then each changed version's paired
 	// report, so a pull-request reader sees why before the detail.
-	return writeFileWith(filepath.Join(dir, "summary.md"), func(w io.Writer) error {
+	return outdir.WriteFile(filepath.Join(dir, "summary.md"), func(w io.Writer) error {
 		if err := gate.WriteMarkdown(w, verdicts); err != nil {
 			return err
 		}

@@ -62,7 +62,7 @@ Examples:
 			if err := harness.WritePlanFile(filepath.Join(out, harness.PlanFile), plan); err != nil {
 				return err
 			}
-			if err := writeOutputs(cmd.OutOrStdout(), out, merged, nil, tableView{wide: wide, width: outputWidth(cmd.OutOrStdout())}, nil); err != nil {
+			if err := writeOutputs(cmd.OutOrStdout(), out, merged, nil, wide, nil); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "merged %d results from %d runs into %s\n", len(merged), len(args), out)

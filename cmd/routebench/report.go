@@ -106,7 +106,7 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 		if o.path == "" {
 			continue
 		}
-		if err := writeFileWith(o.path, o.write); err != nil {
+		if err := outdir.WriteFile(o.path, o.write); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", o.path)

@@ -220,7 +220,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		history = nil
 	}
 	prog.phase("scoring %s results and writing reports", thousands(len(outcome.Results)))
-	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), tableView{wide: o.wide, width: outputWidth(cmd.OutOrStdout())}, history); err != nil {
+	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
@@ -462,7 +462,8 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 // results.jsonl: when it is there, every output beside it is complete and
 // was made from exactly those results. history, when not nil, records the
 // summary and returns the trend report.html draws.
-func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta, view tableView,
+// wide prints the table with its intervals instead of fitting it to stdout.
+func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta, wide bool,
 	history func(harness.Summary) *harness.Trend) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
@@ -475,7 +476,7 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 	// summary is scored: on a large run the outputs are seconds of work.
 	junit := make(chan error, 1)
 	go func() {
-		junit <- writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, results) })
+		junit <- outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, results) })
 	}()
 	summary := harness.Score(results)
 	summary.Results = &digest
@@ -489,10 +490,10 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
 		return err
 	}
-	if view.wide {
+	if wide {
 		return harness.WriteTable(stdout, summary)
 	}
-	return harness.WriteCompactTable(stdout, summary, view.width)
+	return harness.WriteCompactTable(stdout, summary, outputWidth(stdout))
 }
 
 // writeReports is the single place the run and merge commands render
@@ -524,18 +525,12 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = writeFile(filepath.Join(dir, wr.name), wr.write)
+			errs[i] = outdir.WriteFile(filepath.Join(dir, wr.name), wr.write)
 		}()
 	}
 	wg.Wait()
 	// Errors in the order the files were always reported: html, junit, md.
 	return errors.Join(errs[0], <-junit, errs[1])
-}
-
-// writeFile replaces path whole, so a killed run never leaves half a
-// report.
-func writeFile(path string, write func(io.Writer) error) error {
-	return outdir.WriteFile(path, write)
 }
 
 // gitCommit is the working tree's commit for the report header, "" outside git.

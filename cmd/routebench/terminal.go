@@ -10,13 +10,6 @@ import (
 	"github.com/routebench/routebench/internal/textwrap"
 )
 
-// tableView is how a command prints its tables: compact to fit width, or
-// wide (every interval, no width limit) with --wide.
-type tableView struct {
-	wide  bool
-	width int
-}
-
 // outputWidth is the width printed tables must fit: the terminal's, or
 // textwrap.DefaultWidth when w is not a terminal (CI logs, pipes).
 func outputWidth(w io.Writer) int {
@@ -47,22 +40,17 @@ func textWidth(w io.Writer, wide bool) int {
 // continuation lines indented two more than their line, so a terminal
 // never wraps one item into the next.
 func writeWrapped(w io.Writer, text string, width int) {
-	for _, line := range strings.SplitAfter(text, "\n") {
-		body := strings.TrimSuffix(line, "\n")
-		if body == "" {
-			io.WriteString(w, line)
-			continue
-		}
-		lead := body[:len(body)-len(strings.TrimLeft(body, " "))]
-		for _, l := range textwrap.Wrap(strings.TrimLeft(body, " "), width, lead, lead+"  ") {
-			io.WriteString(w, l+"\n")
-		}
-	}
+	writeLines(w, text, width, textwrap.Wrap)
 }
 
 // writeFolded is writeWrapped for text with words longer than a line (JSON
 // on one line): those are cut, so no line passes width.
 func writeFolded(w io.Writer, text string, width int) {
+	writeLines(w, text, width, textwrap.Fold)
+}
+
+// writeLines breaks each line of text with brk, keeping its indent.
+func writeLines(w io.Writer, text string, width int, brk func(s string, width int, first, rest string) []string) {
 	for _, line := range strings.SplitAfter(text, "\n") {
 		body := strings.TrimSuffix(line, "\n")
 		if body == "" {
@@ -70,7 +58,7 @@ func writeFolded(w io.Writer, text string, width int) {
 			continue
 		}
 		lead := body[:len(body)-len(strings.TrimLeft(body, " "))]
-		for _, l := range textwrap.Fold(strings.TrimLeft(body, " "), width, lead, lead+"  ") {
+		for _, l := range brk(strings.TrimLeft(body, " "), width, lead, lead+"  ") {
 			io.WriteString(w, l+"\n")
 		}
 	}
