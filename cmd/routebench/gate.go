@@ -420,15 +420,25 @@ func loadVersionsEach(dirs []string) ([]*registry.Version, error) {
 // reading each version file with git show in root, so it works whatever the
 // working directory. Its display name is git:REV:DIR, as in DESIGN §3.
 func loadGitVersionAt(root, rev, dir string) (*registry.Version, error) {
-	fsys := fstest.MapFS{dir: &fstest.MapFile{Mode: 0o755 | fs.ModeDir}}
+	fsys := gitVersionFiles(root, rev, dir)
+	fsys[dir] = &fstest.MapFile{Mode: 0o755 | fs.ModeDir}
+	return registry.LoadFS(fsys, dir, "git:"+rev+":"+dir)
+}
+
+// gitVersionFiles reads the files of the prompt version dir as of rev, run
+// from root ("" is the working directory), each through gitShowBounded so
+// `run --versions git:…` and the gate bound a blob alike. A file git does
+// not have is left out; the loader names it as missing.
+func gitVersionFiles(root, rev, dir string) fstest.MapFS {
+	fsys := fstest.MapFS{}
 	for _, name := range append(slices.Clone(registry.VersionFiles), registry.WorkflowsFile) {
 		data, err := gitShowBounded(root, rev+":"+path.Join(dir, name), inputfile.DefaultLimit)
 		if err != nil {
-			continue // the loader names the missing file
+			continue
 		}
 		fsys[path.Join(dir, name)] = &fstest.MapFile{Data: data, Mode: 0o644}
 	}
-	return registry.LoadFS(fsys, dir, "git:"+rev+":"+dir)
+	return fsys
 }
 
 // gitShowBounded returns the blob at rev:path, reading at most limit+1

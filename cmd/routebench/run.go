@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"sync"
 	"testing/fstest"
@@ -432,15 +431,7 @@ func loadGitVersion(spec string) (*registry.Version, error) {
 		return nil, fmt.Errorf("%s: want git:REV:DIR, e.g. git:origin/main:fixtures/ops/prompts/v2", spec)
 	}
 	rev, dir := rest[:i], path.Clean(filepath.ToSlash(rest[i+1:]))
-	fsys := fstest.MapFS{}
-	for _, name := range append(slices.Clone(registry.VersionFiles), registry.WorkflowsFile) {
-		data, err := exec.Command("git", "show", rev+":"+path.Join(dir, name)).Output()
-		if err != nil {
-			// A missing file is reported by the loader, with its name.
-			continue
-		}
-		fsys[path.Join(dir, name)] = &fstest.MapFile{Data: data, Mode: 0o644}
-	}
+	fsys := gitVersionFiles("", rev, dir)
 	if len(fsys) > 0 {
 		fsys[dir] = &fstest.MapFile{Mode: 0o755 | os.ModeDir}
 	}
