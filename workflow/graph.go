@@ -144,7 +144,7 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 		return
 	}
 	known := outputFields(src)
-	if known != nil && !contains(known, first.Key) {
+	if known != nil && !slices.Contains(known, first.Key) {
 		hint := ""
 		if s := registry.Suggest(first.Key, known); s != "" {
 			hint = "did you mean " + s + "? "

@@ -300,7 +300,7 @@ func (r *reader) aggregateNode(node *Node, parts map[string]*yaml.Node, nl *node
 	if !ok {
 		return
 	}
-	if !contains(aggregateRules, rule) {
+	if !slices.Contains(aggregateRules, rule) {
 		hint := ""
 		if s := registry.Suggest(rule, aggregateRules); s != "" {
 			hint = "did you mean " + s + "? "

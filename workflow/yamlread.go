@@ -73,15 +73,6 @@ func (r *reader) fields(n *yaml.Node, field string, known []string, fn func(key 
 	return registry.Fields(n, field, known, func(at *yaml.Node, field, msg string) { r.problem(at, field, "%s", msg) }, fn)
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func (r *reader) str(n *yaml.Node, field string) (string, bool) {
 	if n.Kind != yaml.ScalarNode {
 		r.problem(n, field, "must be a string, got %s; write plain text (quote it if it has a colon)", yamlkind.Of(n))
