@@ -25,8 +25,6 @@ type Router struct {
 	v       *registry.Version
 	factory ModelFactory
 	base    *skillSet
-	// report, while New builds the base set, announces each build step.
-	report func(step string, n int)
 
 	mu    sync.Mutex
 	tools map[*registry.Registry]*toolsEntry
@@ -76,11 +74,7 @@ func NewReporting(v *registry.Version, factory ModelFactory, report func(BuildPh
 		return nil, errors.New("new router: no model factory")
 	}
 	r := &Router{v: v, factory: factory, tools: map[*registry.Registry]*toolsEntry{}}
-	if report != nil {
-		r.report = func(step string, n int) { report(BuildPhase{Version: v.ID(), Step: step, Count: n}) }
-	}
-	set, err := r.buildSet(context.Background(), v.Registry)
-	r.report = nil // the base set only: tool registries are built while routing
+	set, err := r.buildSet(context.Background(), v.Registry, report)
 	if err != nil {
 		return nil, fmt.Errorf("new router for %s: %w", v.ID(), err)
 	}
@@ -94,9 +88,12 @@ func (r *Router) Version() *registry.Version { return r.v }
 // Models are the models fitted to the version's own registry.
 func (r *Router) Models() Models { return r.base.models }
 
-func (r *Router) buildSet(ctx context.Context, reg *registry.Registry) (*skillSet, error) {
-	if r.report != nil {
-		r.report("fitting", len(reg.Skills))
+// buildSet fits the models to reg and indexes it for recall, calling report
+// (when not nil) as each step starts; only New reports, for the base set, as
+// tool registries are built while routing.
+func (r *Router) buildSet(ctx context.Context, reg *registry.Registry, report func(BuildPhase)) (*skillSet, error) {
+	if report != nil {
+		report(BuildPhase{Version: r.v.ID(), Step: "fitting", Count: len(reg.Skills)})
 	}
 	models, err := r.factory(r.v, reg)
 	if err != nil {
@@ -105,12 +102,12 @@ func (r *Router) buildSet(ctx context.Context, reg *registry.Registry) (*skillSe
 	if models.Judge == nil || models.Embedder == nil {
 		return nil, errors.New("build models: factory returned no judge or no embedder")
 	}
-	if r.report != nil {
+	if report != nil {
 		n := 0
 		for _, sk := range reg.Skills {
 			n += len(skillDocs(sk))
 		}
-		r.report("indexing", n)
+		report(BuildPhase{Version: r.v.ID(), Step: "indexing", Count: n})
 	}
 	index, err := buildIndex(ctx, reg.Skills, models.Embedder)
 	if err != nil {
@@ -151,7 +148,7 @@ func (r *Router) setFor(ctx context.Context, tools *registry.Registry) (*skillSe
 	if !ok {
 		// Built without the request's context: a cancelled request must not
 		// leave a broken entry behind for the next one.
-		e.set, e.err = r.buildSet(context.Background(), tools)
+		e.set, e.err = r.buildSet(context.Background(), tools, nil)
 		close(e.ready)
 		if e.err != nil {
 			r.forget(tools, e)

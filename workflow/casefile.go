@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +94,7 @@ func (r *reader) response(n *yaml.Node, field string) (SimResponse, bool) {
 			for i, f := range Faults {
 				names[i] = string(f)
 			}
-			if !contains(names, s) {
+			if !slices.Contains(names, s) {
 				hint := ""
 				if sug := registry.Suggest(s, names); sug != "" {
 					hint = "did you mean " + sug + "? "
@@ -303,7 +304,7 @@ func DecodeConfirm(file, field string, n *yaml.Node) (*ScriptedConfirmer, error)
 				a = "no"
 			}
 			resp.Answer = Answer(a)
-			if !contains([]string{string(Yes), string(No), string(Timeout), string(Pending)}, a) {
+			if !slices.Contains([]string{string(Yes), string(No), string(Timeout), string(Pending)}, a) {
 				r.problem(v, join(af, k), "%q is not an answer; write yes, no, timeout or pending", a)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/routebench/routebench/router/registry"
@@ -259,7 +260,7 @@ func (r *run) start() {
 			r.end(Refused, n.ID, ReasonSkillDisabled, ReasonSkillDisabled, fmt.Sprintf("skill %s (node %s) is disabled for this caller; nothing ran", n.Tool, n.ID), n.Tool)
 			return
 		}
-		if !contains(names, n.Tool) {
+		if !slices.Contains(names, n.Tool) {
 			names = append(names, n.Tool)
 		}
 	}

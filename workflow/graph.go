@@ -1,6 +1,8 @@
 package workflow
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -107,7 +109,7 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 		name := ref.Path[0].Key
 		if _, ok := w.PropSchemas[name]; !ok && w.Schema != nil {
 			hint := "add it to the workflow's params_schema.properties"
-			if s := registry.Suggest(name, sortedKeys(w.PropSchemas)); s != "" {
+			if s := registry.Suggest(name, slices.Sorted(maps.Keys(w.PropSchemas))); s != "" {
 				hint = "did you mean params." + s + "?"
 			}
 			r.problem(at, field, "{{%s}}: %q is not a workflow param; %s", ref, name, hint)
@@ -142,7 +144,7 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 		return
 	}
 	known := outputFields(src)
-	if known != nil && !contains(known, first.Key) {
+	if known != nil && !slices.Contains(known, first.Key) {
 		hint := ""
 		if s := registry.Suggest(first.Key, known); s != "" {
 			hint = "did you mean " + s + "? "
@@ -169,7 +171,7 @@ func outputFields(n *Node) []string {
 	if !ok {
 		return append([]string{}, summaryFields...)
 	}
-	return append(append([]string{}, summaryFields...), sortedKeys(props)...)
+	return append(append([]string{}, summaryFields...), slices.Sorted(maps.Keys(props))...)
 }
 
 // acyclic reports each cycle once, naming it in execution direction.

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -229,7 +231,7 @@ func (r *reader) exampleParams(n *yaml.Node, field string, w *Workflow) map[stri
 	if w.Schema == nil {
 		return params // the schema's own problems are already reported
 	}
-	defined := sortedKeys(w.PropSchemas)
+	defined := slices.Sorted(maps.Keys(w.PropSchemas))
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name := n.Content[i].Value
 		ps, ok := w.PropSchemas[name]

@@ -2,7 +2,9 @@ package workflow
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -162,13 +164,13 @@ func (r *reader) toolNode(node *Node, parts map[string]*yaml.Node, nl *nodeLines
 		return
 	}
 	props := node.Skill.Properties()
-	for _, name := range sortedKeys(node.Params) {
+	for _, name := range slices.Sorted(maps.Keys(node.Params)) {
 		at := nodeAtKey(nl.params, name)
 		pf := join(field, "params."+name)
 		ps, defined := node.Skill.PropSchemas[name]
 		if _, inProps := props[name]; !defined && !inProps {
 			hint := "remove it or add it to the skill's params_schema"
-			if s := registry.Suggest(name, sortedKeys(props)); s != "" {
+			if s := registry.Suggest(name, slices.Sorted(maps.Keys(props))); s != "" {
 				hint = "did you mean " + s + "?"
 			}
 			r.problem(at, pf, "is not a param of %s; %s", node.Tool, hint)
@@ -298,7 +300,7 @@ func (r *reader) aggregateNode(node *Node, parts map[string]*yaml.Node, nl *node
 	if !ok {
 		return
 	}
-	if !contains(aggregateRules, rule) {
+	if !slices.Contains(aggregateRules, rule) {
 		hint := ""
 		if s := registry.Suggest(rule, aggregateRules); s != "" {
 			hint = "did you mean " + s + "? "

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -39,7 +40,7 @@ func randomFlow(rng *rand.Rand) []byte {
 			tool, params = "ping_team", fmt.Sprintf(`{to: ops, text: "m%d"}`, i)
 		}
 		if tool == "file_report" || tool == "ping_team" {
-			if lastAct != "" && !contains(after, lastAct) {
+			if lastAct != "" && !slices.Contains(after, lastAct) {
 				after = append(after, lastAct)
 			}
 			lastAct = id
@@ -47,15 +48,6 @@ func randomFlow(rng *rand.Rand) []byte {
 		ls = append(ls, fmt.Sprintf("      - {id: %s, tool: %s, after: [%s], params: %s}", id, tool, strings.Join(after, ", "), params))
 	}
 	return lines(ls...)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func randomScript(rng *rand.Rand) workflow.SimScript {

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -118,7 +119,7 @@ func (r *run) claim(st Step) {
 		case n == nil:
 			c.Why = "no such node"
 		case n.SideEffect().Acts():
-			has := contains(r.o.Report.Succeeded, n.ID)
+			has := slices.Contains(r.o.Report.Succeeded, n.ID)
 			c.Verified = has == success
 			if !has {
 				c.Why = "no success receipt for " + n.ID

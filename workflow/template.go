@@ -2,7 +2,9 @@ package workflow
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -247,7 +249,7 @@ func refsIn(v any, field string, fn func(field string, ref *Ref, err error)) {
 			}
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			refsIn(x[k], field+"."+k, fn)
 		}
 	case []any:

@@ -66,41 +66,11 @@ func join(parent, child string) string {
 
 func index(parent string, i int) string { return fmt.Sprintf("%s[%d]", parent, i) }
 
-// fields walks a mapping's pairs, reporting unknown keys (with a did-you-mean)
-// and duplicates; it returns false after reporting when n is not a mapping.
+// fields walks a mapping's pairs as router/registry does for skills.yaml,
+// reporting unknown keys (with a did-you-mean) and duplicates; it returns
+// false after reporting when n is not a mapping.
 func (r *reader) fields(n *yaml.Node, field string, known []string, fn func(key string, v *yaml.Node)) bool {
-	if n.Kind != yaml.MappingNode {
-		r.problem(n, field, "must be a mapping (key: value), got %s; write it as fields %s", yamlkind.Of(n), strings.Join(known, ", "))
-		return false
-	}
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], yamldoc.Resolve(n.Content[i+1])
-		if first, dup := seen[k.Value]; dup {
-			r.problem(k, join(field, k.Value), "duplicate key (first at line %d); keep one", first)
-			continue
-		}
-		seen[k.Value] = k.Line
-		if !contains(known, k.Value) {
-			hint := "remove it"
-			if s := registry.Suggest(k.Value, known); s != "" {
-				hint = "did you mean " + s + "?"
-			}
-			r.problem(k, join(field, k.Value), "unknown field; %s (known fields: %s)", hint, strings.Join(known, ", "))
-			continue
-		}
-		fn(k.Value, v)
-	}
-	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return registry.Fields(n, field, known, func(at *yaml.Node, field, msg string) { r.problem(at, field, "%s", msg) }, fn)
 }
 
 func (r *reader) str(n *yaml.Node, field string) (string, bool) {

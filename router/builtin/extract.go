@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -113,12 +114,12 @@ func planFor(s *registry.Skill) *extractPlan {
 func newPlan(s *registry.Skill) *extractPlan {
 	props := s.Properties()
 	own := append([]string{s.Description}, s.WhenToUse...)
-	for _, k := range sortedKeys(s.Glossary) {
+	for _, k := range slices.Sorted(maps.Keys(s.Glossary)) {
 		own = append(own, k, s.Glossary[k])
 	}
 	plan := &extractPlan{command: commandBigrams(own), examples: len(s.Examples) > 0}
 	required := s.Required()
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		schema := props[name]
 		pp := propPlan{name: name, required: slices.Contains(required, name), nameCues: nameParts(name)}
 		typ, _ := schema["type"].(string)

@@ -3,6 +3,7 @@ package builtin
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -136,7 +137,7 @@ func knownValues(skills []*registry.Skill) map[string][]string {
 	out := map[string][]string{}
 	for _, s := range skills {
 		for _, ex := range s.Examples {
-			for _, name := range sortedKeys(ex.Params) {
+			for _, name := range slices.Sorted(maps.Keys(ex.Params)) {
 				if v, ok := ex.Params[name].(string); ok && v != "" && !slices.Contains(out[name], v) {
 					out[name] = append(out[name], v)
 				}
@@ -259,7 +260,7 @@ func skillsKey(skills []*registry.Skill, topK int) [32]byte {
 			put("counter")
 			put(t)
 		}
-		for _, k := range sortedKeys(s.Glossary) {
+		for _, k := range slices.Sorted(maps.Keys(s.Glossary)) {
 			put("term")
 			put(k)
 			put(s.Glossary[k])

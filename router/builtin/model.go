@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -144,7 +145,7 @@ func collectTexts(skills []*registry.Skill) []skillText {
 		for k, ex := range s.Examples {
 			add(i, rolePositive, fromExample, 1, k, ex.Input)
 		}
-		for _, term := range sortedKeys(s.Glossary) {
+		for _, term := range slices.Sorted(maps.Keys(s.Glossary)) {
 			add(i, rolePositive, fromGlossary, 0.7, -1, term+" "+s.Glossary[term])
 		}
 		// The ways of writing the skill's enum values ("响应时间" for
@@ -172,7 +173,7 @@ func collectTexts(skills []*registry.Skill) []skillText {
 func enumVocabulary(s *registry.Skill) []string {
 	props := s.Properties()
 	var out []string
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		terms := enumTerms(props[name])
 		if len(terms) == 0 {
 			continue
@@ -181,7 +182,7 @@ func enumVocabulary(s *registry.Skill) []string {
 		for _, t := range terms {
 			byValue[t.value] = append(byValue[t.value], t.term)
 		}
-		for _, v := range sortedKeys(byValue) {
+		for _, v := range slices.Sorted(maps.Keys(byValue)) {
 			words := byValue[v]
 			slices.Sort(words)
 			out = append(out, strings.Join(words, " "))
@@ -235,15 +236,6 @@ func splitSentences(s string) []string {
 		out = append(out, t)
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // newModel learns vocabulary, IDF, text vectors and centroids from skills.

@@ -18,17 +18,24 @@ import (
 // Anthropic. Each must come back as an error (the router's provider_error),
 // answered by exactly one request, and never as a panic.
 var _ = Describe("Degenerate answers", func() {
-	judge := func(spec, body string) (router.JudgeResponse, error, *fakeProvider) {
-		server := newFakeProvider(func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, body) })
-		base := server.URL
-		if spec == "openai:gpt-4o-mini" {
-			base += "/v1"
+	// noAnswer is the body of each table: the judge spec served under path
+	// (with its key in env) answers body once, and it must be an error.
+	noAnswer := func(spec, path, env, key string) func(body string, ours bool) {
+		return func(body string, ours bool) {
+			setenv(env, key)
+			server := newFakeProvider(func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, body) })
+			j, err := newGateway(fastOptions(server.URL + path)).Judge(spec)
+			Expect(err).NotTo(HaveOccurred())
+			var resp router.JudgeResponse
+			Expect(func() { resp, err = j.Judge(context.Background(), judgeRequest("orders east")) }).NotTo(Panic())
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).To(HavePrefix("judge " + spec + ": "))
+			if ours {
+				Expect(errors.Is(err, providers.ErrBadResponse)).To(BeTrue(), "%v", err)
+			}
+			Expect(resp.Raw).To(BeEmpty())
+			Expect(server.Count()).To(Equal(1), "a 200 is not retried")
 		}
-		j, err := newGateway(fastOptions(base)).Judge(spec)
-		Expect(err).NotTo(HaveOccurred())
-		var resp router.JudgeResponse
-		Expect(func() { resp, err = j.Judge(context.Background(), judgeRequest("orders east")) }).NotTo(Panic())
-		return resp, err, server
 	}
 
 	// bad says the judge itself recognised the answer as malformed; the
@@ -36,17 +43,7 @@ var _ = Describe("Degenerate answers", func() {
 	const bad, sdk = true, false
 
 	DescribeTable("an OpenAI-compatible 200 that holds no answer",
-		func(body string, ours bool) {
-			setenv("OPENAI_API_KEY", testKey)
-			resp, err, server := judge("openai:gpt-4o-mini", body)
-			Expect(err).To(HaveOccurred())
-			Expect(err.Error()).To(HavePrefix("judge openai:gpt-4o-mini: "))
-			if ours {
-				Expect(errors.Is(err, providers.ErrBadResponse)).To(BeTrue(), "%v", err)
-			}
-			Expect(resp.Raw).To(BeEmpty())
-			Expect(server.Count()).To(Equal(1), "a 200 is not retried")
-		},
+		noAnswer("openai:gpt-4o-mini", "/v1", "OPENAI_API_KEY", testKey),
 		Entry("null", `null`, bad),
 		Entry("an empty object", `{}`, bad),
 		Entry("an array", `[]`, sdk),
@@ -62,17 +59,7 @@ var _ = Describe("Degenerate answers", func() {
 	)
 
 	DescribeTable("an Anthropic 200 that holds no answer",
-		func(body string, ours bool) {
-			setenv("ANTHROPIC_API_KEY", "sk-ant-api03-SECRETSECRETSECRET")
-			resp, err, server := judge("anthropic:claude-haiku-4-5", body)
-			Expect(err).To(HaveOccurred())
-			Expect(err.Error()).To(HavePrefix("judge anthropic:claude-haiku-4-5: "))
-			if ours {
-				Expect(errors.Is(err, providers.ErrBadResponse)).To(BeTrue(), "%v", err)
-			}
-			Expect(resp.Raw).To(BeEmpty())
-			Expect(server.Count()).To(Equal(1), "a 200 is not retried")
-		},
+		noAnswer("anthropic:claude-haiku-4-5", "", "ANTHROPIC_API_KEY", "sk-ant-api03-SECRETSECRETSECRET"),
 		Entry("null", `null`, bad),
 		Entry("an empty object", `{}`, bad),
 		Entry("an array", `[]`, sdk),

@@ -36,11 +36,7 @@ func (a *Affects) Count(params map[string]any, now time.Time) (int, error) {
 func NewAffects(expr string) (*Affects, error) {
 	a, errs := compileAffects(expr)
 	if len(errs) > 0 {
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = e.msg
-		}
-		return nil, fmt.Errorf("x-affects %q: %s", expr, strings.Join(msgs, "; "))
+		return nil, joinCompileErrors("x-affects", expr, errs)
 	}
 	return a, nil
 }

@@ -1,6 +1,9 @@
 package registry
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -87,6 +90,37 @@ func JSONValue(file, field string, n *yaml.Node) (any, error) {
 // Suggest returns the known word closest to got when it is a plausible
 // typo, or "", for "did you mean" hints.
 func Suggest(got string, known []string) string { return suggest(got, known) }
+
+// Fields walks mapping n's pairs in order, calling fn for each known key (with
+// its value, aliases resolved) and report for each unknown or duplicate key,
+// in the words skills.yaml's problems use. It reports and returns false when n
+// is not a mapping; field is the path shown in problems.
+func Fields(n *yaml.Node, field string, known []string, report func(at *yaml.Node, field, msg string), fn func(key string, v *yaml.Node)) bool {
+	if n.Kind != yaml.MappingNode {
+		report(n, field, fmt.Sprintf("must be a mapping (key: value), got %s; write it as fields %s", yamlkind.Of(n), strings.Join(known, ", ")))
+		return false
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		key := k.Value
+		if first, dup := seen[key]; dup {
+			report(k, join(field, key), fmt.Sprintf("duplicate key (first at line %d); keep one", first))
+			continue
+		}
+		seen[key] = k.Line
+		if !contains(known, key) {
+			hint := "remove it"
+			if s := suggest(key, known); s != "" {
+				hint = "did you mean " + s + "?"
+			}
+			report(k, join(field, key), fmt.Sprintf("unknown field; %s (known fields: %s)", hint, strings.Join(known, ", ")))
+			continue
+		}
+		fn(key, v)
+	}
+	return true
+}
 
 // SortProblems returns the problems as a *LoadError sorted by file and line,
 // or nil when there are none.

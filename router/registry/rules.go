@@ -121,13 +121,20 @@ var undeclared = regexp.MustCompile(`undeclared reference to '([^']+)'`)
 func NewRule(expr, message string) (*Rule, error) {
 	r, errs := compileRule(expr, message)
 	if len(errs) > 0 {
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = e.msg
-		}
-		return nil, fmt.Errorf("rule %q: %s", expr, strings.Join(msgs, "; "))
+		return nil, joinCompileErrors("rule", expr, errs)
 	}
 	return r, nil
+}
+
+// joinCompileErrors is the one error the exported constructors return for
+// an expression that does not compile: what it is, the expression, and each
+// problem, separated by "; ".
+func joinCompileErrors(what, expr string, errs []ruleCompileError) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.msg
+	}
+	return fmt.Errorf("%s %q: %s", what, expr, strings.Join(msgs, "; "))
 }
 
 // celCompileErrors turns CEL's issues into located problems, with a hint

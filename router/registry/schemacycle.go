@@ -2,6 +2,7 @@ package registry
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -80,7 +81,7 @@ func sameValue(s *jsonschema.Schema) []*jsonschema.Schema {
 	out = append(out, s.AnyOf...)
 	out = append(out, s.OneOf...)
 	out = append(out, sortedValues(s.DependentSchemas)...)
-	for _, k := range sortedKeys(s.Dependencies) {
+	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
 		if d, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
 			out = append(out, d)
 		}
@@ -113,18 +114,9 @@ func partsOfValue(s *jsonschema.Schema) []*jsonschema.Schema {
 	return slices.DeleteFunc(out, func(x *jsonschema.Schema) bool { return x == nil })
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 func sortedValues(m map[string]*jsonschema.Schema) []*jsonschema.Schema {
 	out := make([]*jsonschema.Schema, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, m[k])
 	}
 	return out

@@ -93,30 +93,7 @@ func index(parent string, i int) string { return fmt.Sprintf("%s[%d]", parent, i
 // reporting unknown and duplicate keys. It reports and returns false when n is
 // not a mapping.
 func (f *yfile) fields(n *yaml.Node, field string, known []string, fn func(key string, v *yaml.Node)) bool {
-	if n.Kind != yaml.MappingNode {
-		f.problem(n, field, "must be a mapping (key: value), got %s; write it as fields %s", yamlkind.Of(n), strings.Join(known, ", "))
-		return false
-	}
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], resolve(n.Content[i+1])
-		key := k.Value
-		if first, dup := seen[key]; dup {
-			f.problem(k, join(field, key), "duplicate key (first at line %d); keep one", first)
-			continue
-		}
-		seen[key] = k.Line
-		if !contains(known, key) {
-			hint := "remove it"
-			if s := suggest(key, known); s != "" {
-				hint = "did you mean " + s + "?"
-			}
-			f.problem(k, join(field, key), "unknown field; %s (known fields: %s)", hint, strings.Join(known, ", "))
-			continue
-		}
-		fn(key, v)
-	}
-	return true
+	return Fields(n, field, known, func(at *yaml.Node, field, msg string) { f.problem(at, field, "%s", msg) }, fn)
 }
 
 // pairs walks a free-form mapping (glossary, side_effects), reporting duplicates.
