@@ -48,7 +48,10 @@ func Parse(data []byte) (*yaml.Node, error) {
 		}
 		return nil, syntaxError(err, data)
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
+	// A document marker with nothing after it (`---` alone) parses as an
+	// implicit null placed past the last line; it holds no data, so it is
+	// the empty file it looks like.
+	if doc.Kind == 0 || len(doc.Content) == 0 || (isNull(doc.Content[0]) && doc.Content[0].Value == "") {
 		return nil, &Error{Message: ErrEmpty}
 	}
 	var next yaml.Node

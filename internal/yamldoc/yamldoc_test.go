@@ -19,6 +19,8 @@ func TestParse(t *testing.T) {
 		{"second document after comment", "a: 1\n--- # more\n# note\ncases: [1]\n", 4, "second YAML document"},
 		{"empty", "", 0, ErrEmpty},
 		{"only comments", "# nothing\n", 0, ErrEmpty},
+		{"only a marker", "---", 0, ErrEmpty},
+		{"marker and comment", "---\n# nothing yet\n", 0, ErrEmpty},
 		{"syntax", "a: [1, 2\nb: 3\n", 0, "is not valid YAML"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
