@@ -47,7 +47,7 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 		return nil
 	}
 	all := rt.set.reg.Skills
-	ranked, err := rt.set.index.rank(ctx, rt.text, all, len(all))
+	ranked, err := rt.recallRank(ctx, all, len(all))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -24,5 +24,9 @@ func RecallForTest(ctx context.Context, r *Router, text string, scopes []string)
 			allowed = append(allowed, s)
 		}
 	}
-	return r.base.index.rank(ctx, text, allowed, r.topK())
+	best, err := r.base.index.scores(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	return r.base.index.rank(best, allowed, r.topK()), nil
 }

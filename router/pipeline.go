@@ -26,6 +26,23 @@ type routing struct {
 	// may offer instead of a skill the caller cannot use.
 	kept  []*registry.Skill
 	cover *registry.Skill
+	// recalled memoises the request's recall scores in recalledIx
+	// (recallIndex.scores): ranking and diagnosis share one scan.
+	recalled   []float32
+	recalledIx *recallIndex
+}
+
+// recallRank ranks allowed skills of rt.set by recall, embedding and
+// scoring the request once per routing.
+func (rt *routing) recallRank(ctx context.Context, allowed []*registry.Skill, k int) ([]Candidate, error) {
+	if rt.recalledIx != rt.set.index {
+		best, err := rt.set.index.scores(ctx, rt.text)
+		if err != nil {
+			return nil, err
+		}
+		rt.recalled, rt.recalledIx = best, rt.set.index
+	}
+	return rt.set.index.rank(rt.recalled, allowed, k), nil
 }
 
 func (rt *routing) trace(step TraceStep) { rt.d.Trace = append(rt.d.Trace, step) }
@@ -73,7 +90,7 @@ func (rt *routing) run(ctx context.Context) error {
 		pool := append(append([]*registry.Skill(nil), matched...), joined...)
 		rules.Note = rulesNote(matched, joined, via)
 		rt.trace(rules)
-		ranked, err := set.index.rank(ctx, rt.text, pool, len(pool))
+		ranked, err := rt.recallRank(ctx, pool, len(pool))
 		if err != nil {
 			return rt.recallFailed(ctx, err)
 		}
@@ -82,7 +99,7 @@ func (rt *routing) run(ctx context.Context) error {
 	rt.trace(rules)
 
 	// Stage 2: recall.
-	ranked, err := set.index.rank(ctx, rt.text, candidates, rt.r.topK())
+	ranked, err := rt.recallRank(ctx, candidates, rt.r.topK())
 	if err != nil {
 		return rt.recallFailed(ctx, err)
 	}

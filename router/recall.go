@@ -18,16 +18,30 @@ import (
 // description, when_to_use item and example input of every skill (never the
 // params schema, whose field names would pull unrelated requests in). A
 // skill's recall score is its best document's cosine similarity.
+//
+// chromem holds the documents and normalises their embeddings; requests
+// are scored against a contiguous copy of those normalised vectors, grouped
+// by skill, rather than through chromem's query. A chromem query scans every
+// document on several goroutines and sorts the hits, on every request; the
+// copy lets one pass score only the skills asked about, touch only the
+// dimensions the request has (builtin embeddings are sparse), and share one
+// pass between ranking and diagnosis. Scores equal chromem's: the same
+// float32 products summed in the same order (kept unfused by an explicit
+// conversion, so every architecture agrees), and the terms skipped are
+// exact zeros.
 type recallIndex struct {
 	coll  *chromem.Collection
 	embed EmbeddingFunc
-	// docs counts the documents in coll; chromem refuses nResults above it.
-	docs int
+	// dim is the embeddings' length; 0 when nothing was indexed.
+	dim int
+	// vecs holds every indexed document's normalised embedding, dim floats
+	// each, skill after skill in registry order; rows[i] is skill i's
+	// [first, last) document rows.
+	vecs []float32
+	rows [][2]int
 	// order is each skill's registry position, the tie-break that keeps
 	// rankings deterministic.
 	order map[string]int
-	// perSkill counts each skill's indexed documents (by registry position).
-	perSkill []int
 }
 
 // recallDoc is one text a skill is recalled by.
@@ -59,7 +73,7 @@ func skillDocs(s *registry.Skill) []recallDoc {
 // buildIndex embeds every skill's documents (in parallel: a remote embedder
 // is latency-bound, the builtin one CPU-bound) and loads them into chromem.
 func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFunc) (*recallIndex, error) {
-	ix := &recallIndex{embed: embed, order: make(map[string]int, len(skills)), perSkill: make([]int, len(skills))}
+	ix := &recallIndex{embed: embed, order: make(map[string]int, len(skills)), rows: make([][2]int, len(skills))}
 	var docs []recallDoc
 	for i, s := range skills {
 		ix.order[s.Name] = i
@@ -88,6 +102,7 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	}
 	close(next)
 	wg.Wait()
+	// docs are in skill order, so each skill's rows are one run.
 	for i, d := range docs {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("embed %s of skill %s: %w", d.id, d.skill, errs[i])
@@ -96,6 +111,11 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 		// zero vector; normalising it would poison every query with NaN.
 		if norm(vecs[i]) == 0 {
 			continue
+		}
+		if ix.dim == 0 {
+			ix.dim = len(vecs[i])
+		} else if len(vecs[i]) != ix.dim {
+			return nil, fmt.Errorf("embed %s of skill %s: %d dimensions, other documents have %d", d.id, d.skill, len(vecs[i]), ix.dim)
 		}
 		err := coll.AddDocument(ctx, chromem.Document{
 			ID:        d.id,
@@ -106,8 +126,19 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", d.id, err)
 		}
-		ix.docs++
-		ix.perSkill[ix.order[d.skill]]++
+		// The stored embedding is what chromem normalised, so scores are
+		// the ones its own query would give.
+		stored, err := coll.GetByID(ctx, d.id)
+		if err != nil {
+			return nil, fmt.Errorf("index %s: %w", d.id, err)
+		}
+		k := ix.order[d.skill]
+		row := len(ix.vecs) / max(ix.dim, 1)
+		if ix.rows[k][1] == 0 {
+			ix.rows[k] = [2]int{row, row}
+		}
+		ix.vecs = append(ix.vecs, stored.Embedding...)
+		ix.rows[k][1] = row + 1
 	}
 	return ix, nil
 }
@@ -120,35 +151,13 @@ func norm(v []float32) float64 {
 	return math.Sqrt(sum)
 }
 
-// rank returns the top k of allowed skills by recall score, best first, ties
-// broken by registry order. Skills without any indexed document (or every
-// skill, when the query embeds to nothing) follow with score 0.
-func (ix *recallIndex) rank(ctx context.Context, text string, allowed []*registry.Skill, k int) ([]Candidate, error) {
+// rank returns the top k of allowed skills by the recall scores of one
+// request (from scores), best first, ties broken by registry order. Skills
+// without any indexed document (or every skill, when the query embeds to
+// nothing) score 0.
+func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int) []Candidate {
 	if k <= 0 || k > len(allowed) {
 		k = len(allowed)
-	}
-	if k == 0 {
-		return []Candidate{}, nil
-	}
-	// Per-skill state is indexed by registry position rather than kept in
-	// maps: this runs once per request.
-	isAllowed := make([]bool, len(ix.order))
-	for _, s := range allowed {
-		if i, ok := ix.order[s.Name]; ok {
-			isAllowed[i] = true
-		}
-	}
-	var best []float32
-	if ix.docs > 0 {
-		q, err := ix.embed(ctx, text)
-		if err != nil {
-			return nil, fmt.Errorf("embed request: %w", err)
-		}
-		if norm(q) > 0 {
-			if best, err = ix.bestScores(ctx, q, isAllowed, k); err != nil {
-				return nil, err
-			}
-		}
 	}
 	out := make([]Candidate, 0, len(allowed))
 	for _, s := range allowed {
@@ -167,70 +176,97 @@ func (ix *recallIndex) rank(ctx context.Context, text string, allowed []*registr
 		}
 		return ix.order[a.Skill] - ix.order[b.Skill]
 	})
-	return out[:k], nil
+	return out[:k]
 }
 
-// bestScores queries chromem for enough documents to know the exact top k
-// allowed skills: a skill's first (best) document in the similarity-ordered
-// results carries its score, and a skill not seen yet can score no higher
-// than the last document returned. Every chromem query scans the whole
-// collection, so when a small window is not conclusive (too few allowed
-// skills in it, or a tie at its edge) the second and last query takes
-// every document. Scores are by registry position; a skill with no
-// document in the results scores 0.
-func (ix *recallIndex) bestScores(ctx context.Context, q []float32, allowed []bool, k int) ([]float32, error) {
-	n := min(ix.docs, ix.window(allowed, k))
-	best := make([]float32, len(allowed))
-	seen := make([]bool, len(allowed))
-	for {
-		res, err := ix.coll.QueryEmbedding(ctx, q, n, nil, nil)
-		if err != nil {
-			return nil, fmt.Errorf("query recall index: %w", err)
-		}
-		clear(best)
-		clear(seen)
-		found := 0
-		kth := float32(math.Inf(1))
-		for _, r := range res {
-			i, ok := ix.order[r.Metadata["skill"]]
-			if !ok || seen[i] || !allowed[i] {
-				continue
-			}
-			seen[i] = true
-			best[i] = r.Similarity
-			found++
-			if found == k {
-				kth = r.Similarity
-			}
-		}
-		if n >= ix.docs || len(res) == 0 || (found >= k && kth > res[len(res)-1].Similarity) {
-			return best, nil
-		}
-		n = ix.docs
+// scores embeds text and returns every skill's recall score by registry
+// position: its best document's cosine similarity, 0 for a skill with no
+// document. It is nil (every skill 0) when nothing is indexed or the text
+// embeds to nothing.
+func (ix *recallIndex) scores(ctx context.Context, text string) ([]float32, error) {
+	if ix.dim == 0 {
+		return nil, nil
 	}
+	q, err := ix.embed(ctx, text)
+	if err != nil {
+		return nil, fmt.Errorf("embed request: %w", err)
+	}
+	if len(q) != ix.dim {
+		return nil, fmt.Errorf("query recall index: the request embeds to %d dimensions, the index has %d", len(q), ix.dim)
+	}
+	q = unit(q)
+	if q == nil {
+		return nil, nil
+	}
+	// Only the request's non-zero dimensions contribute; a dense request
+	// (a remote embedder's) is scanned whole.
+	var nz []int
+	if dense := countNonZero(q)*2 > len(q); !dense {
+		nz = make([]int, 0, len(q)/2)
+		for j, x := range q {
+			if x != 0 {
+				nz = append(nz, j)
+			}
+		}
+	}
+	best := make([]float32, len(ix.rows))
+	for i, r := range ix.rows {
+		if r[0] == r[1] {
+			continue
+		}
+		top := float32(math.Inf(-1))
+		for row := r[0]; row < r[1]; row++ {
+			v := ix.vecs[row*ix.dim : (row+1)*ix.dim]
+			var dot float32
+			if nz == nil {
+				for j, x := range q {
+					dot += float32(x * v[j])
+				}
+			} else {
+				for _, j := range nz {
+					dot += float32(q[j] * v[j])
+				}
+			}
+			top = max(top, dot)
+		}
+		best[i] = top
+	}
+	return best, nil
+}
+
+func countNonZero(v []float32) int {
+	n := 0
+	for _, x := range v {
+		if x != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// unit returns v scaled to length 1 as chromem scales a query (float32
+// sum of squares; vectors already within 1e-6 of unit length are left as
+// they are), or nil for a zero vector.
+func unit(v []float32) []float32 {
+	n := norm(v)
+	if n == 0 {
+		return nil
+	}
+	if math.Abs(n-1) < 1e-6 {
+		return v
+	}
+	var sq float32
+	for _, x := range v {
+		sq += x * x
+	}
+	l := float32(math.Sqrt(float64(sq)))
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = x / l
+	}
+	return out
 }
 
 // round4 keeps scores readable in JSON (float32 similarities would print as
 // 0.9100000262260437).
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-
-// window is how many documents the first query takes: enough that it is
-// always conclusive. The k-th allowed skill's best document is outranked
-// only by documents of the k-1 skills ahead of it and of skills that are not
-// allowed, so (k-1) × the most documents any allowed skill has, plus every
-// document of a skill not allowed, plus one, reaches it. chromem scans every
-// document whatever nResults is; a second, full query happens only on ties
-// at the window's edge. (A fixed small window was often inconclusive on
-// registries with many examples per skill, such as CLINC150's 100, and each
-// second query costs a whole scan.)
-func (ix *recallIndex) window(allowed []bool, k int) int {
-	most, blocked := 0, 0
-	for i, n := range ix.perSkill {
-		if allowed[i] {
-			most = max(most, n)
-		} else {
-			blocked += n
-		}
-	}
-	return blocked + (k-1)*most + 1
-}

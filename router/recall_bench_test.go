@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkRecall is the recall stage alone (request embedding and the
-// chromem query) on the v2 demo registry with the builtin embedder: the
+// scan of every skill's document vectors) on the v2 demo registry with the builtin embedder: the
 // share of BenchmarkRoute's 200 µs budget that recall takes.
 func BenchmarkRecall(b *testing.B) {
 	r := builtinV2Router(b)
@@ -22,8 +22,8 @@ func BenchmarkRecall(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	// CPU time, chromem's query goroutines included, is what a shared
-	// machine does not inflate the way it does ns/op.
+	// CPU time is what a shared machine does not inflate the way it
+	// inflates ns/op.
 	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
 }
 

@@ -1,0 +1,97 @@
+package router
+
+import (
+	"context"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+
+	g "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// wordVector embeds text as word counts hashed into 64 buckets: sparse and
+// not of unit length, as the builtin embedder's buckets are sparse.
+func wordVector(_ context.Context, text string) ([]float32, error) {
+	v := make([]float32, 64)
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		h := fnv.New32a()
+		h.Write([]byte(w))
+		v[h.Sum32()%64] += 1 + float32(len(w))/7
+	}
+	return v, nil
+}
+
+// denseVector embeds text as a pseudo-random dense vector seeded by the
+// text, as a remote embedder's vectors are dense.
+func denseVector(_ context.Context, text string) ([]float32, error) {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	rng := rand.New(rand.NewPCG(h.Sum64(), 7))
+	v := make([]float32, 48)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return v, nil
+}
+
+var _ = g.Describe("recall scores", func() {
+	skills := []*registry.Skill{
+		{Name: "list_invoices", Description: "list the invoices of a customer", WhenToUse: []string{"user asks for bills or invoices"},
+			Examples: []registry.Example{{Input: "show me last month's invoices"}, {Input: "which bills are unpaid"}}},
+		{Name: "restart_service", Description: "restart a service in one zone",
+			Examples: []registry.Example{{Input: "restart the payment service"}, {Input: "bounce the cache in zone b"}}},
+		{Name: "empty_skill"}, // nothing to index: always scores 0
+		{Name: "send_report", Description: "email the weekly report to a team", WhenToUse: []string{"user wants a report sent"}},
+	}
+	texts := []string{"restart the invoices service", "send the report to finance", "unpaid bills please", "zone b cache", "nothing matches here"}
+
+	for _, embed := range []struct {
+		name string
+		fn   EmbeddingFunc
+	}{{"sparse", wordVector}, {"dense", denseVector}} {
+		g.It("equal chromem's own query, skill by skill, with a "+embed.name+" embedder", func(ctx g.SpecContext) {
+			ix, err := buildIndex(ctx, skills, embed.fn)
+			Expect(err).NotTo(HaveOccurred())
+			n := ix.coll.Count()
+			for _, text := range texts {
+				q, err := embed.fn(ctx, text)
+				Expect(err).NotTo(HaveOccurred())
+				res, err := ix.coll.QueryEmbedding(ctx, q, n, nil, nil)
+				Expect(err).NotTo(HaveOccurred())
+				want := make([]float32, len(skills))
+				seen := make([]bool, len(skills))
+				for _, r := range res { // similarity order: a skill's first hit is its best
+					i := ix.order[r.Metadata["skill"]]
+					if !seen[i] {
+						seen[i], want[i] = true, r.Similarity
+					}
+				}
+				got, err := ix.scores(ctx, text)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(want), text)
+				Expect(seen[2]).To(BeFalse())
+			}
+		})
+	}
+
+	g.It("rank the allowed skills only, ties by registry order, a skill without documents at 0", func(ctx g.SpecContext) {
+		ix, err := buildIndex(ctx, skills, wordVector)
+		Expect(err).NotTo(HaveOccurred())
+		best := []float32{0.5, 0.5, 0, 0.9}
+		got := ix.rank(best, []*registry.Skill{skills[1], skills[2], skills[0]}, 0)
+		Expect(got).To(Equal([]Candidate{{Skill: "list_invoices", Score: 0.5}, {Skill: "restart_service", Score: 0.5}, {Skill: "empty_skill", Score: 0}}))
+		Expect(ix.rank(nil, skills, 2)).To(Equal([]Candidate{{Skill: "list_invoices"}, {Skill: "restart_service"}}))
+	})
+
+	g.It("score nothing for a text that embeds to nothing, and refuse a vector of another length", func(ctx g.SpecContext) {
+		ix, err := buildIndex(ctx, skills, wordVector)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ix.scores(ctx, "")).To(BeNil())
+		ix.embed = func(context.Context, string) ([]float32, error) { return make([]float32, 3), nil }
+		_, err = ix.scores(ctx, "anything")
+		Expect(err).To(MatchError(ContainSubstring("3 dimensions, the index has 64")))
+	})
+})
