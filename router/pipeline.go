@@ -79,7 +79,10 @@ func (rt *routing) run(ctx context.Context) error {
 	// Stage 1: rules.
 	// Matched stays the triggers' own matches: workflows that join below are
 	// named in the note, so the trace still says what the rules saw.
-	matched := matchTriggers(candidates, rt.text)
+	var matched []*registry.Skill
+	if set.triggers.mayMatch(rt.text) {
+		matched = matchTriggers(candidates, rt.text)
+	}
 	rules := TraceStep{Stage: "rules", Matched: skillNames(matched)}
 	joined, via := workflowsOver(candidates, matched)
 	if len(matched) == 1 && len(joined) == 0 && !sharedSignal(set.reg.Skills, candidates, rt.text) {

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -71,6 +72,44 @@ func scopeSet(c Caller) map[string]bool {
 		m[strings.TrimSpace(s)] = true
 	}
 	return m
+}
+
+// triggerFilter answers, in one pass over the text, whether any trigger of
+// a skill set can match: most requests match none, and trying each
+// trigger in turn costs a regexp run per trigger per request.
+type triggerFilter struct {
+	none bool           // the set has no triggers at all
+	any  *regexp.Regexp // every trigger as one alternation; nil: try each
+}
+
+func newTriggerFilter(skills []*registry.Skill) triggerFilter {
+	var alts []string
+	for _, s := range skills {
+		for _, t := range s.Triggers {
+			if t.Re != nil {
+				// Each pattern keeps its own flags: a flag group such as
+				// (?i) set inside (?:…) ends with that group.
+				alts = append(alts, "(?:"+t.Re.String()+")")
+			}
+		}
+	}
+	if len(alts) == 0 {
+		return triggerFilter{none: true}
+	}
+	re, err := regexp.Compile(strings.Join(alts, "|"))
+	if err != nil {
+		// Too large to join (each compiled alone): every trigger is tried.
+		return triggerFilter{}
+	}
+	return triggerFilter{any: re}
+}
+
+// mayMatch is false only when no trigger of the set matches text.
+func (f triggerFilter) mayMatch(text string) bool {
+	if f.none {
+		return false
+	}
+	return f.any == nil || f.any.MatchString(text)
 }
 
 // matchTriggers is stage 1: the candidates whose trigger regexes match the

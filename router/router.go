@@ -39,6 +39,7 @@ type skillSet struct {
 	index    *recallIndex
 	byName   map[string]*registry.Skill
 	sections map[*registry.Skill]string
+	triggers triggerFilter
 }
 
 type toolsEntry struct {
@@ -124,6 +125,7 @@ func (r *Router) buildSet(ctx context.Context, reg *registry.Registry, report fu
 		set.byName[s.Name] = s
 		set.sections[s] = skillSection(s)
 	}
+	set.triggers = newTriggerFilter(reg.Skills)
 	return set, nil
 }
 
