@@ -61,6 +61,14 @@ func writeIntentSet(r *Report, out string, s intentSet) error {
 			labels[u.Label] = true
 		}
 	}
+	// Labels the registry accepts as they are keep their names; the others
+	// are cleaned after them, in sorted order, so a clash never renames a
+	// label that was fine.
+	for _, l := range sortedKeys(labels) {
+		if registryName(l) == l {
+			names.name(l)
+		}
+	}
 	for _, l := range sortedKeys(labels) {
 		names.name(l)
 	}

@@ -161,7 +161,7 @@ func writeToolsVersion(r *Report, path, out string, tools []toolDef, se SideEffe
 	}
 	names.report(r, "tool")
 	if len(assumed) > 0 {
-		r.note("assumed side_effect read for %d tools (no annotation, no --side-effect NAME=KIND): %s", len(assumed), strings.Join(assumed, ", "))
+		r.note("assumed side_effect read (no annotation, no --side-effect NAME=KIND) for %s", strings.Join(assumed, ", "))
 	}
 	v.TopK, v.Bands = 5, BandsDoc{Execute: 0.85, Clarify: 0.6}
 	return r.writeVersion(filepath.Join(out, "version"), v)

@@ -151,7 +151,7 @@ func (f *rasaFile) read(root *yaml.Node) error {
 				return err
 			}
 		case slices.Contains(rasaIgnoredKeys, k.Value):
-			f.r.note("%s (line %d, %d entries) ignored: routebench imports the NLU examples; %s are dialogue or domain data", k.Value, k.Line, max(len(v.Content)/entryWidth(v), 0), k.Value)
+			f.r.note("%s (line %d) ignored: routebench imports the NLU examples; %s is dialogue or domain data", k.Value, k.Line, k.Value)
 		default:
 			return f.errorf(k, "unknown key %q; a Rasa NLU file has version and nlu (responses, rules, stories and domain keys are read past)", k.Value)
 		}
@@ -160,14 +160,6 @@ func (f *rasaFile) read(root *yaml.Node) error {
 		return f.errorf(root, "no nlu: list; nothing to import")
 	}
 	return nil
-}
-
-// entryWidth is how many nodes make one entry of a collection.
-func entryWidth(n *yaml.Node) int {
-	if n.Kind == yaml.MappingNode {
-		return 2
-	}
-	return 1
 }
 
 var rasaItemKeys = []string{"intent", "synonym", "regex", "lookup", "examples", "metadata"}
@@ -391,26 +383,41 @@ func (f *rasaFile) utterance(intent string, l exampleLine) (Utterance, error) {
 // lookup table and regex it could not tie to a param.
 func (f *rasaFile) schemas(oos []string) map[string]map[string]any {
 	usedSyn, usedLookup, usedRegex := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	byParam := map[string]map[string]any{}
+	// An entity's params (one per role) share its values, synonyms, lookup
+	// table and regex, so they share one schema.
+	values, texts, paramsOf := map[string]map[string]bool{}, map[string]map[string]bool{}, map[string][]string{}
 	for _, p := range sortedKeys(f.paramEntity) {
-		entity := f.paramEntity[p]
+		e := f.paramEntity[p]
+		if values[e] == nil {
+			values[e], texts[e] = map[string]bool{}, map[string]bool{}
+		}
+		for v := range f.paramValues[p] {
+			values[e][v] = true
+		}
+		for t := range f.paramTexts[p] {
+			texts[e][t] = true
+		}
+		paramsOf[e] = append(paramsOf[e], p)
+	}
+	byParam := map[string]map[string]any{}
+	for _, entity := range sortedKeys(values) {
 		schema := map[string]any{"type": "string"}
-		values := f.paramValues[p]
 		syn := map[string]any{}
-		for canon, texts := range f.synOf {
-			applies := values[canon]
-			for _, t := range texts {
-				applies = applies || f.paramTexts[p][strings.ToLower(t)]
+		for canon, words := range f.synOf {
+			applies := values[entity][canon]
+			for _, t := range words {
+				applies = applies || texts[entity][strings.ToLower(t)]
 			}
 			if applies {
-				syn[canon] = toAnyList(texts)
+				syn[canon] = toAnyList(words)
 				usedSyn[canon] = true
 			}
 		}
 		lookup, closed := f.lookups[entity]
+		params := strings.Join(paramsOf[entity], ", ")
 		if closed || len(syn) > 0 {
 			enum := map[string]bool{}
-			for v := range values {
+			for v := range values[entity] {
 				enum[v] = true
 			}
 			for _, v := range lookup {
@@ -426,17 +433,19 @@ func (f *rasaFile) schemas(oos []string) map[string]map[string]any {
 			usedLookup[entity] = closed
 			if len(f.regexes[entity]) > 0 {
 				usedRegex[entity] = true
-				f.r.note("regex %s (%s) not used: param %s is an enum (lookup table or synonyms)", entity, f.regexes[entity][0].where, p)
+				f.r.note("regex %s (%s) not used: %s is an enum (lookup table or synonyms)", entity, f.regexes[entity][0].where, params)
 			}
 		} else if res := f.regexes[entity]; len(res) > 0 {
 			usedRegex[entity] = true
-			if pat, why := entityPattern(res, values); why != "" {
-				f.r.note("regex %s (%s) not used for param %s: %s", entity, res[0].where, p, why)
+			if pat, why := entityPattern(res, values[entity]); why != "" {
+				f.r.note("regex %s (%s) not used for %s: %s", entity, res[0].where, params, why)
 			} else {
 				schema["pattern"] = pat
 			}
 		}
-		byParam[p] = schema
+		for _, p := range paramsOf[entity] {
+			byParam[p] = schema
+		}
 	}
 	for _, c := range sortedKeys(f.synOf) {
 		if !usedSyn[c] {

@@ -238,10 +238,13 @@ func nullBranchOf(v any) (map[string]any, bool) {
 }
 
 // singleType is a nullable property's schema without the null: its type
-// as one name when it has one left.
+// as one name when it has one left, and no null among its enum values.
 func singleType(p map[string]any) map[string]any {
 	if list, ok := p["type"].([]any); ok && len(list) == 1 {
 		p["type"] = list[0]
+	}
+	if enum, ok := p["enum"].([]any); ok && slices.Contains(enum, nil) {
+		p["enum"] = slices.DeleteFunc(slices.Clone(enum), func(v any) bool { return v == nil })
 	}
 	return p
 }
