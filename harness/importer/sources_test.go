@@ -410,3 +410,34 @@ var _ = Describe("ImportCSV", func() {
 		Entry("no text column", "testdata/csv/no_label.csv", `no_label.csv:1: the header has no "text" column (it has utterance,intent)`),
 	)
 })
+
+var _ = Describe("CheckBFCL on live categories", func() {
+	It("counts any call as right in a relevance category, and no call as its failure", func() {
+		rel := func(action router.Action, skill string) harness.Result {
+			return harness.Result{Tags: []string{"category:live_relevance"}, Expect: harness.Expect{Outcome: "completed"},
+				Decision: router.Decision{Action: action, Skill: skill}}
+		}
+		Expect(importer.CheckBFCL(rel(router.Execute, "web.search"))).To(Equal(""))
+		Expect(importer.CheckBFCL(rel(router.Execute, "image.generate"))).To(Equal(""))
+		Expect(importer.CheckBFCL(rel(router.Clarify, "web.search"))).To(Equal(importer.BFCLNoCall))
+		Expect(importer.CheckBFCL(rel(router.Fail, ""))).To(Equal(importer.BFCLError))
+
+		var b strings.Builder
+		Expect(importer.WriteBFCL(&b, []harness.Result{rel(router.Execute, "a"), rel(router.Refuse, "")})).To(Succeed())
+		Expect(b.String()).To(ContainSubstring("0.500 (1/2) (relevance: any call)"))
+	})
+
+	It("compares a dict param with BFCL's dict checker: no key more, no key less", func() {
+		want := harness.Expect{Action: router.Execute, Skill: "f", Params: map[string]harness.ParamMatcher{
+			"filters": {AnyOf: []any{map[string]any{"color": "red"}, map[string]any{"color": "red", "size": "M"}}},
+		}}
+		call := func(filters map[string]any) harness.Result {
+			return harness.Result{Tags: []string{"category:live_simple"}, Expect: want,
+				Decision: router.Decision{Action: router.Execute, Skill: "f", Params: map[string]any{"filters": filters}}}
+		}
+		Expect(importer.CheckBFCL(call(map[string]any{"color": "Red"}))).To(Equal(""), "strings normalised")
+		Expect(importer.CheckBFCL(call(map[string]any{"color": "red", "size": "m"}))).To(Equal(""))
+		Expect(importer.CheckBFCL(call(map[string]any{"color": "red", "size": "M", "fit": "slim"}))).To(Equal(importer.BFCLValue))
+		Expect(importer.CheckBFCL(call(map[string]any{"size": "M"}))).To(Equal(importer.BFCLValue))
+	})
+})
