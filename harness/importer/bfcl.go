@@ -87,13 +87,22 @@ func ImportBFCL(path, out string, opt BFCLOptions) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Source: fmt.Sprintf("bfcl %s from %s", category, path)}
-	b := &bfclBuilder{r: r, names: newNamer(), answers: answers, category: category, kind: kind, seen: map[string]bool{}, notes: map[string]bool{}}
+	b := &bfclBuilder{r: r, names: newNamer(), answers: answers, category: category, kind: kind, seen: map[string]bool{}, notes: map[string]bool{}, asked: map[string]bool{}}
 	var cases []CaseDoc
 	for _, l := range lines {
 		c, ok := b.entry(l.v, fmt.Sprintf("%s (line %d)", l.v.ID, l.line))
 		if ok {
 			cases = append(cases, c)
 		}
+	}
+	var unused []string
+	for _, id := range sortedKeys(answers) {
+		if !b.asked[id] {
+			unused = append(unused, id)
+		}
+	}
+	if len(unused) > 0 {
+		r.note("%d answers in %s have no entry in %s, not used: %s", len(unused), opt.Answers, path, strings.Join(unused, ", "))
 	}
 	if len(b.system) > 0 {
 		r.note("%d entries open with a system message, not routed: a case carries the user's text only (%s)", len(b.system), strings.Join(b.system, ", "))
@@ -171,6 +180,7 @@ type bfclBuilder struct {
 	all      []SkillDoc
 	seen     map[string]bool
 	notes    map[string]bool
+	asked    map[string]bool // answer ids an entry looked up
 	system   []string
 }
 
@@ -252,6 +262,7 @@ func (b *bfclBuilder) entry(l bfclLine, item string) (CaseDoc, bool) {
 // why says what makes it unusable.
 func (b *bfclBuilder) expectCall(id string, defs map[string]FunctionDef) (ExpectDoc, string) {
 	a, ok := b.answers[id]
+	b.asked[id] = true
 	if !ok {
 		return ExpectDoc{}, "no possible answer in the --answers file"
 	}

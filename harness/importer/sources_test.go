@@ -206,6 +206,7 @@ var _ = Describe("ImportBFCL live and language categories", func() {
 		))
 		Expect(printed(r)).To(ContainSubstring("skipped 2:"))
 		Expect(printed(r)).To(ContainSubstring("1 entries open with a system message"))
+		Expect(printed(r)).To(ContainSubstring("1 answers in " + answers + " have no entry in testdata/bfcl/BFCL_v4_live_simple.json, not used: live_simple_6-6-0"))
 	})
 
 	It("imports live_relevance as workflow cases that pass exactly when the router acts", func() {
@@ -439,5 +440,31 @@ var _ = Describe("CheckBFCL on live categories", func() {
 		Expect(importer.CheckBFCL(call(map[string]any{"color": "red", "size": "m"}))).To(Equal(""))
 		Expect(importer.CheckBFCL(call(map[string]any{"color": "red", "size": "M", "fit": "slim"}))).To(Equal(importer.BFCLValue))
 		Expect(importer.CheckBFCL(call(map[string]any{"size": "M"}))).To(Equal(importer.BFCLValue))
+	})
+})
+
+var _ = Describe("ImportCLINC150 without a val split", func() {
+	It("carves val from train the same way every time, and says so", func() {
+		dir := GinkgoT().TempDir()
+		file := filepath.Join(dir, "clinc.json")
+		var train []string
+		for i := range 10 {
+			train = append(train, `["how much is in account `+string(rune('a'+i))+`", "balance"]`, `["tell me joke number `+string(rune('a'+i))+`", "tell_joke"]`)
+		}
+		Expect(os.WriteFile(file, []byte(`{"train": [`+strings.Join(train, ",")+`]}`), 0o644)).To(Succeed())
+		outs := []string{GinkgoT().TempDir(), GinkgoT().TempDir()}
+		var reports []*importer.Report
+		for _, out := range outs {
+			r, err := importer.ImportCLINC150(file, out, importer.CLINC150Options{EvalSplits: []string{"val"}})
+			Expect(err).NotTo(HaveOccurred())
+			reports = append(reports, r)
+		}
+		Expect(printed(reports[0])).To(ContainSubstring("no val split in the file: carved 4 items from train"))
+		l := loadImport(outs[0])
+		Expect(l.cases).To(HaveLen(4))
+		Expect(l.version.Registry.Skill("balance").Examples).To(HaveLen(8))
+		a, _ := os.ReadFile(filepath.Join(outs[0], "suites", "val.yaml"))
+		b, _ := os.ReadFile(filepath.Join(outs[1], "suites", "val.yaml"))
+		Expect(a).To(Equal(b))
 	})
 })
