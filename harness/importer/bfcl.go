@@ -86,6 +86,9 @@ func ImportBFCL(path, out string, opt BFCLOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if answers != nil && !slices.ContainsFunc(lines, func(l jsonLine[bfclLine]) bool { _, ok := answers[l.v.ID]; return ok }) {
+		return nil, fmt.Errorf("--answers %s has an answer for none of the %d entries of %s (its first id is %s); give the possible_answer file of category %s", opt.Answers, len(lines), path, firstKey(answers), category)
+	}
 	r := &Report{Source: fmt.Sprintf("bfcl %s from %s", category, path)}
 	b := &bfclBuilder{r: r, names: newNamer(), answers: answers, category: category, kind: kind, seen: map[string]bool{}, notes: map[string]bool{}, asked: map[string]bool{}}
 	var cases []CaseDoc
@@ -128,6 +131,14 @@ func ImportBFCL(path, out string, opt BFCLOptions) (*Report, error) {
 		suite = "boundary"
 	}
 	return r, r.writeSuite(filepath.Join(out, "suites", category+".yaml"), SuiteDoc{Suite: suite, Cases: cases})
+}
+
+func firstKey[V any](m map[string]V) string {
+	keys := sortedKeys(m)
+	if len(keys) == 0 {
+		return "(none)"
+	}
+	return keys[0]
 }
 
 func skipLines(skips []Skip) string {

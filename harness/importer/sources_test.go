@@ -468,3 +468,11 @@ var _ = Describe("ImportCLINC150 without a val split", func() {
 		Expect(a).To(Equal(b))
 	})
 })
+
+var _ = Describe("ImportBFCL with another category's answers", func() {
+	It("says the answers file matches none of the entries", func() {
+		_, err := importer.ImportBFCL("testdata/bfcl/BFCL_v4_live_simple.json", GinkgoT().TempDir(),
+			importer.BFCLOptions{Answers: "testdata/bfcl/possible_answer/BFCL_v4_simple_java.json"})
+		Expect(err).To(MatchError(ContainSubstring("has an answer for none of the 6 entries of testdata/bfcl/BFCL_v4_live_simple.json (its first id is simple_java_0)")))
+	})
+})
