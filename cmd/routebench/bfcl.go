@@ -19,14 +19,19 @@ func newBFCLCmd() *cobra.Command {
 		Long: `Apply BFCL's AST checker to the results of imported BFCL cases: a case fails on
 no call (a clarify or refuse where a call was due), a wrong function, a missing
 required param, an unexpected param, a wrong type or a value outside the
-acceptable list (strings compared after BFCL's normalization).
-Irrelevance cases count as right only when nothing was called; a router error is
-never an abstention.
+acceptable list (strings compared after BFCL's normalization; numbers compared as
+numbers, so an int where a float is due passes, as BFCL converts it; a dict param
+must have exactly the keys of one accepted dict). Params a function requires are
+never optional, as BFCL checks required params first.
+Irrelevance and live_irrelevance cases count as right only when nothing was
+called (a refusal or a clarification); live_relevance cases when anything was
+called. A router error is never an abstention.
 
 Example:
-  routebench import bfcl ../shared/data/bfcl/BFCL_v4_multiple.json \
-      --answers ../shared/data/bfcl/possible_answer/BFCL_v4_multiple.json --out out/bfcl
-  routebench run --versions out/bfcl/version --suites out/bfcl/suites --out out/bfcl-run
+  routebench import bfcl ../shared/data/bfcl/BFCL_v4_live_simple.json \
+      --answers ../shared/data/bfcl/possible_answer/BFCL_v4_live_simple.json --out out/bfcl
+  routebench import bfcl ../shared/data/bfcl/BFCL_v4_live_relevance.json --out out/bfcl-rel
+  routebench run --versions out/bfcl/version --suites out/bfcl/suites,out/bfcl-rel/suites --out out/bfcl-run
   routebench bfcl-check out/bfcl-run/results.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

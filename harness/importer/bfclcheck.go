@@ -20,7 +20,8 @@ const (
 	BFCLType          = "type"           // a value of another type
 	BFCLValue         = "value"          // a value outside the acceptable list
 	BFCLNotAbstained  = "called"         // irrelevance: a call was made
-	BFCLError         = "error"          // the router failed; not an abstention
+	// relevance (any call is right) fails only with BFCLNoCall or BFCLError.
+	BFCLError = "error" // the router failed; not an abstention
 )
 
 // BFCLScore is a BFCL-style accuracy for one category.
@@ -79,13 +80,20 @@ func bfclTag(tags []string) string {
 
 // CheckBFCL returns the BFCL failure kind of one result, or "" when BFCL
 // would accept it. Abstention (refuse or clarify) is right only where the
-// answer is to call nothing; a router error is never an abstention.
+// answer is to call nothing; in a relevance category any call is right; a
+// router error is never an abstention.
 func CheckBFCL(r harness.Result) string {
 	d := r.Decision
 	if d.Action == "error" {
 		return BFCLError
 	}
 	acted := d.Action.Acts()
+	if bfclKindOf(bfclTag(r.Tags)) == bfclRelevance {
+		if !acted {
+			return BFCLNoCall
+		}
+		return ""
+	}
 	if r.Expect.Action == "refuse" {
 		if acted {
 			return BFCLNotAbstained
@@ -138,7 +146,7 @@ func bfclValue(accept []any, v any) string {
 		if bfclEqual(a, v) {
 			return ""
 		}
-		sameType = sameType || bfclKind(a) == bfclKind(v)
+		sameType = sameType || bfclValueKind(a) == bfclValueKind(v)
 	}
 	if sameType || len(accept) == 0 {
 		return BFCLValue
@@ -147,7 +155,11 @@ func bfclValue(accept []any, v any) string {
 }
 
 // bfclEqual compares as BFCL does: strings after its normalization, numbers
-// numerically, lists element-wise, objects key by key.
+// numerically (an int where a float is due is the same number, as BFCL
+// converts it), lists element-wise, objects key by key with the same keys
+// (BFCL's dict checker fails an unexpected or missing key; the importer
+// expanded the keys a ground truth lets be left out into separate
+// accepted values).
 func bfclEqual(want, got any) bool {
 	switch w := want.(type) {
 	case string:
@@ -173,40 +185,18 @@ func bfclEqual(want, got any) bool {
 		return true
 	case map[string]any:
 		g, ok := got.(map[string]any)
-		if !ok {
+		if !ok || len(g) != len(w) {
 			return false
 		}
 		for k, wv := range w {
 			gv, ok := g[k]
-			if !ok {
-				return false
-			}
-			if list, isList := wv.([]any); isList {
-				// Nested answers list acceptable values per key as well.
-				if !anyEqual(list, gv) {
-					return false
-				}
-				continue
-			}
-			if !bfclEqual(wv, gv) {
+			if !ok || !bfclEqual(wv, gv) {
 				return false
 			}
 		}
 		return true
 	}
 	return want == got
-}
-
-func anyEqual(accept []any, v any) bool {
-	for _, a := range accept {
-		if s, ok := a.(string); ok && s == "" && v == nil {
-			return true
-		}
-		if bfclEqual(a, v) {
-			return true
-		}
-	}
-	return false
 }
 
 func toNumber(v any) (float64, bool) {
@@ -221,7 +211,7 @@ func toNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-func bfclKind(v any) string {
+func bfclValueKind(v any) string {
 	switch v.(type) {
 	case string:
 		return "string"
@@ -268,7 +258,7 @@ func WriteBFCL(w io.Writer, results []harness.Result) error {
 	names := map[string]counts{}
 	for _, r := range results {
 		cat := bfclTag(r.Tags)
-		if cat == "" || r.Expect.Action == "refuse" {
+		if cat == "" || r.Expect.Action == "refuse" || bfclKindOf(cat) == bfclRelevance {
 			continue
 		}
 		c := names[cat]
@@ -288,6 +278,9 @@ func WriteBFCL(w io.Writer, results []harness.Result) error {
 	for _, s := range ScoreBFCL(results) {
 		acted, chose := "-", "-"
 		label := "(abstention)"
+		if bfclKindOf(s.Category) == bfclRelevance {
+			label = "(relevance: any call)"
+		}
 		if c, ok := names[s.Category]; ok {
 			acted, chose, label = frac(c.acted, c.n), frac(c.chose, c.n), ""
 		}

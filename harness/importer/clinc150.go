@@ -3,7 +3,6 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -39,9 +38,9 @@ func (c *clincItem) UnmarshalJSON(b []byte) error {
 // ReadCLINC150 reads data_full.json (or the dev subset): an object whose
 // keys are splits and whose values are lists of [text, intent].
 func ReadCLINC150(path string) (map[string][]clincItem, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(path)
 	if err != nil {
-		return nil, fmt.Errorf("read clinc150: %w", err)
+		return nil, err
 	}
 	var splits map[string][]clincItem
 	if err := json.Unmarshal(data, &splits); err != nil {
@@ -56,15 +55,24 @@ func ReadCLINC150(path string) (map[string][]clincItem, error) {
 // ImportCLINC150 writes one skill per in-scope intent (its train examples as
 // examples) into out/version and one suite per eval split into out/suites.
 // In-scope items expect execute of their intent; oos items expect refuse.
-func ImportCLINC150(path, out string, opt CLINC150Options) error {
+func ImportCLINC150(path, out string, opt CLINC150Options) (*Report, error) {
 	splits, err := ReadCLINC150(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	r := &Report{Source: "clinc150 " + path}
 	for _, s := range opt.EvalSplits {
-		if _, ok := splits[s]; !ok {
-			return fmt.Errorf("%s: no split %q; it has %s", path, s, strings.Join(sortedKeys(splits), ", "))
+		if _, ok := splits[s]; ok {
+			continue
 		}
+		// A file without its development split gets one carved from
+		// train, as the Rasa and CSV imports do.
+		from := map[string]string{"val": "train", "oos_val": "oos_train"}[s]
+		if from == "" || len(splits[from]) == 0 {
+			return nil, fmt.Errorf("%s: no split %q; it has %s", path, s, strings.Join(sortedKeys(splits), ", "))
+		}
+		splits[from], splits[s] = carveCLINC(splits[from])
+		r.note("no %s split in the file: carved %d items from %s (the ~%d%% of each intent whose text hashes lowest)", s, len(splits[s]), from, int(valShare*100))
 	}
 	byIntent := map[string][]string{}
 	for _, it := range splits["train"] {
@@ -88,7 +96,7 @@ func ImportCLINC150(path, out string, opt CLINC150Options) error {
 			Examples:    examples,
 		})
 	}
-	err = WriteVersion(filepath.Join(out, "version"), VersionDoc{
+	err = r.writeVersion(filepath.Join(out, "version"), VersionDoc{
 		Name:        "clinc150",
 		Description: fmt.Sprintf("CLINC150 (Larson et al., 2019): %d intents from %s, train split as examples", len(intents), filepath.Base(path)),
 		TopK:        10,
@@ -98,14 +106,31 @@ func ImportCLINC150(path, out string, opt CLINC150Options) error {
 		Skills:      skills,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, split := range opt.EvalSplits {
-		if err := WriteSuite(filepath.Join(out, "suites", split+".yaml"), clincSuite(split, splits[split])); err != nil {
-			return err
+		if err := r.writeSuite(filepath.Join(out, "suites", split+".yaml"), clincSuite(split, splits[split])); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return r, nil
+}
+
+// carveCLINC splits items as carveVal does: keep is what stays, val the
+// carved part, both in file order.
+func carveCLINC(items []clincItem) (keep, val []clincItem) {
+	us := make([]Utterance, len(items))
+	for i, it := range items {
+		us[i] = Utterance{Text: it.Text, Label: it.Intent}
+	}
+	for i, u := range carveVal(us, nil) {
+		if u.Split == "val" {
+			val = append(val, items[i])
+		} else {
+			keep = append(keep, items[i])
+		}
+	}
+	return keep, val
 }
 
 // clincSuite turns one split into a suite: in-scope splits are "normal"

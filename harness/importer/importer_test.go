@@ -17,10 +17,11 @@ import (
 var _ = Describe("ImportCLINC150", func() {
 	It("writes a loadable version with one skill per intent and suites per split", func() {
 		out := GinkgoT().TempDir()
-		Expect(importer.ImportCLINC150("testdata/clinc_small.json", out, importer.CLINC150Options{
+		_, err := importer.ImportCLINC150("testdata/clinc_small.json", out, importer.CLINC150Options{
 			EvalSplits: []string{"val", "oos_val"},
 			Bands:      importer.BandsDoc{Execute: 0.4, Clarify: 0.3},
-		})).To(Succeed())
+		})
+		Expect(err).NotTo(HaveOccurred())
 
 		v, err := registry.Load(filepath.Join(out, "version"))
 		Expect(err).NotTo(HaveOccurred())
@@ -45,21 +46,23 @@ var _ = Describe("ImportCLINC150", func() {
 	})
 
 	It("names the missing split and the ones the file has", func() {
-		err := importer.ImportCLINC150("testdata/clinc_small.json", GinkgoT().TempDir(), importer.CLINC150Options{EvalSplits: []string{"test"}})
+		_, err := importer.ImportCLINC150("testdata/clinc_small.json", GinkgoT().TempDir(), importer.CLINC150Options{EvalSplits: []string{"test"}})
 		Expect(err).To(MatchError(ContainSubstring(`no split "test"; it has oos_val, train, val`)))
 	})
 
 	It("rejects a file that is not CLINC150", func() {
 		bad := filepath.Join(GinkgoT().TempDir(), "bad.json")
 		Expect(os.WriteFile(bad, []byte(`{"train": [["only text"]]}`), 0o644)).To(Succeed())
-		Expect(importer.ImportCLINC150(bad, GinkgoT().TempDir(), importer.CLINC150Options{})).To(MatchError(ContainSubstring("[text, intent]")))
+		_, err := importer.ImportCLINC150(bad, GinkgoT().TempDir(), importer.CLINC150Options{})
+		Expect(err).To(MatchError(ContainSubstring("[text, intent]")))
 	})
 })
 
 var _ = Describe("ImportBFCL", func() {
 	It("maps Python types, keeps per-case tools and writes optional any_of matchers", func() {
 		out := GinkgoT().TempDir()
-		Expect(importer.ImportBFCL("testdata/bfcl_multiple.json", "testdata/bfcl_multiple_answers.json", out)).To(Succeed())
+		_, err := importer.ImportBFCL("testdata/bfcl_multiple.json", out, importer.BFCLOptions{Answers: "testdata/bfcl_multiple_answers.json"})
+		Expect(err).NotTo(HaveOccurred())
 		v, err := registry.Load(filepath.Join(out, "version"))
 		Expect(err).NotTo(HaveOccurred())
 		cases, err := harness.LoadSuites([]string{filepath.Join(out, "suites")}, v.Registry)
@@ -82,8 +85,8 @@ var _ = Describe("ImportBFCL", func() {
 	})
 
 	It("needs the answers for categories other than irrelevance", func() {
-		err := importer.ImportBFCL("testdata/bfcl_multiple.json", "", GinkgoT().TempDir())
-		Expect(err).To(MatchError(ContainSubstring("multiple_0: no possible answer (pass --answers")))
+		_, err := importer.ImportBFCL("testdata/bfcl_multiple.json", GinkgoT().TempDir(), importer.BFCLOptions{})
+		Expect(err).To(MatchError(ContainSubstring("category multiple needs its possible answers: pass --answers")))
 	})
 })
 
@@ -98,12 +101,14 @@ var _ = Describe("imported version names", func() {
 	}
 	It("names a CLINC150 version clinc150", func() {
 		out := GinkgoT().TempDir()
-		Expect(importer.ImportCLINC150("testdata/clinc_small.json", out, importer.CLINC150Options{EvalSplits: []string{"val"}})).To(Succeed())
+		_, err := importer.ImportCLINC150("testdata/clinc_small.json", out, importer.CLINC150Options{EvalSplits: []string{"val"}})
+		Expect(err).NotTo(HaveOccurred())
 		Expect(load(out)).To(Equal("clinc150"))
 	})
 	It("names a BFCL version after its category, live ones included", func() {
 		out := GinkgoT().TempDir()
-		Expect(importer.ImportBFCL("testdata/bfcl_multiple.json", "testdata/bfcl_multiple_answers.json", out)).To(Succeed())
+		_, err := importer.ImportBFCL("testdata/bfcl_multiple.json", out, importer.BFCLOptions{Answers: "testdata/bfcl_multiple_answers.json"})
+		Expect(err).NotTo(HaveOccurred())
 		Expect(load(out)).To(Equal("bfcl-multiple"))
 
 		dir := GinkgoT().TempDir()
@@ -114,12 +119,14 @@ var _ = Describe("imported version names", func() {
 			Expect(os.WriteFile(filepath.Join(dir, f), []byte(live), 0o644)).To(Succeed())
 		}
 		out = GinkgoT().TempDir()
-		Expect(importer.ImportBFCL(filepath.Join(dir, "bfcl_multiple.json"), filepath.Join(dir, "bfcl_multiple_answers.json"), out)).To(Succeed())
+		_, err = importer.ImportBFCL(filepath.Join(dir, "bfcl_multiple.json"), out, importer.BFCLOptions{Answers: filepath.Join(dir, "bfcl_multiple_answers.json")})
+		Expect(err).NotTo(HaveOccurred())
 		Expect(load(out)).To(Equal("bfcl-live_multiple"))
 	})
 	It("names an OpenAI tools version after its file", func() {
 		out := GinkgoT().TempDir()
-		Expect(importer.ImportOpenAITools("testdata/tools.json", out, "read")).To(Succeed())
+		_, err := importer.ImportOpenAITools("testdata/tools.json", out, importer.ToolsOptions{})
+		Expect(err).NotTo(HaveOccurred())
 		Expect(load(out)).To(Equal("openai-tools"))
 	})
 })
@@ -127,7 +134,8 @@ var _ = Describe("imported version names", func() {
 var _ = Describe("ImportOpenAITools", func() {
 	It("turns each function into a read skill", func() {
 		out := GinkgoT().TempDir()
-		Expect(importer.ImportOpenAITools("testdata/tools.json", out, "read")).To(Succeed())
+		_, err := importer.ImportOpenAITools("testdata/tools.json", out, importer.ToolsOptions{})
+		Expect(err).NotTo(HaveOccurred())
 		v, err := registry.Load(filepath.Join(out, "version"))
 		Expect(err).NotTo(HaveOccurred())
 		s := v.Registry.Skill("get_weather")
@@ -137,7 +145,8 @@ var _ = Describe("ImportOpenAITools", func() {
 
 	It("gives side-effect skills a confirm gate", func() {
 		out := GinkgoT().TempDir()
-		Expect(importer.ImportOpenAITools("testdata/tools.json", out, "send")).To(Succeed())
+		_, err := importer.ImportOpenAITools("testdata/tools.json", out, importer.ToolsOptions{SideEffects: importer.SideEffects{Default: "send"}})
+		Expect(err).NotTo(HaveOccurred())
 		v, err := registry.Load(filepath.Join(out, "version"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(v.Registry.Skill("get_weather").Confirm).To(Equal(registry.GateNormal))

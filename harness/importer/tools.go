@@ -1,163 +1,110 @@
 package importer
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
+	"slices"
+	"sort"
 	"strings"
 )
 
-// FunctionDef is a function definition as OpenAI tools and BFCL write it.
-type FunctionDef struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Parameters  map[string]any `json:"parameters"`
+// Side effects a skill may declare (DESIGN §2).
+var sideEffects = []string{"read", "write", "delete", "send"}
+
+// SideEffects says which side effect each imported tool has: by name, then
+// Default for the rest. Parsed from repeated or comma-separated
+// --side-effect flags: "send_email=send", or a bare kind for every tool
+// not named.
+type SideEffects struct {
+	ByName  map[string]string
+	Default string
 }
 
-// pythonTypes maps BFCL's Python type names to JSON Schema types; "any"
-// maps to no type constraint at all.
-var pythonTypes = map[string]string{
-	"dict":    "object",
-	"float":   "number",
-	"tuple":   "array",
-	"integer": "integer",
-	"string":  "string",
-	"boolean": "boolean",
-	"array":   "array",
-	"object":  "object",
-	"number":  "number",
-	"null":    "null",
-	"any":     "",
-}
-
-// ToJSONSchema converts a function's parameters into JSON Schema 2020-12,
-// mapping Python type names and dropping BFCL's non-standard "optional"
-// flag (optionality is what "required" already says).
-func ToJSONSchema(params map[string]any) (map[string]any, error) {
-	if params == nil {
-		return map[string]any{"type": "object"}, nil
-	}
-	out, err := convertSchema(params, "parameters")
-	if err != nil {
-		return nil, err
-	}
-	out["type"] = "object"
-	return out, nil
-}
-
-func convertSchema(s map[string]any, path string) (map[string]any, error) {
-	out := make(map[string]any, len(s))
-	for k, v := range s {
-		switch k {
-		case "optional":
-			continue
-		case "type":
-			name, ok := v.(string)
-			if !ok {
-				return nil, fmt.Errorf("%s.type: want a type name, got %v", path, v)
-			}
-			t, known := pythonTypes[name]
-			if !known {
-				return nil, fmt.Errorf("%s.type: unknown type %q", path, name)
-			}
-			if t != "" {
-				out["type"] = t
-			}
-		case "properties":
-			props, ok := v.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("%s.properties: want an object", path)
-			}
-			conv := make(map[string]any, len(props))
-			for name, p := range props {
-				pm, ok := p.(map[string]any)
-				if !ok {
-					return nil, fmt.Errorf("%s.properties.%s: want an object", path, name)
-				}
-				c, err := convertSchema(pm, path+".properties."+name)
-				if err != nil {
-					return nil, err
-				}
-				conv[name] = c
-			}
-			out[k] = conv
-		case "items":
-			im, ok := v.(map[string]any)
-			if !ok {
-				out[k] = v
+// ParseSideEffects parses --side-effect values: NAME=KIND items and at most
+// one bare KIND, separated by commas or given as repeated flags.
+func ParseSideEffects(values []string) (SideEffects, error) {
+	se := SideEffects{ByName: map[string]string{}}
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			item = strings.TrimSpace(item)
+			if item == "" {
 				continue
 			}
-			c, err := convertSchema(im, path+".items")
-			if err != nil {
-				return nil, err
+			name, kind, named := strings.Cut(item, "=")
+			if !named {
+				name, kind = "", item
 			}
-			out[k] = c
-		default:
-			out[k] = v
+			name, kind = strings.TrimSpace(name), strings.TrimSpace(kind)
+			if !slices.Contains(sideEffects, kind) {
+				return SideEffects{}, fmt.Errorf("--side-effect %s: %q is not a side effect; use one of %s (e.g. send_email=send)", item, kind, strings.Join(sideEffects, ", "))
+			}
+			switch {
+			case !named && se.Default != "" && se.Default != kind:
+				return SideEffects{}, fmt.Errorf("--side-effect: two defaults for every tool (%s, %s); name the tools: NAME=KIND", se.Default, kind)
+			case !named:
+				se.Default = kind
+			case name == "":
+				return SideEffects{}, fmt.Errorf("--side-effect %s: no tool name before '='; write NAME=KIND", item)
+			case se.ByName[name] != "" && se.ByName[name] != kind:
+				return SideEffects{}, fmt.Errorf("--side-effect: %s is given twice (%s, %s); keep one", name, se.ByName[name], kind)
+			default:
+				se.ByName[name] = kind
+			}
 		}
 	}
-	return out, nil
+	return se, nil
 }
 
-var skillName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+// lookup returns the flag's side effect for a tool, and whether a flag
+// (by name or the bare default) gave one.
+func (se SideEffects) lookup(name string) (string, bool) {
+	if k, ok := se.ByName[name]; ok {
+		return k, true
+	}
+	if se.Default != "" {
+		return se.Default, true
+	}
+	return "read", false
+}
 
-// FunctionSkill turns a function definition into a read skill.
-func FunctionSkill(f FunctionDef, sideEffect string) (SkillDoc, error) {
-	if !skillName.MatchString(f.Name) {
-		return SkillDoc{}, fmt.Errorf("function %q: a skill name may hold only letters, digits, _ . -", f.Name)
+// checkNames reports --side-effect names that no tool in the file has: a
+// typo there would silently leave a side-effect tool as read.
+func (se SideEffects) checkNames(tools []string) error {
+	var unknown []string
+	for name := range se.ByName {
+		if !slices.Contains(tools, name) {
+			unknown = append(unknown, name)
+		}
 	}
-	schema, err := ToJSONSchema(f.Parameters)
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	sorted := slices.Clone(tools)
+	sort.Strings(sorted)
+	return fmt.Errorf("--side-effect names %s, which the file does not define; its tools are %s", strings.Join(unknown, ", "), strings.Join(sorted, ", "))
+}
+
+// FunctionSkill turns a function definition into a skill with the given
+// side effect and name (the registry-safe one; see namer). A side-effect
+// skill gets the normal confirmation gate: routebench never executes a side
+// effect without one.
+func FunctionSkill(f FunctionDef, name, sideEffect string) (SkillDoc, []string, error) {
+	var c schemaConverter
+	schema, err := c.convertParams(f.Parameters, "parameters")
 	if err != nil {
-		return SkillDoc{}, fmt.Errorf("function %s: %w", f.Name, err)
+		return SkillDoc{}, nil, fmt.Errorf("function %s: %w", f.Name, err)
 	}
-	desc := f.Description
+	desc := strings.TrimSpace(f.Description)
 	if desc == "" {
-		desc = describeIntent(f.Name)
+		desc = describeIntent(name)
 	}
-	s := SkillDoc{Name: f.Name, Description: desc, SideEffect: sideEffect, ParamsSchema: schema}
+	s := SkillDoc{Name: name, Description: desc, SideEffect: sideEffect, ParamsSchema: schema}
 	if sideEffect != "read" {
 		s.Confirm = "normal"
 	}
-	return s, nil
-}
-
-// openAITool is one entry of an OpenAI `tools` array.
-type openAITool struct {
-	Type     string      `json:"type"`
-	Function FunctionDef `json:"function"`
-}
-
-// ImportOpenAITools writes a prompt version whose registry is an OpenAI
-// `tools` array; every skill is a read skill unless sideEffect says otherwise.
-func ImportOpenAITools(path, out, sideEffect string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("read tools: %w", err)
+	notes := make([]string, len(c.notes))
+	for i, n := range c.notes {
+		notes[i] = f.Name + ": " + n
 	}
-	var tools []openAITool
-	if err := json.Unmarshal(data, &tools); err != nil {
-		return fmt.Errorf("%s: not an OpenAI tools array ([{\"type\": \"function\", \"function\": {...}}]): %w", path, err)
-	}
-	skills := make([]SkillDoc, 0, len(tools))
-	for i, t := range tools {
-		if t.Type != "function" {
-			return fmt.Errorf("%s: tools[%d].type is %q; only \"function\" tools become skills", path, i, t.Type)
-		}
-		s, err := FunctionSkill(t.Function, sideEffect)
-		if err != nil {
-			return fmt.Errorf("%s: tools[%d]: %w", path, i, err)
-		}
-		skills = append(skills, s)
-	}
-	return WriteVersion(filepath.Join(out, "version"), VersionDoc{
-		Name:        versionName("openai-" + strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))),
-		Description: fmt.Sprintf("imported from OpenAI tools %s", filepath.Base(path)),
-		TopK:        5,
-		Bands:       BandsDoc{Execute: 0.85, Clarify: 0.6},
-		Persona:     "You are an assistant that calls exactly one of its tools for each request.\n",
-		Constraints: "When no tool fits, decline and say what you can do.\n",
-		Skills:      skills,
-	})
+	return s, notes, nil
 }

@@ -29,6 +29,7 @@ type SkillDoc struct {
 	Examples        []ExampleDoc   `yaml:"examples,omitempty"`
 	CounterExamples []string       `yaml:"counter_examples,omitempty"`
 	Confirm         string         `yaml:"confirm,omitempty"`
+	ResultSchema    map[string]any `yaml:"result_schema,omitempty"`
 }
 
 // ExampleDoc is one positive example.
@@ -59,18 +60,23 @@ type VersionDoc struct {
 
 // CaseDoc is one case of a suite file.
 type CaseDoc struct {
-	ID     string     `yaml:"id"`
-	Input  string     `yaml:"input"`
-	Tags   []string   `yaml:"tags,omitempty"`
-	Tools  []SkillDoc `yaml:"tools,omitempty"`
-	Expect ExpectDoc  `yaml:"expect"`
+	ID    string     `yaml:"id"`
+	Input string     `yaml:"input"`
+	Tags  []string   `yaml:"tags,omitempty"`
+	Tools []SkillDoc `yaml:"tools,omitempty"`
+	// ToolsSim scripts each tool's answers (DESIGN §11), making the case a
+	// workflow case: what the router acts on is run against them.
+	ToolsSim map[string][]map[string]any `yaml:"tools_sim,omitempty"`
+	Expect   ExpectDoc                   `yaml:"expect"`
 }
 
 // ExpectDoc is a case's expectation.
 type ExpectDoc struct {
-	Action string         `yaml:"action"`
+	Action string         `yaml:"action,omitempty"`
 	Skill  string         `yaml:"skill,omitempty"`
 	Params map[string]any `yaml:"params,omitempty"`
+	// Outcome is a workflow case's expected run outcome.
+	Outcome string `yaml:"outcome,omitempty"`
 }
 
 // SuiteDoc is one suite file.
@@ -176,10 +182,16 @@ func writeYAML(path string, doc any) error {
 	return nil
 }
 
+// jsonLine is one decoded JSON Lines record and its line number.
+type jsonLine[T any] struct {
+	v    T
+	line int
+}
+
 // decodeJSONLines decodes a JSON Lines file (BFCL's .json files are JSON
 // Lines despite the name), naming the line of any bad record.
-func decodeJSONLines[T any](path string, data []byte) ([]T, error) {
-	var out []T
+func decodeJSONLines[T any](path string, data []byte) ([]jsonLine[T], error) {
+	var out []jsonLine[T]
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
@@ -187,9 +199,32 @@ func decodeJSONLines[T any](path string, data []byte) ([]T, error) {
 		}
 		var v T
 		if err := json.Unmarshal(line, &v); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a JSON object: %w", path, i+1, err)
+			return nil, fmt.Errorf("%s:%d: not a JSON object of the expected shape (each line must be one): %w", path, i+1, err)
 		}
-		out = append(out, v)
+		out = append(out, jsonLine[T]{v: v, line: i + 1})
 	}
 	return out, nil
+}
+
+// writeVersion writes the version and records it in the report.
+func (r *Report) writeVersion(dir string, v VersionDoc) error {
+	if err := WriteVersion(dir, v); err != nil {
+		return err
+	}
+	r.Version, r.VersionName, r.Skills = dir, v.Name, len(v.Skills)
+	return nil
+}
+
+// writeSuite writes a suite that has cases and records it; a suite without
+// cases is not written (a suite file must hold cases) and says so.
+func (r *Report) writeSuite(path string, s SuiteDoc) error {
+	if len(s.Cases) == 0 {
+		r.note("%s not written: no cases for it", path)
+		return nil
+	}
+	if err := WriteSuite(path, s); err != nil {
+		return err
+	}
+	r.Suites = append(r.Suites, SuiteCount{Path: path, Kind: s.Suite, Cases: len(s.Cases)})
+	return nil
 }
