@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Utterance is one labelled example of an intent data set (Rasa NLU, CSV).
@@ -94,8 +95,8 @@ func writeIntentSet(r *Report, out string, s intentSet) error {
 		}
 		sk := SkillDoc{
 			Name:        name,
-			Description: describeIntent(l),
-			WhenToUse:   []string{"the user wants to " + strings.ReplaceAll(strings.ReplaceAll(l, "_", " "), "-", " ")},
+			Description: describeIntent(labelWords(l)),
+			WhenToUse:   []string{"the user wants to " + labelWords(l)},
 			SideEffect:  "read",
 			Examples:    examples[l],
 		}
@@ -209,4 +210,12 @@ func ParseLabels(s string) []string {
 		}
 	}
 	return out
+}
+
+// labelWords is a label as words for the texts a skill is recalled by:
+// separators and punctuation ("check_balance?") become single spaces.
+func labelWords(label string) string {
+	return strings.Join(strings.FieldsFunc(label, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ")
 }
