@@ -55,6 +55,9 @@ type rasaFile struct {
 	labelParams map[string]map[string]bool
 	groups      int
 	repeated    int
+	// alsoSeen are values of an entity annotated again in one example:
+	// not the expected param, but values the param takes all the same.
+	alsoSeen map[string][]string
 	r           *Report
 }
 
@@ -102,6 +105,14 @@ func ImportRasa(path, out string, opt IntentOptions) (*Report, error) {
 	for _, u := range f.items {
 		for p, v := range u.Params {
 			f.paramValues[p][fmt.Sprint(v)] = true
+		}
+	}
+	for p, vs := range f.alsoSeen {
+		for _, v := range vs {
+			if canon, ok := f.synonyms[strings.ToLower(v)]; ok {
+				v = canon
+			}
+			f.paramValues[p][v] = true
 		}
 	}
 	params := f.schemas(opt.OOSLabels)
@@ -355,6 +366,11 @@ func (f *rasaFile) utterance(intent string, l exampleLine) (Utterance, error) {
 		}
 		if _, dup := u.Params[param]; dup {
 			f.repeated++
+			if f.alsoSeen == nil {
+				f.alsoSeen = map[string][]string{}
+			}
+			f.alsoSeen[param] = append(f.alsoSeen[param], value)
+			f.paramTexts[param][strings.ToLower(text)] = true
 			continue
 		}
 		u.Params[param] = value

@@ -301,7 +301,8 @@ var _ = Describe("ImportRasa", func() {
 		Expect(transfer).To(HaveKey("account_source"), "a role is its own param")
 		Expect(transfer).To(HaveKey("account_target"))
 		Expect(transfer["amount"]["pattern"]).To(Equal(`^(?:\d+(?:\.\d{2})?)$`), "the regex named after the entity")
-		Expect(reg.Skill("find_branch").Properties()["city"]["enum"]).To(Equal([]any{"Bruges", "Ghent", "Leuven", "Namur"}), "the lookup table")
+		Expect(reg.Skill("find_branch").Properties()["city"]["enum"]).To(Equal([]any{"Bruges", "Ghent", "Leuven", "Mons", "Namur"}),
+			"the lookup table, and every annotated value (Mons is the second city of one example)")
 
 		var inScope, oos int
 		for _, c := range l.cases {
@@ -317,10 +318,10 @@ var _ = Describe("ImportRasa", func() {
 		Expect(inScope).To(BeNumerically(">=", 3))
 
 		text := printed(r)
-		Expect(text).To(ContainSubstring("responses (line 59) ignored"))
-		Expect(text).To(ContainSubstring("stories (line 69) ignored"))
-		Expect(text).To(ContainSubstring("regex check_balance (testdata/rasa/nlu.yml:51) ignored: it names an intent"))
-		Expect(text).To(ContainSubstring("synonym parking (testdata/rasa/nlu.yml:45) ignored"))
+		Expect(text).To(ContainSubstring("responses (line 60) ignored"))
+		Expect(text).To(ContainSubstring("stories (line 70) ignored"))
+		Expect(text).To(ContainSubstring("regex check_balance (testdata/rasa/nlu.yml:52) ignored: it names an intent"))
+		Expect(text).To(ContainSubstring("synonym parking (testdata/rasa/nlu.yml:46) ignored"))
 		Expect(text).To(ContainSubstring(`label "reverted_card_payment?" renamed "reverted_card_payment_2"`))
 	})
 
