@@ -75,7 +75,7 @@ Each run (not a shard) appends its headline metrics to --history (default
 runs and "routebench history" prints it. A history that cannot be written is
 a warning, not a failed run.
 
-`+targetLong+`
+` + targetLong + `
 
 Exit codes: 0 done, 2 bad flags, config or suite files, a label filter that
 selects nothing, DIR in use by another routebench, or a bad results.jsonl to
