@@ -438,7 +438,9 @@ func jsonProblem(err error, known, what string) *WireError {
 	case errors.As(err, &syntax):
 		return wireErrorf("", "is not valid JSON at byte %d: %v", syntax.Offset, err)
 	case errors.As(err, &typ):
-		return wireErrorf(typ.Field, "is a JSON %s, where a %s holds %s", typ.Value, what, jsonKind(typ.Type.String()))
+		// decisionAnswer embeds Decision; its fields are the answer's own.
+		field := strings.TrimPrefix(typ.Field, "Decision.")
+		return wireErrorf(field, "is a JSON %s, where a %s holds %s", typ.Value, what, jsonKind(typ.Type.String()))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return wireErrorf("", "ends before its JSON object does (cut off?)")
 	}

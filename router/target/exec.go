@@ -118,7 +118,9 @@ func (t *execTarget) exchange(ctx context.Context, _ router.Request, body []byte
 	answer, err := p.ask(ctx, body, t.timeout, t.maxLine)
 	if err == nil {
 		w.restarts = 0
-		return answer, "", p.caseStderr(), nil
+		diag := p.caseStderr()
+		p.stderr.markCase()
+		return answer, "", diag, nil
 	}
 	if ctx.Err() != nil {
 		// Cut off by the run, not the target's fault: the process is in
@@ -210,7 +212,6 @@ type process struct {
 
 // ask writes one request line and reads one answer line within timeout.
 func (p *process) ask(ctx context.Context, body []byte, timeout time.Duration, maxLine int64) ([]byte, error) {
-	p.stderr.markCase()
 	type answer struct {
 		line []byte
 		err  error
@@ -263,8 +264,8 @@ func (p *process) exitedWhile(doing string, err error) error {
 	return fmt.Errorf("the process ended (%s) while %s", status, doing)
 }
 
-// caseStderr is what the process wrote to stderr since the current case
-// began, bounded, on one line.
+// caseStderr is what the process wrote to stderr since its last answer
+// (or its start), bounded, on one line: what it said about this case.
 func (p *process) caseStderr() string { return p.stderr.sinceCase() }
 
 // stop closes stdin, gives the process stopGrace to exit, then kills its
@@ -308,8 +309,8 @@ func readLine(r *bufio.Reader, max int64) ([]byte, error) {
 	}
 }
 
-// tailBuffer keeps the last stderrKept bytes a process wrote and where the
-// current case began in the stream.
+// tailBuffer keeps the last stderrKept bytes a process wrote and where in
+// the stream its last answer was read (markCase).
 type tailBuffer struct {
 	mu        sync.Mutex
 	buf       []byte
