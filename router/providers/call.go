@@ -23,7 +23,7 @@ type Call struct {
 // function telling, once the exchange is done, whether its answer came
 // from a cassette.
 func WithCall(ctx context.Context, c Call) (context.Context, func() (replayed bool)) {
-	ex := &exchange{Label: c.Label, Kind: c.Kind, Fingerprint: c.Fingerprint, Model: c.Model, Sensitive: c.Sensitive}
+	ex := &exchange{Label: c.Label, Kind: c.Kind, Fingerprint: c.Fingerprint, Model: c.Model, Sensitive: c.Sensitive, bare: true}
 	return withExchange(ctx, ex), func() bool {
 		_, replayed := ex.result()
 		return replayed
@@ -42,7 +42,3 @@ func NewLimits(concurrency, rpm int) *Limits { return &Limits{l: newLimiter(conc
 func (l *Limits) Acquire(ctx context.Context) (release func(), err error) {
 	return l.l.acquire(ctx)
 }
-
-// RetryableStatus reports whether an HTTP status earns the single retry
-// (429 and 5xx): one rule for providers and targets.
-func RetryableStatus(code int) bool { return retryableStatus(code) }

@@ -26,20 +26,23 @@ type httpTarget struct {
 	client  *http.Client
 	redact  *providers.Redactor
 	maxBody int64
+	// sensitive are the version's x-sensitive params, masked in cassettes.
+	sensitive map[string]bool
 }
 
 func newHTTPTarget(spec Spec, v *registry.Version, o Options) *httpTarget {
-	return &httpTarget{url: spec.URL, v: v, client: o.Gateway.HTTPClient(clientName), redact: o.Gateway.Redactor(), maxBody: o.MaxAnswerBytes}
+	return &httpTarget{url: spec.URL, v: v, client: o.Gateway.HTTPClient(clientName), redact: o.Gateway.Redactor(), maxBody: o.MaxAnswerBytes,
+		sensitive: router.SensitiveParamNames(v.Registry.Skills)}
 }
 
 func (t *httpTarget) exchange(ctx context.Context, req router.Request, body []byte) ([]byte, string, string, error) {
-	reg := t.v.Registry
+	sensitive := t.sensitive
 	if req.Tools != nil {
-		reg = req.Tools
+		sensitive = router.SensitiveParamNames(req.Tools.Skills)
 	}
 	ctx, replayed := providers.WithCall(ctx, providers.Call{
 		Label: req.Text, Kind: "target request", Fingerprint: t.v.Fingerprint, Model: ModelPrefix + t.url,
-		Sensitive: router.SensitiveParamNames(reg.Skills),
+		Sensitive: sensitive,
 	})
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
 	if err != nil {
