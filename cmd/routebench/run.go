@@ -193,7 +193,8 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		newRouter = plan.targets.factory()
 		defer plan.targets.Close()
 	}
-	ctx, newRouter = withBudget(ctx, newRouter)
+	// A context of its own: the goroutine above reads ctx.
+	runCtx, newRouter := withBudget(ctx, newRouter)
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
 		Cases:       plan.cases,
@@ -206,7 +207,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		Resume:      o.resume,
 	}
 	cfg.Progress = prog.update
-	outcome, runErr := harness.Run(ctx, cfg)
+	outcome, runErr := harness.Run(runCtx, cfg)
 	prog.finish()
 	if outcome != nil {
 		for _, n := range outcome.Notes {
@@ -214,7 +215,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		}
 	}
 	if runErr != nil {
-		if err := budgetStop(ctx); err != nil {
+		if err := budgetStop(runCtx); err != nil {
 			return err
 		}
 		var bad *harness.ResultsError
