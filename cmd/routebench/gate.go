@@ -74,8 +74,8 @@ check) and summary.md (for $GITHUB_STEP_SUMMARY).
 With --target, base and head are both routed through the target (each
 request carries Routebench-Version: ID; an exec target is started with
 ROUTEBENCH_VERSION and ROUTEBENCH_VERSION_DIR): the target is treated as
-reading every layer, so no change is "not evaluated", and the verdict notes
-it. A target that serves one fixed prompt answers alike for base and head,
+reading every layer, so no change is "not evaluated" (gate.json's notes say
+so). A target that serves one fixed prompt answers alike for base and head,
 so what the gate measures then is its thresholds.
 
 ` + targetLong + `
