@@ -115,12 +115,30 @@ func (t *execTarget) exchange(ctx context.Context, _ router.Request, body []byte
 		}
 	}
 	p := w.p
-	answer, err := p.ask(ctx, body, t.timeout, t.maxLine)
+	answer, err := p.ask(ctx, body, t.timeout)
 	if err == nil {
-		w.restarts = 0
-		diag := p.caseStderr()
+		diag := ""
+		if stderr := p.caseStderr(); stderr != "" {
+			diag = "its stderr: " + stderr
+		}
 		p.stderr.markCase()
-		return answer, "", diag, nil
+		if trimmed := bytes.TrimSpace(answer); len(trimmed) > 0 && trimmed[0] == '{' {
+			w.restarts = 0
+			return answer, "", diag, nil
+		}
+		// Not even JSON: a banner or a log line, perhaps, and the real
+		// answer may still be on its way, to be taken for the next case's.
+		// The answer stands (a schema error); the process goes.
+		w.stop()
+		why := "the process was stopped, since answers after a line that is not JSON could land on the wrong case"
+		if w.restarts >= 1 {
+			w.dead = fmt.Errorf("its answers were not JSON (%q) even after a restart, so it is not started again; stdout carries answers only, one line per request (log to stderr)", bounded(string(answer), 80))
+			why += "; it had been restarted once already, so it is not restarted again"
+		} else {
+			w.restarts++
+			why += "; it is restarted for the next case"
+		}
+		return answer, "", joinNonEmpty(why, diag), nil
 	}
 	if ctx.Err() != nil {
 		// Cut off by the run, not the target's fault: the process is in
@@ -129,9 +147,8 @@ func (t *execTarget) exchange(ctx context.Context, _ router.Request, body []byte
 		return nil, "", "", ctx.Err()
 	}
 	w.stop()
-	stderr := p.caseStderr()
 	msg := err.Error()
-	if stderr != "" {
+	if stderr := p.caseStderr(); stderr != "" {
 		msg += "; its stderr: " + stderr
 	}
 	if w.restarts >= 1 {
@@ -140,6 +157,13 @@ func (t *execTarget) exchange(ctx context.Context, _ router.Request, body []byte
 	}
 	w.restarts++
 	return nil, "", "", errors.New(msg + "; the process is restarted for the next case")
+}
+
+func joinNonEmpty(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // start launches one process of the command.
@@ -158,7 +182,7 @@ func (t *execTarget) start() (*process, error) {
 		return nil, err
 	}
 	cmd.Stdout = outW
-	p := &process{cmd: cmd, stdin: stdin, out: bufio.NewReaderSize(outR, 64<<10), outR: outR, done: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: stdin, outR: outR, lines: make(chan line, 4), done: make(chan struct{}), quit: make(chan struct{})}
 	cmd.Stderr = &p.stderr
 	// A grandchild holding stderr open must not keep Wait waiting.
 	cmd.WaitDelay = time.Second
@@ -172,6 +196,7 @@ func (t *execTarget) start() (*process, error) {
 		p.waitErr = cmd.Wait()
 		close(p.done)
 	}()
+	go p.read(bufio.NewReaderSize(outR, 64<<10), t.maxLine)
 	return p, nil
 }
 
@@ -200,58 +225,103 @@ func (w *worker) stop() {
 
 // process is one running instance of the command.
 type process struct {
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	out     *bufio.Reader
-	outR    *os.File
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	outR  *os.File
+	// lines are stdout's lines as read, in order; the last one carries
+	// the error that ended reading (the process closed stdout, a line
+	// over the bound).
+	lines   chan line
 	stderr  tailBuffer
-	done    chan struct{}
+	done    chan struct{} // closed when the process has exited
 	waitErr error
+	quit    chan struct{} // closed by stop, so read never blocks for good
 	stopped sync.Once
 }
 
-// ask writes one request line and reads one answer line within timeout.
-func (p *process) ask(ctx context.Context, body []byte, timeout time.Duration, maxLine int64) ([]byte, error) {
-	type answer struct {
-		line []byte
-		err  error
-	}
-	got := make(chan answer, 1)
-	go func() {
-		line := make([]byte, 0, len(body)+1)
-		line = append(append(line, body...), '\n')
-		if _, err := p.stdin.Write(line); err != nil {
-			got <- answer{err: p.exitedWhile("reading the request", err)}
+// line is one line of a process's stdout, or why there are no more.
+type line struct {
+	text []byte
+	err  error
+}
+
+// read delivers stdout line by line until it ends. Reading runs ahead of
+// the requests, so a line no request asked for (a banner, a log line) is
+// seen as such instead of being taken for the next answer.
+func (p *process) read(r *bufio.Reader, maxLine int64) {
+	for {
+		text, err := readLine(r, maxLine)
+		select {
+		case p.lines <- line{text: text, err: err}:
+		case <-p.quit:
 			return
 		}
-		l, err := readLine(p.out, maxLine)
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = p.exitedWhile("answering", err)
-			}
-			got <- answer{err: err}
 			return
 		}
-		got <- answer{line: l}
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case a := <-got:
-		return a.line, a.err
-	case <-timer.C:
-		p.stop()
-		<-got
-		return nil, fmt.Errorf("no answer within %s (the process was stopped)", timeout)
-	case <-ctx.Done():
-		p.stop()
-		<-got
-		return nil, ctx.Err()
 	}
 }
 
-// exitedWhile explains a closed pipe by how the process ended.
-func (p *process) exitedWhile(doing string, err error) error {
+// ask writes one request line and reads one answer line within timeout.
+func (p *process) ask(ctx context.Context, body []byte, timeout time.Duration) ([]byte, error) {
+	select {
+	case l := <-p.lines:
+		if l.err != nil {
+			return nil, p.ended("waiting for a request", l.err)
+		}
+		return nil, unsolicited("to stdout before it was asked", l.text)
+	default:
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		req := make([]byte, 0, len(body)+1)
+		_, err := p.stdin.Write(append(append(req, body...), '\n'))
+		wrote <- err
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case err := <-wrote:
+			if err != nil {
+				return nil, p.ended("reading the request", err)
+			}
+			wrote = nil // written; now the answer
+		case l := <-p.lines:
+			if l.err != nil {
+				return nil, p.ended("answering", l.err)
+			}
+			// A second line already there is a second answer to one
+			// request; one that comes later is caught before the next.
+			select {
+			case extra := <-p.lines:
+				if extra.err == nil {
+					return nil, unsolicited(fmt.Sprintf("more than one line for one request (%q, then another)", bounded(string(l.text), 80)), extra.text)
+				}
+				p.lines <- extra // the end of the stream: next time
+			default:
+			}
+			return l.text, nil
+		case <-timer.C:
+			p.stop()
+			return nil, fmt.Errorf("no answer within %s (the process was stopped)", timeout)
+		case <-ctx.Done():
+			p.stop()
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func unsolicited(what string, text []byte) error {
+	return fmt.Errorf("the process wrote %s: %q; stdout carries answers only, one line per request (log to stderr)", what, bounded(string(text), 80))
+}
+
+// ended explains why stdout or stdin closed: how the process ended, or the
+// reading error (an answer line over the bound).
+func (p *process) ended(doing string, err error) error {
+	if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) && !isPipeError(err) {
+		return err
+	}
 	select {
 	case <-p.done:
 	case <-time.After(stopGrace):
@@ -264,6 +334,12 @@ func (p *process) exitedWhile(doing string, err error) error {
 	return fmt.Errorf("the process ended (%s) while %s", status, doing)
 }
 
+// isPipeError tells a write to a process that is gone.
+func isPipeError(err error) bool {
+	var pe *os.PathError
+	return errors.As(err, &pe) || errors.Is(err, io.ErrClosedPipe)
+}
+
 // caseStderr is what the process wrote to stderr since its last answer
 // (or its start), bounded, on one line: what it said about this case.
 func (p *process) caseStderr() string { return p.stderr.sinceCase() }
@@ -272,6 +348,7 @@ func (p *process) caseStderr() string { return p.stderr.sinceCase() }
 // process group.
 func (p *process) stop() {
 	p.stopped.Do(func() {
+		close(p.quit)
 		p.stdin.Close()
 		select {
 		case <-p.done:
@@ -302,7 +379,7 @@ func readLine(r *bufio.Reader, max int64) ([]byte, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF) && len(line) > 0:
-			return nil, fmt.Errorf("the process ended in the middle of an answer line (%d bytes, no newline): %w", len(line), io.EOF)
+			return nil, fmt.Errorf("the process ended in the middle of an answer line (%d bytes, no newline, %q): %w", len(line), bounded(string(line), 80), io.EOF)
 		default:
 			return nil, err
 		}

@@ -185,6 +185,7 @@ done`), target.Options{MaxAnswerBytes: 1024})
 		r := newTarget(script(`while IFS= read -r line; do
   case "$line" in
     *chatty*) echo "I think you want to refuse this";;
+    *maybe*) echo '{"action":"maybe","confidence":0}';;
     *) echo '{"action":"refuse","confidence":0}';;
   esac
 done`), target.Options{})
@@ -193,7 +194,46 @@ done`), target.Options{})
 		Expect(firstError(d).Category).To(Equal(router.CatSchemaError))
 		Expect(firstError(d).Rule).To(Equal(target.RuleNotADecision))
 		Expect(d.Trace[0].Raw).To(Equal("I think you want to refuse this"))
-		Expect(ask(r, "fine").Action).To(Equal(router.Refuse), "the process goes on after a bad line")
+		Expect(firstError(d).Message).To(ContainSubstring("it is restarted for the next case"), "a line that is not JSON may have been a log line")
+		Expect(ask(r, "fine").Action).To(Equal(router.Refuse))
+		d = ask(r, `{"action": "maybe"}`)
+		Expect(firstError(d).Rule).To(Equal(target.RuleNotADecision))
+		Expect(firstError(d).Message).NotTo(ContainSubstring("restarted"), "a JSON answer keeps the process in step")
+	})
+
+	It("refuses output no request asked for, since answers are matched to requests by order alone", func() {
+		r := newTarget(script(`echo "router v1.2 ready"
+while IFS= read -r line; do echo '{"action":"refuse","confidence":0}'; done`), target.Options{})
+		// The banner is caught before the first request when it has been
+		// written by then; otherwise it is read as the first answer (not
+		// a Decision) and the process is stopped before its real answer
+		// could be taken for the second case's. Either way no case gets
+		// an answer, and the process is not restarted a third time.
+		for _, text := range []string{"first", "second", "third"} {
+			d := ask(r, text)
+			Expect(d.Action).To(Equal(router.Fail), describe(d))
+			Expect(firstError(d).Message).To(ContainSubstring("router v1.2 ready"))
+		}
+	})
+
+	It("refuses two lines for one request", func() {
+		r := newTarget(script(`while IFS= read -r line; do
+  echo '{"action":"refuse","confidence":0}'
+  case "$line" in
+    *twice*) echo "debug: refused";;
+  esac
+done`), target.Options{})
+		Expect(ask(r, "once").Action).To(Equal(router.Refuse))
+		// The extra line is caught with the answer when it has arrived by
+		// then, else before the next request is sent, else read as the
+		// next answer, which it is not: in every case an error names it.
+		var messages []string
+		for _, text := range []string{"twice", "next"} {
+			if d := ask(r, text); d.Action == router.Fail {
+				messages = append(messages, firstError(d).Message)
+			}
+		}
+		Expect(messages).To(ContainElement(ContainSubstring("debug: refused")))
 	})
 
 	It("stops every process on Close", func() {

@@ -126,8 +126,9 @@ func (o Options) defaults() Options {
 }
 
 // transport sends one encoded request and returns the raw answer; diag is
-// what the target said besides (an exec process's stderr during the
-// case), for error messages; note says how the answer came (replayed).
+// what else there is to say when the answer proves unusable (an exec
+// process's stderr during the case, that it was restarted), for error
+// messages; note says how the answer came (replayed).
 type transport interface {
 	exchange(ctx context.Context, req router.Request, body []byte) (answer []byte, note, diag string, err error)
 	close() error
@@ -200,7 +201,7 @@ func (r *Router) Route(ctx context.Context, req router.Request) (router.Decision
 func (r *Router) read(answer []byte, req router.Request, note, diag string) router.Decision {
 	withDiag := func(msg string) string {
 		if diag != "" {
-			msg += "; its stderr: " + diag
+			msg += "; " + diag
 		}
 		return msg
 	}
