@@ -126,13 +126,13 @@ func (t *execTarget) exchange(ctx context.Context, _ router.Request, body []byte
 			w.restarts = 0
 			return answer, "", diag, nil
 		}
-		// Not even JSON: a banner or a log line, perhaps, and the real
+		// Not a JSON object: a banner or a log line, perhaps, and the real
 		// answer may still be on its way, to be taken for the next case's.
 		// The answer stands (a schema error); the process goes.
 		w.stop()
-		why := "the process was stopped, since answers after a line that is not JSON could land on the wrong case"
+		why := "the process was stopped, since answers after a line that is not a JSON object could land on the wrong case"
 		if w.restarts >= 1 {
-			w.dead = fmt.Errorf("its answers were not JSON (%q) even after a restart, so it is not started again; stdout carries answers only, one line per request (log to stderr)", bounded(string(answer), 80))
+			w.dead = fmt.Errorf("its answers were not JSON objects (%q) even after a restart, so it is not started again; stdout carries answers only, one line per request (log to stderr)", bounded(string(answer), 80))
 			why += "; it had been restarted once already, so it is not restarted again"
 		} else {
 			w.restarts++
