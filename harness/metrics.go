@@ -214,7 +214,8 @@ func LookupMetric(name string) (MetricInfo, bool) {
 //     pairs case by case in comparisons and regression rules.
 //   - rule_precision, over d decided at stage "rules": the rule's skill is
 //     right (see ruleCorrect).
-//   - recall_at_k, over e naming a skill: the skill was in the recall stage's
+//   - recall_at_k, over e naming a skill and d reporting its stages (not a
+//     --target router's bare answer): the skill was in the recall stage's
 //     top-k, or a rule matched it.
 //   - judge_accuracy, over e naming a skill the judge saw as a candidate and
 //     the judge answering: the judge chose it.
@@ -283,7 +284,7 @@ func Indicators(r Result) map[string]bool {
 		m[RulePrecision] = ruleCorrect(e, d)
 	}
 
-	if e.Skill != "" {
+	if e.Skill != "" && reportsRecall(d) {
 		m[RecallAtK] = Recalled(d, e.Skill)
 		if choice, ok := judgeChoice(d); ok && slices.Contains(judgeCandidates(d), e.Skill) {
 			m[JudgeAccuracy] = choice == e.Skill

@@ -226,6 +226,9 @@ func expectedSkills(e Expect) []string {
 }
 
 func recallMissed(e Expect, d router.Decision) bool {
+	if !reportsRecall(d) {
+		return false
+	}
 	for _, s := range expectedSkills(e) {
 		if !Recalled(d, s) {
 			return true
@@ -249,6 +252,22 @@ func ruleCorrect(e Expect, d router.Decision) bool {
 	}
 }
 
+// reportsRecall tells whether a decision says what reached its judge. A
+// router behind --target that leaves no policy, rules or recall step in
+// its trace says nothing about recall: it neither misses nor hits.
+func reportsRecall(d router.Decision) bool {
+	target := false
+	for _, st := range d.Trace {
+		switch st.Stage {
+		case StagePolicy, StageRules, StageRecall:
+			return true
+		case router.StageTarget:
+			target = true
+		}
+	}
+	return !target
+}
+
 // Recalled reports whether the skill reached the judge's candidates: in the
 // recall stage's top-k, or matched by a stage-1 rule.
 func Recalled(d router.Decision, skill string) bool {
@@ -264,14 +283,15 @@ func Recalled(d router.Decision, skill string) bool {
 // JudgeCalls counts the judge outputs of a decision and those that parsed
 // and matched the contract. A call that failed at the provider produced no
 // output and is not counted; nor are judge-stage notes that record no call
-// (a skill-name repair).
+// (a skill-name repair). The answer of a router behind --target (its
+// "target" trace step) is an output too, held to the Decision format.
 //
 // An output naming a skill outside the candidates parsed but failed the
 // contract, so it is a failed call too (DESIGN §6).
 func JudgeCalls(d router.Decision) (calls, passed int) {
 	flagged := false
 	for _, st := range d.Trace {
-		if !isJudgeCall(st) || stepHas(st, router.CatProviderError) {
+		if !(isJudgeCall(st) || st.Stage == router.StageTarget) || stepHas(st, router.CatProviderError) {
 			continue
 		}
 		calls++

@@ -40,6 +40,8 @@ type gateOptions struct {
 	judge, embedder          string
 	history                  string
 	wide                     bool
+	target                   string
+	targets                  *targets
 }
 
 func newGateCmd() *cobra.Command {
@@ -69,6 +71,15 @@ of the head versions, base/results.jsonl and base/summary.json, per version
 compare-NAME.txt (and compare-NAME.html when it changed), gate.json (every
 check) and summary.md (for $GITHUB_STEP_SUMMARY).
 
+With --target, base and head are both routed through the target (each
+request carries Routebench-Version: ID; an exec target is started with
+ROUTEBENCH_VERSION and ROUTEBENCH_VERSION_DIR): the target is treated as
+reading every layer, so no change is "not evaluated" (gate.json's notes say
+so). A target that serves one fixed prompt answers alike for base and head,
+so what the gate measures then is its thresholds.
+
+` + targetLong + `
+
 Exit codes: 0 the gate passed, 1 it failed, 2 bad flags, config, versions or
 suites, 3 a run error (a provider failed beyond its retry).
 
@@ -92,6 +103,7 @@ Examples:
 	f.IntVar(&o.concurrency, "concurrency", 0, "cases routed at once (default: one per CPU)")
 	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
+	addTargetFlag(f, &o.target)
 	return withProviderFlags(cmd)
 }
 
@@ -137,6 +149,10 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 	if o.concurrency < 0 {
 		return exitcode.Usagef("gate: --concurrency must be >= 0, got %d", o.concurrency)
 	}
+	if o.targets, err = parseTarget(o.target, o.judge, o.embedder); err != nil {
+		return err
+	}
+	defer o.targets.Close()
 
 	// One lock for the whole output tree (base/ included), taken once the
 	// inputs are known good, so bad input still writes nothing.
@@ -193,9 +209,14 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 		v := gate.Evaluate(vs, &c, cfg)
 		v.Notes = append(v.Notes, notes[p.head.ID()]...)
 		// A change the head's judge cannot read changes no decision, so
-		// the paired run above cannot have tested it (DESIGN §7).
-		judge := models.JudgeSpec(p.head, o.judge)
-		v.ApplyUntested(gate.UntestedLayers(p.base, p.head, judge), judge, cfg)
+		// the paired run above cannot have tested it (DESIGN §7). A target
+		// reads whatever it reads: it is taken to read every layer.
+		if o.targets != nil {
+			v.Notes = append(v.Notes, fmt.Sprintf("routed by target %s, taken to read every layer: no layer is reported untested", o.targets.spec))
+		} else {
+			judge := models.JudgeSpec(p.head, o.judge)
+			v.ApplyUntested(gate.UntestedLayers(p.base, p.head, judge), judge, cfg)
+		}
 		verdicts = append(verdicts, v)
 		comparisons = append(comparisons, gateComparison{pair: p, base: br, head: hr, cmp: c})
 	}
@@ -506,10 +527,14 @@ func gitOutput(dir string, args ...string) (string, error) {
 // run error (exit 3).
 func gateRun(cmd *cobra.Command, o gateOptions, versions []*registry.Version, cases []harness.Case, dir string) (*harness.RunOutcome, error) {
 	prog := newProgress(cmd.ErrOrStderr())
+	newRouter := routerFactory(o.judge, o.embedder, prog.build)
+	if o.targets != nil {
+		newRouter = o.targets.factory()
+	}
 	outcome, err := harness.Run(commandContext(cmd), harness.RunConfig{
 		Versions:    versions,
 		Cases:       cases,
-		NewRouter:   routerFactory(o.judge, o.embedder, prog.build),
+		NewRouter:   newRouter,
 		Concurrency: o.concurrency,
 		OutDir:      dir,
 		Progress:    prog.update,

@@ -20,6 +20,7 @@ import (
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/models"
 	"github.com/routebench/routebench/router/registry"
+	"github.com/routebench/routebench/router/target"
 )
 
 func init() { subcommands = append(subcommands, newReplayCmd) }
@@ -33,6 +34,7 @@ type replayOptions struct {
 	embedder  string
 	tolerance float64
 	wide      bool
+	target    string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -60,6 +62,11 @@ routing decision; the engine run is not replayed.
 When the results hold the case under several versions, --version picks one
 by name (v2) or full id (v2@3f9a1c2e).
 
+--target http://HOST/route or exec:CMD replays the case through that router
+(DESIGN §13) instead of routebench's own; a case recorded from a target
+needs it (a replay never starts a command it read from a results file). An
+HTTP target's answers come from the cassettes like a model judge's.
+
 Exit codes: 0 today's decision is the recorded one, 1 it differs, 2 bad
 flags or input (no such case, several versions and no --version, the version
 or the case changed since the recording, no version directory found),
@@ -69,7 +76,8 @@ Examples:
   routebench replay out/results.jsonl refund-partial-003
   routebench replay out/results.jsonl refund-partial-003 --version v2
   routebench replay out/results.jsonl conv-dates-followup --versions fixtures/ops/prompts/v2 --suites suites/ops
-  routebench replay out/results.jsonl ask-llm-007 --cassettes replay --cassette-dir fixtures/cassettes`,
+  routebench replay out/results.jsonl ask-llm-007 --cassettes replay --cassette-dir fixtures/cassettes
+  routebench replay out/results.jsonl refund-partial-003 --target http://127.0.0.1:8080/route --cassettes auto`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return replayCommand(cmd, args[0], args[1], o)
@@ -84,6 +92,7 @@ Examples:
 	f.StringVar(&o.embedder, "embedder", "", "embedder to replay with (default: the version's)")
 	f.Float64Var(&o.tolerance, "tolerance", 1e-6, "largest confidence change that counts as the same")
 	f.BoolVar(&o.wide, "wide", false, "one line per trace step and text, whatever the terminal width")
+	addTargetFlag(f, &o.target)
 	return withProviderFlags(cmd)
 }
 
@@ -108,28 +117,37 @@ func replayCommand(cmd *cobra.Command, resultsPath, caseID string, o replayOptio
 	if err != nil {
 		return err
 	}
-	judgeSpec := o.judge
-	if judgeSpec == "" && recorded.Decision.Model != "" && recorded.Decision.Model != v.Router.Judge {
-		judgeSpec = recorded.Decision.Model
-	}
-	factory, err := models.ForVersion(v, judgeSpec, o.embedder)
+	tg, err := parseTarget(o.target, o.judge, o.embedder)
 	if err != nil {
-		return exitcode.With(exitcode.Usage, fmt.Errorf("replay: %w", err))
+		return err
+	}
+	defer tg.Close()
+	if recordedBy, ok := strings.CutPrefix(recorded.Decision.Model, target.ModelPrefix); ok && tg == nil {
+		return exitcode.Usagef("replay: %s was recorded from target %s; give --target %q to replay it through that target (a replay never starts a command read from a results file)", recorded.Case, recordedBy, recordedBy)
 	}
 	var calls judgeCalls
 	vw, err := harness.PrepareWorkflows(v)
 	if err != nil {
 		return exitcode.With(exitcode.Usage, fmt.Errorf("replay: workflows of %s: %w", v.ID(), err))
 	}
-	rv := v
-	if vw.Routing != v.Registry {
-		routing := *v
-		routing.Registry = vw.Routing
-		rv = &routing
-	}
-	rt, err := router.New(rv, calls.wrap(factory))
-	if err != nil {
-		return exitcode.With(exitcode.Usage, fmt.Errorf("replay: build router for %s: %w", v.ID(), err))
+	rv := vw.RoutingVersion(v)
+	var rt harness.Router
+	if tg != nil {
+		if rt, err = tg.router(rv); err != nil {
+			return exitcode.With(exitcode.RunError, fmt.Errorf("replay: target %s: %w", tg.spec, err))
+		}
+	} else {
+		judgeSpec := o.judge
+		if judgeSpec == "" && recorded.Decision.Model != "" && recorded.Decision.Model != v.Router.Judge {
+			judgeSpec = recorded.Decision.Model
+		}
+		factory, err := models.ForVersion(v, judgeSpec, o.embedder)
+		if err != nil {
+			return exitcode.With(exitcode.Usage, fmt.Errorf("replay: %w", err))
+		}
+		if rt, err = router.New(rv, calls.wrap(factory)); err != nil {
+			return exitcode.With(exitcode.Usage, fmt.Errorf("replay: build router for %s: %w", v.ID(), err))
+		}
 	}
 	workflowCase := c.Workflow != nil
 	c.Workflow = nil // the decision is replayed; the engine run is not
@@ -157,7 +175,11 @@ func replayCommand(cmd *cobra.Command, resultsPath, caseID string, o replayOptio
 	}
 	fmt.Fprintln(out, "\ntrace:")
 	printTrace(out, replayed.Decision.Trace)
-	calls.print(out, harness.IsProviderError(replayed.Decision))
+	if tg != nil {
+		fmt.Fprintf(out, "\nrouted by target %s: its answer is the decision below (the trace's target step says how it came)\n", tg.spec)
+	} else {
+		calls.print(out, harness.IsProviderError(replayed.Decision))
+	}
 
 	diffs := diffDecisions("", recMap["decision"], repMap["decision"], o.tolerance)
 	recTurns, _ := recMap["turns"].([]any)
@@ -174,7 +196,11 @@ func replayCommand(cmd *cobra.Command, resultsPath, caseID string, o replayOptio
 	fmt.Fprintf(out, "\ndecision   recorded -> today\n")
 	printSide(out, recorded.Decision, replayed.Decision)
 	if harness.IsProviderError(replayed.Decision) {
-		return exitcode.With(exitcode.RunError, fmt.Errorf("replay: the judge failed: %s", firstError(replayed.Decision)))
+		what := "the judge"
+		if tg != nil {
+			what = "the target"
+		}
+		return exitcode.With(exitcode.RunError, fmt.Errorf("replay: %s failed: %s", what, firstError(replayed.Decision)))
 	}
 	if len(diffs) > 0 {
 		fmt.Fprintf(out, "\nDIFFERS from the recording:\n  %s\n", strings.Join(diffs, "\n  "))

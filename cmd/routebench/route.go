@@ -27,6 +27,7 @@ type routeOptions struct {
 	now      string
 	judge    string
 	embedder string
+	target   string
 }
 
 func newRouteCmd() *cobra.Command {
@@ -45,6 +46,9 @@ as ops:prod included (pass --scopes "" for a caller with none). --disabled switc
 --now anchors relative dates (default: the current time).
 --judge and --embedder override the version's models: builtin,
 openai:<model>, anthropic:<model>, ollama:<model>.
+--target http://HOST/route or exec:CMD sends the request to another router
+instead (DESIGN §13) and prints its answer as scored: checked against the
+Decision format and the version's skills, stamped with the version id.
 
 Exit codes: 0 a decision was printed (whatever its action), 2 bad flags,
 missing text or a version that does not load, 3 the models could not be set up.
@@ -52,7 +56,8 @@ missing text or a version that does not load, 3 the models could not be set up.
 Examples:
   routebench route --version fixtures/ops/prompts/v2 "看看华东区上周已发货的订单"
   routebench route --version fixtures/ops/prompts/v2 --scopes orders:read,alerts:read --now 2026-11-30T10:00:00+08:00 "华东区最近的告警"
-  routebench route --version fixtures/ops/prompts/v2 --disabled restart_service "restart payment-api in prod"`,
+  routebench route --version fixtures/ops/prompts/v2 --disabled restart_service "restart payment-api in prod"
+  routebench route --version fixtures/ops/prompts/v2 --target 'exec:python3 fixtures/targets/keyword_router.py' "refund ORD-12345678"`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var scopes *[]string
@@ -69,6 +74,7 @@ Examples:
 	f.StringVar(&o.now, "now", "", "the request's time, RFC 3339, anchoring relative dates (default: now)")
 	f.StringVar(&o.judge, "judge", "", "judge model, overriding the version's (builtin, openai:<model>, anthropic:<model>)")
 	f.StringVar(&o.embedder, "embedder", "", "embedding model, overriding the version's (builtin, openai:<model>, ollama:<model>)")
+	addTargetFlag(f, &o.target)
 	return withProviderFlags(cmd)
 }
 
@@ -107,15 +113,26 @@ func routeCommand(cmd *cobra.Command, o routeOptions, scopes *[]string, text str
 			return exitcode.Usagef("route: --disabled names %q, which is not a skill of %s; its skills are %s", d, v.ID(), strings.Join(v.Registry.Names(), ", "))
 		}
 	}
-	factory, err := models.ForVersion(v, o.judge, o.embedder)
+	tg, err := parseTarget(o.target, o.judge, o.embedder)
 	if err != nil {
-		return exitcode.Usagef("route: %v", err)
+		return err
 	}
-	r, err := router.New(v, factory)
-	if err != nil {
-		return exitcode.With(exitcode.RunError, fmt.Errorf("route: %w", err))
+	var r harness.Router
+	if tg != nil {
+		defer tg.Close()
+		if r, err = tg.router(v); err != nil {
+			return exitcode.With(exitcode.RunError, fmt.Errorf("route: target %s: %w", tg.spec, err))
+		}
+	} else {
+		factory, err := models.ForVersion(v, o.judge, o.embedder)
+		if err != nil {
+			return exitcode.Usagef("route: %v", err)
+		}
+		if r, err = router.New(v, factory); err != nil {
+			return exitcode.With(exitcode.RunError, fmt.Errorf("route: %w", err))
+		}
 	}
-	d, err := r.Route(commandContext(cmd), router.Request{Text: text, Caller: caller, Now: now})
+	d, err := r.Route(commandContext(cmd), router.Request{ID: "route", Text: text, Caller: caller, Now: now})
 	if err != nil {
 		return exitcode.With(exitcode.RunError, fmt.Errorf("route: %w", err))
 	}

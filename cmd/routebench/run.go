@@ -46,6 +46,7 @@ type runOptions struct {
 	memProfile  string
 	history     string
 	wide        bool
+	target      string
 }
 
 func newRunCmd() *cobra.Command {
@@ -74,6 +75,8 @@ Each run (not a shard) appends its headline metrics to --history (default
 runs and "routebench history" prints it. A history that cannot be written is
 a warning, not a failed run.
 
+` + targetLong + `
+
 Exit codes: 0 done, 2 bad flags, config or suite files, a label filter that
 selects nothing, DIR in use by another routebench, or a bad results.jsonl to
 resume from (nothing written), 3 a provider failed beyond its retry (results
@@ -84,7 +87,8 @@ Examples:
   routebench run --versions fixtures/ops/prompts/v2,fixtures/ops/prompts/v3 --out out/v3
   routebench run --label-filter 'suite:adversarial && lang:zh'
   routebench run --label-filter 'id:refund-partial-003 || id:"ask (twice)"'
-  routebench run --shard 1/4 --out out/s1 && routebench merge out/s1 out/s2 out/s3 out/s4 -o out/all`,
+  routebench run --shard 1/4 --out out/s1 && routebench merge out/s1 out/s2 out/s3 out/s4 -o out/all
+  routebench run --versions fixtures/ops/prompts/v2 --suites suites/ops --target 'exec:python3 fixtures/targets/keyword_router.py' --out out/py`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCommand(cmd, o)
@@ -102,6 +106,7 @@ Examples:
 	f.StringVar(&o.judge, "judge", "", "override every version's judge (builtin, openai:MODEL, anthropic:MODEL)")
 	f.StringVar(&o.embedder, "embedder", "", "override every version's embedder (builtin, openai:MODEL, ollama:MODEL)")
 	f.BoolVar(&o.wide, "wide", false, "print the table with 95% intervals, whatever the terminal width")
+	addTargetFlag(f, &o.target)
 	// Profiling hooks for the load benchmark (see harness/cmd/gencases).
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file at the end")
@@ -120,6 +125,8 @@ type runPlan struct {
 	shard    harness.Shard
 	// suitePaths are recorded in plan.json for replay.
 	suitePaths []string
+	// targets is --target's, nil for routebench's own router.
+	targets *targets
 }
 
 // defaultMemoryLimit is the soft heap limit of a run when GOMEMLIMIT is
@@ -181,7 +188,13 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		<-ctx.Done()
 		stop()
 	}()
-	ctx, newRouter := withBudget(ctx, routerFactory(o.judge, o.embedder, prog.build))
+	newRouter := routerFactory(o.judge, o.embedder, prog.build)
+	if plan.targets != nil {
+		newRouter = plan.targets.factory()
+		defer plan.targets.Close()
+	}
+	// A context of its own: the goroutine above reads ctx.
+	runCtx, newRouter := withBudget(ctx, newRouter)
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
 		Cases:       plan.cases,
@@ -194,7 +207,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		Resume:      o.resume,
 	}
 	cfg.Progress = prog.update
-	outcome, runErr := harness.Run(ctx, cfg)
+	outcome, runErr := harness.Run(runCtx, cfg)
 	prog.finish()
 	if outcome != nil {
 		for _, n := range outcome.Notes {
@@ -202,7 +215,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		}
 	}
 	if runErr != nil {
-		if err := budgetStop(ctx); err != nil {
+		if err := budgetStop(runCtx); err != nil {
 			return err
 		}
 		var bad *harness.ResultsError
@@ -301,7 +314,11 @@ func prepareRun(o runOptions, phase func(format string, args ...any)) (*runPlan,
 	if len(versionSpecs) == 0 || len(suitePaths) == 0 {
 		return nil, exitcode.Usagef("run: no versions or no suites: give --versions and --suites, or a routebench.yaml listing them")
 	}
+	var err error
 	plan.suitePaths = suitePaths
+	if plan.targets, err = parseTarget(o.target, o.judge, o.embedder); err != nil {
+		return nil, err
+	}
 	if o.concurrency < 0 {
 		return nil, exitcode.Usagef("run: --concurrency must be >= 0, got %d", o.concurrency)
 	}

@@ -36,6 +36,9 @@ type Gateway struct {
 	embedders map[string]router.EmbeddingFunc
 }
 
+// maxIdlePerHost is how many idle connections to one host are kept.
+const maxIdlePerHost = 64
+
 // New builds a gateway. Secret patterns are compiled here, so a bad
 // pattern fails before any call is made.
 func New(opts Options) (*Gateway, error) {
@@ -46,7 +49,12 @@ func New(opts Options) (*Gateway, error) {
 	}
 	base := http.DefaultTransport
 	if t, ok := base.(*http.Transport); ok {
-		base = t.Clone()
+		t = t.Clone()
+		// Calls to one host run --provider-concurrency (or a run's
+		// --concurrency) at once; with net/http's default of 2 idle
+		// connections per host, the rest would be dialled anew each time.
+		t.MaxIdleConnsPerHost = maxIdlePerHost
+		base = t
 	}
 	return &Gateway{
 		opts:      opts,

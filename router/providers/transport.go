@@ -28,6 +28,9 @@ type exchange struct {
 	// bill charges live attempts to the budget; nil for calls that are
 	// not charged (embeddings).
 	bill *billing
+	// bare exchanges (a --target router's) need no redacted copy of the
+	// request for a trace, so with cassettes off nothing is computed.
+	bare bool
 
 	mu       sync.Mutex
 	prompt   string // redacted canonical body of the last request sent
