@@ -8,13 +8,13 @@ import (
 
 // nameParts splits a property name into the words it is written with
 // ("initial_velocity" -> initial, velocity; "numTrials" -> num, trial),
-// lowercased, a plural "s" dropped so "trials" meets "trial".
+// lowercased and singular, so "trials" meets "trial".
 func nameParts(name string) []string {
 	var parts []string
 	word := []byte{}
 	flush := func() {
 		if len(word) > 0 {
-			w := strings.TrimSuffix(lowerASCII(string(word)), "s")
+			w := singular(lowerASCII(string(word)))
 			if w != "" && !slices.Contains(parts, w) {
 				parts = append(parts, w)
 			}
@@ -35,6 +35,21 @@ func nameParts(name string) []string {
 	}
 	flush()
 	return parts
+}
+
+// singular undoes a regular English plural: "cities" -> "city",
+// "boxes" -> "box", "trials" -> "trial"; "status", "analysis" and
+// "address" stay.
+func singular(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && (strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "sses")):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
 }
 
 // numericItems reports whether an array schema holds numbers.
@@ -104,10 +119,21 @@ const gapCap = 120
 // lower is closer: every part of the property's name counts ("initial
 // temperature of 300K" ties 300 to initial_temperature, not to
 // final_temperature), and description words count a quarter, as a
-// tie-breaker. ok is false when no cue of the property is in the text.
-func numberAffinity(pp *propPlan, lower string, n span) (score int, ok bool) {
+// tie-breaker. A number whose unit measures what the property measures
+// ("4 m/s^2" for acceleration, "$5000" for the amount) is tied closer; one
+// whose unit measures something else is not the property's at all. ok is
+// false when the number cannot be the property's or no cue of the
+// property is in the text.
+func numberAffinity(pp *propPlan, lower string, n numberSpan) (score int, ok bool) {
+	if n.dim == dimPercent && !pp.percent && !slices.Contains(pp.dims, dimPercent) {
+		return 0, false // a share is not a count or an amount
+	}
+	unitMatch := n.dim != dimNone && slices.Contains(pp.dims, n.dim)
+	if n.dim != dimNone && n.dim != dimPercent && len(pp.dims) > 0 && !unitMatch && !(n.dim == dimTime && pp.integer) {
+		return 0, false // "5 seconds" is no distance
+	}
 	for _, c := range pp.nameCues {
-		g := cueGap(lower, c, n, false)
+		g := cueGap(lower, c, n.span, false)
 		if g < 0 {
 			score += gapCap
 			continue
@@ -117,22 +143,41 @@ func numberAffinity(pp *propPlan, lower string, n span) (score int, ok bool) {
 	}
 	desc := gapCap
 	for _, c := range pp.cues {
-		if g := cueGap(lower, c, n, true); g >= 0 {
+		if g := cueGap(lower, c, n.span, true); g >= 0 {
 			ok = true
 			desc = min(desc, g)
 		}
 	}
-	return score + desc/4, ok
+	score += desc / 4
+	if unitMatch {
+		ok = true
+		score -= unitBonus * len(pp.nameCues)
+	}
+	if n.word {
+		score += wordPenalty
+	}
+	return score, ok
 }
+
+// unitBonus is how much closer, per name part, a number whose unit
+// matches the property counts: a unit is about as plain as a cue word
+// right beside the number.
+const unitBonus = 60
+
+// wordPenalty puts numbers written as words behind digits.
+const wordPenalty = 30
 
 // assignNumbers fills integer and number properties. Pairs of a property
 // and a number are taken closest first, so two properties never fight
-// over one number and the better-tied one wins it. Properties whose words
-// are not in the text get the remaining numbers in order only when the
-// counts agree exactly (required properties first, then all): "sides 5,
-// 4 and 3" fills side1, side2, side3; three numbers for one unnamed
-// property fill nothing.
+// over one number and the better-tied one wins it. A list of properties
+// followed by a list of as many numbers ("its base and height are 6 and
+// 10") pairs them in order first. Properties whose words are not in the
+// text get the remaining numbers in order only when the counts agree
+// exactly (required properties first, then all): "sides 5, 4 and 3"
+// fills side1, side2, side3; three numbers for one unnamed property fill
+// nothing.
 func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
+	assignRespectively(p, lower, nums, taken, out)
 	type pair struct{ prop, num, score int }
 	var pairs []pair
 	var unnamed []int
@@ -149,7 +194,7 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 			if taken.overlaps(n.from, n.to) {
 				continue
 			}
-			if s, ok := numberAffinity(pp, lower, n.span); ok {
+			if s, ok := numberAffinity(pp, lower, n); ok {
 				named = true
 				pairs = append(pairs, pair{i, j, s})
 			}
@@ -172,12 +217,12 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 		if _, done := out[pp.name]; done || taken.overlaps(n.from, n.to) {
 			continue
 		}
-		out[pp.name] = numberValue(pp, n.value)
+		out[pp.name] = numberValue(pp, n)
 		taken.add(n.from, n.to)
 	}
 	var free []numberSpan
 	for _, n := range nums {
-		if !taken.overlaps(n.from, n.to) {
+		if !taken.overlaps(n.from, n.to) && n.dim != dimPercent && !n.word {
 			free = append(free, n)
 		}
 	}
@@ -200,12 +245,66 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 		return rank[journeyLead(p.props[a].name)] - rank[journeyLead(p.props[b].name)]
 	})
 	for k, i := range fill {
-		out[p.props[i].name] = numberValue(&p.props[i], free[k].value)
+		out[p.props[i].name] = numberValue(&p.props[i], free[k])
 		taken.add(free[k].from, free[k].to)
 	}
 }
 
-func numberValue(pp *propPlan, v float64) any {
+// assignRespectively pairs a written list of property names with a
+// written list of as many numbers that follows it within a few words:
+// "the base and height as 6cm and 10cm", "length, width and depth are
+// 3, 4 and 5". Each name must name exactly one number property.
+func assignRespectively(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
+	runs := numberRuns(lower, nums, taken)
+	for _, r := range runs {
+		// The words before the run, back to the previous clause.
+		from := max(0, r.from-80)
+		before := lower[from:r.from]
+		var props []int
+		var at []int
+		for i := range p.props {
+			pp := &p.props[i]
+			if pp.kind != propNumber || len(pp.nameCues) == 0 {
+				continue
+			}
+			if _, done := out[pp.name]; done {
+				continue
+			}
+			last := -1
+			cueAt(before, pp.nameCues[len(pp.nameCues)-1], func(k int) { last = k })
+			if last >= 0 {
+				props, at = append(props, i), append(at, last)
+			}
+		}
+		if len(props) != len(r.values) || len(props) < 2 {
+			continue
+		}
+		order := make([]int, len(props))
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortFunc(order, func(a, b int) int { return at[a] - at[b] })
+		// The names must themselves be a list ("base and height"), ending
+		// a few words before the numbers.
+		first, lastAt := at[order[0]], at[order[len(order)-1]]
+		between := before[first:]
+		if strings.ContainsAny(between, ".;?!") || len(before)-lastAt > 40 {
+			continue
+		}
+		for k, o := range order {
+			i := props[o]
+			n := numberSpan{span: r.nums[k], value: r.values[k], dim: r.dims[k]}
+			out[p.props[i].name] = numberValue(&p.props[i], n)
+			taken.add(n.from, n.to)
+		}
+	}
+}
+
+func numberValue(pp *propPlan, n numberSpan) any {
+	v := n.value
+	if n.dim == dimPercent && !pp.percent {
+		v = math.Round(v*1e6) / 1e8 // 5% as a fraction, without 0.05000000000000001
+	}
 	if pp.integer && v == math.Trunc(v) && math.Abs(v) < 1<<53 {
 		return int(v)
 	}
@@ -218,6 +317,7 @@ type numberRun struct {
 	span
 	values []float64
 	nums   []span
+	dims   []dimension
 }
 
 // numberRuns groups numbers separated only by commas, spaces and "and".
@@ -244,19 +344,12 @@ func numberRuns(text string, nums []numberSpan, taken *spans) []numberRun {
 		cur.to = n.to
 		cur.values = append(cur.values, n.value)
 		cur.nums = append(cur.nums, n.span)
+		cur.dims = append(cur.dims, n.dim)
 	}
 	flush()
 	return out
 }
 
-func listSeparator(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "," {
-		return true
-	}
-	s = strings.TrimSpace(strings.TrimPrefix(s, ","))
-	return s == "and" || s == ""
-}
 
 // assignNumberLists fills arrays of numbers from written lists: one
 // array property takes the longest list; several take the lists in order
@@ -279,7 +372,7 @@ func assignNumberLists(p *extractPlan, text string, nums []numberSpan, taken *sp
 		pp := &p.props[i]
 		vals := make([]any, len(r.values))
 		for k, v := range r.values {
-			vals[k] = numberValue(&propPlan{integer: pp.integer}, v)
+			vals[k] = numberValue(&propPlan{integer: pp.integer}, numberSpan{value: v})
 		}
 		out[pp.name] = vals
 		taken.add(r.from, r.to)
