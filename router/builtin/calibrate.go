@@ -36,7 +36,7 @@ type calibration struct {
 
 const (
 	rightFeatures = 4 // 1, margin, logit of p, fit
-	inFeatures    = 6 // 1, fit, nearest cosine, learned vote, name coverage, params coverage
+	inFeatures    = 7 // 1, fit, nearest cosine, learned vote, name, params and schema coverage
 )
 
 // calPrior is P(right | in scope) for a registry with no examples:
@@ -50,12 +50,14 @@ var (
 
 // inPrior is P(in scope) for a registry without examples (bare tool
 // schemas), as a logit over inFeaturesOf's features: a request that gives
-// the tool's required values, or says half of its name's words, is in
-// scope unless its fit is nil; one that does neither needs a fit above
-// 0.6. Measured on BFCL's development categories (simple_python against
-// irrelevance, weighted equally, the intercept set to keep 96% of
-// simple_python in scope); a registry with examples fits its own.
-var inPrior = [inFeatures]float64{-1.7, 2.8, 0, 0, 3.8, 1.6}
+// the tool's required values and talks about what its schema talks about,
+// or says half of its name's words, is in scope; one that does none of
+// these needs a fit near 0.8. Measured on BFCL's development categories
+// (simple_python against irrelevance, the two weighted equally, then the
+// intercept set so that 98% of simple_python stays in scope: a request
+// refused for nothing costs more than an irrelevant one asked about); a
+// registry with examples fits its own.
+var inPrior = [inFeatures]float64{-1.55, 1.9, 0, 0, 3.5, 1.45, 1.6}
 
 // inPriorWeight is the prior's strength, in held-out decisions' worth.
 const inPriorWeight = 4.0
@@ -88,6 +90,9 @@ type calInput struct {
 	// gives values for (1 when none is required): a request a tool can
 	// serve usually states what the tool needs.
 	paramCover float64
+	// schemaCover is the share of the request's plain words that the
+	// skill's texts or params schema use (see schemaCover).
+	schemaCover float64
 }
 
 func clipMargin(x float64) float64 { return math.Min(math.Max(x, -maxMargin), maxMargin) }
@@ -100,7 +105,7 @@ func rightFeaturesOf(in calInput) []float64 {
 
 // inFeaturesOf is P(in scope)'s input vector for a candidate.
 func inFeaturesOf(in calInput) []float64 {
-	return []float64{1, in.fit, in.nearest, clipMargin(in.learned), in.nameCover, in.paramCover}
+	return []float64{1, in.fit, in.nearest, clipMargin(in.learned), in.nameCover, in.paramCover, in.schemaCover}
 }
 
 // outcome is the calibrated standing of one candidate.
@@ -151,7 +156,9 @@ func priorOdds() float64 { return math.Log((1 - outOfScopeShare) / outOfScopeSha
 // inPriorTheta is inPrior on the balanced scale the fit works on (the
 // prior odds are added after fitting).
 func inPriorTheta() [inFeatures]float64 {
-	return [inFeatures]float64{inPrior[0] - priorOdds(), inPrior[1], inPrior[2], inPrior[3], inPrior[4], inPrior[5]}
+	p := inPrior
+	p[0] -= priorOdds()
+	return p
 }
 
 // fitCalibration fits both models by maximum a posteriori logistic

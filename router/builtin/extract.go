@@ -54,8 +54,10 @@ const (
 	propNumberList // an array of numbers
 	propStringList // an array of strings
 	propBool
-	propDateTime // a date and a time of day in one string
-	propTime     // a time of day
+	propDateTime   // a date and a time of day in one string
+	propTime       // a time of day
+	propObject     // an object with properties of its own
+	propObjectList // an array of such objects
 )
 
 type dateRole uint8
@@ -81,7 +83,8 @@ type propPlan struct {
 	integer   bool
 	terms     []enumTerm // enum, longest first
 	date      dateRole
-	layout    string // how a date or time property is written
+	layout    string       // how a date or time property is written
+	sub       *extractPlan // an object's (or an array's objects') own properties
 	anchor    *regexp.Regexp // the pattern as written
 	loose     *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
 	cues      []string       // words that name a number ("replica", "副本", "元")
@@ -149,6 +152,13 @@ func newPlan(s *registry.Skill) *extractPlan {
 			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
 			pp.dims = propDimensions(pp.nameCues, desc)
 			pp.percent = asPercent(pp.nameCues, desc)
+		case typ == "object" && len(subProperties(schema)) > 0:
+			pp.kind = propObject
+			pp.sub = newPlan(&registry.Skill{Name: name, Description: desc, ParamsSchema: schema})
+			plan.hasNumbers = plan.hasNumbers || pp.sub.hasNumbers
+		case typ == "array" && objectItems(schema) != nil:
+			pp.kind = propObjectList
+			pp.sub = newPlan(&registry.Skill{Name: name, Description: desc, ParamsSchema: objectItems(schema)})
 		case typ == "array" && numericItems(schema):
 			pp.kind = propNumberList
 			plan.hasNumbers = true
@@ -157,6 +167,7 @@ func newPlan(s *registry.Skill) *extractPlan {
 		case typ == "array" && stringItems(schema):
 			pp.kind = propStringList
 			pp.role = stringRoleOf(name, desc)
+			pp.described = describedValues(desc)
 			pp.class = nameClassOf(pp.nameCues, desc)
 			pp.region = regionFormatOf(desc)
 			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
@@ -343,6 +354,15 @@ func extract(p *extractPlan, text string, now time.Time, known map[string][]stri
 func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known map[string][]string) map[string]any {
 	out := map[string]any{}
 	var taken spans
+	p.fill(text, lower, dates, known, &taken, out)
+	return out
+}
+
+// fill runs the plan over text, writing into out and using up taken.
+// Written name=value pairs go first; nested objects last, from what the
+// other properties left.
+func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[string][]string, taken *spans, out map[string]any) {
+	assignExplicit(p, text, taken, out)
 	for i := range p.props {
 		if pp := &p.props[i]; pp.kind == propPattern {
 			if v, sp, ok := findPattern(pp, text); ok {
@@ -353,17 +373,17 @@ func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known ma
 	}
 	// Dates are found even for a skill without date params, so their
 	// digits ("11月3日") are not taken for numbers.
-	ds := assignDates(p, dates, &taken, out)
-	assignDateTimes(p, text, ds, &taken, out)
-	assignEnums(p, lower, &taken, out)
+	ds := assignDates(p, dates, taken, out)
+	assignDateTimes(p, text, ds, taken, out)
+	assignEnums(p, lower, taken, out)
 	if p.hasNumbers {
-		nums := findNumbers(text, &taken)
-		assignNumberLists(p, text, nums, &taken, out)
-		assignNumbers(p, lower, nums, &taken, out)
+		nums := findNumbers(text, taken)
+		assignNumberLists(p, text, nums, taken, out)
+		assignNumbers(p, lower, nums, taken, out)
 	}
-	assignStrings(p, text, lower, &taken, known, out)
+	assignStrings(p, text, lower, taken, known, out)
 	assignBools(p, lower, out)
-	return out
+	assignObjects(p, text, lower, ds, known, taken, out)
 }
 
 // findPattern finds a value matching the property's pattern: a whole

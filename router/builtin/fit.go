@@ -24,6 +24,8 @@ type fitted struct {
 	known map[string][]string
 	// stems are each skill's name words (see nameStems).
 	stems [][]string
+	// schemaStems are each skill's schema words (see schemaStems).
+	schemaStems []map[string]bool
 }
 
 const (
@@ -50,6 +52,7 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	f := &fitted{model: m, topK: topK, known: knownValues(skills)}
 	for _, s := range skills {
 		f.stems = append(f.stems, nameStems(s.Name))
+		f.schemaStems = append(f.schemaStems, schemaStems(s))
 	}
 	f.lin = m.train(items, defaultTraining, trainSeed)
 	m.cal = fitCalibration(f.heldOut(items))
@@ -150,7 +153,7 @@ func (f *fitted) routeHeldOut(lin *linearModel, text int, cands []int32, evs []e
 		}
 	}
 	in := candidateInput(*z, best, evs)
-	in.nameCover, in.paramCover = f.heldOutCoverage(int(cands[best]), f.texts[text].text)
+	in.nameCover, in.paramCover, in.schemaCover = f.heldOutCoverage(int(cands[best]), f.texts[text].text)
 	return in, cands[best]
 }
 

@@ -24,9 +24,17 @@ var exampleDateRe = regexp.MustCompile(`\b(\d{4})([-/.])(\d{2})([-/.])(\d{2})\b|
 // timeLayoutRe finds a written time format: HH:MM, HH:MM:SS, hh:mm a.
 var timeLayoutRe = regexp.MustCompile(`(?i)\b(hh|h):mm(:ss)?(\s*(?:am/pm|a|pm|am))?`)
 
+// wordLayoutRe finds a date format written in words: "(month-day-year)",
+// "in day/month/year format".
+var wordLayoutRe = regexp.MustCompile(`(?i)\b(year|month|day)([-/. ])(year|month|day)([-/. ])(year|month|day)\b`)
+
 // dateLayoutOf is the Go layout of the dates a description asks for, or
 // "" when it names none.
 func dateLayoutOf(desc string) string {
+	if m := wordLayoutRe.FindStringSubmatch(desc); m != nil {
+		part := map[string]string{"year": "2006", "month": "01", "day": "02"}
+		return part[strings.ToLower(m[1])] + m[2] + part[strings.ToLower(m[3])] + m[4] + part[strings.ToLower(m[5])]
+	}
 	if m := dateLayoutRe.FindString(desc); m != "" {
 		r := strings.NewReplacer("%Y", "2006", "%y", "06", "%m", "01", "%d", "02")
 		if strings.Contains(m, "%") {
@@ -94,14 +102,10 @@ func dateKindOf(schema map[string]any, parts []string, desc string) (kind propKi
 	isDate := describedDate != "" || slices.ContainsFunc(parts, func(p string) bool { return slices.Contains(dateNameWords, p) })
 	isTime := slices.ContainsFunc(parts, func(p string) bool { return slices.Contains(timeNameWords, p) }) ||
 		timeLayoutRe.MatchString(desc)
-	// "time" also names durations ("time in seconds"): only a description
-	// that speaks of a clock, a format or a time of day makes it one.
-	if isTime && !timeLayoutRe.MatchString(desc) && !strings.Contains(d, "time of day") && !strings.Contains(d, "24-hour") &&
-		!strings.Contains(d, "am/pm") && !strings.Contains(d, "o'clock") && !strings.Contains(d, "start time") &&
-		!strings.Contains(d, "end time") && !strings.Contains(d, "the time") {
-		isTime = false
-	}
-	if isTime && strings.Contains(d, "second") && !timeLayoutRe.MatchString(desc) {
+	// "time" also names durations ("time in seconds", "travel time"): a
+	// string described in units of time is not a clock reading.
+	if isTime && !timeLayoutRe.MatchString(desc) && slices.ContainsFunc([]string{"second", "minute", "duration", "how long", "zone", "period", "elapsed"},
+		func(w string) bool { return strings.Contains(d, w) }) {
 		isTime = false
 	}
 	switch {

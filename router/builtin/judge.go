@@ -143,7 +143,7 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 	for c := range cands {
 		in := candidateInput(z, c, evs)
 		var params map[string]any
-		in.nameCover, in.paramCover, params = f.coverage(int(idx[c]), text, lower, dates)
+		in.nameCover, in.paramCover, in.schemaCover, params = f.coverage(int(idx[c]), text, lower, dates)
 		// Rounded here, so the order below is the order callers see.
 		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: in.fit, prob: in.prob,
 			conf: round4(f.cal.confidence(in)), in: in, params: params}

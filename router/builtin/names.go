@@ -394,3 +394,105 @@ func namesItsKind(name string, cues []string) bool {
 	}
 	return false
 }
+
+// numberedStem is a property name without its trailing index: "team1",
+// "team_2" and "player2" give "team" and "player"; "" when the name has no
+// index.
+func numberedStem(name string) string {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i == len(name) || i == 0 {
+		return ""
+	}
+	return strings.TrimRight(name[:i], "_-")
+}
+
+// pairJoiners join the members of a pair written in a request: "Oslo and
+// Rome", "Ajax vs Celtic", "a cat with a dog".
+var pairJoiners = []string{",", "and", "&", "vs", "vs.", "versus", "against", "with", "or", "to"}
+
+// assignNumbered fills indexed string properties (team1, team2) from a
+// written pair or list of as many names, in order: "Ajax vs Celtic",
+// "between Oslo, Rome and Lima". In a bare tool schema plain words count
+// too: "compare a cat and a dog".
+func assignNumbered(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
+	groups := map[string][]int{}
+	var stems []string
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propString {
+			continue
+		}
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		if st := numberedStem(pp.name); st != "" {
+			if _, seen := groups[st]; !seen {
+				stems = append(stems, st)
+			}
+			groups[st] = append(groups[st], i)
+		}
+	}
+	for _, st := range stems {
+		props := groups[st]
+		if len(props) < 2 {
+			continue
+		}
+		slices.SortFunc(props, func(a, b int) int { return strings.Compare(p.props[a].name, p.props[b].name) })
+		items := joinedRun(text, properNameSpans(text, taken), len(props))
+		if items == nil && !p.examples {
+			items = joinedRun(text, plainWordSpans(lower, taken), len(props))
+		}
+		for k, i := range props {
+			if items == nil {
+				break
+			}
+			out[p.props[i].name] = formatName(&p.props[i], text, items[k])
+			taken.add(items[k].from, items[k].to)
+		}
+	}
+}
+
+func properNameSpans(text string, taken *spans) []span {
+	var out []span
+	for _, n := range properNames(text, taken) {
+		out = append(out, n.span)
+	}
+	return out
+}
+
+// plainWordSpans are the content words of lower, one span each.
+func plainWordSpans(lower string, taken *spans) []span {
+	var out []span
+	for _, w := range wordsOf(lower) {
+		if contentWord(w.w) && !taken.overlaps(w.from, w.to) {
+			out = append(out, w.span)
+		}
+	}
+	return out
+}
+
+// joinedRun finds n consecutive items joined only by pair joiners (and
+// articles), and returns them, or nil.
+func joinedRun(text string, items []span, n int) []span {
+	for k := 0; k+n <= len(items); k++ {
+		ok := true
+		for j := k; j < k+n-1 && ok; j++ {
+			gap := strings.Fields(lowerASCII(strings.NewReplacer(",", " , ").Replace(text[items[j].to:items[j+1].from])))
+			if len(gap) == 0 {
+				ok = false
+			}
+			for _, g := range gap {
+				if !slices.Contains(pairJoiners, g) && g != "a" && g != "an" && g != "the" {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			return items[k : k+n]
+		}
+	}
+	return nil
+}

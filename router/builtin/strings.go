@@ -92,7 +92,6 @@ var (
 // properties first (a quoted title may contain a service name), then
 // values the examples gave, then each role's own evidence.
 func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[string][]string, out map[string]any) {
-	assignStringLists(p, text, lower, taken, out)
 	var quotes []span
 	if p.freeText && strings.ContainsAny(text, "\"“「『'`") {
 		quotes = quotedSpans(text)
@@ -121,6 +120,8 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 		}
 	}
 	assignDescribedValues(p, lower, text, taken, out)
+	assignStringLists(p, text, lower, taken, out)
+	assignNumbered(p, text, lower, taken, out)
 	assignNames(p, text, taken, out)
 	defer assignCuedPhrases(p, text, lower, taken, out)
 	for _, role := range []stringRole{rolePath, roleService, roleDataset, roleRecipient, roleID, roleYear, roleKeyword, roleTitle, roleMessage, roleReason} {

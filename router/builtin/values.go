@@ -103,32 +103,73 @@ func describedValues(desc string) []string {
 }
 
 // assignDescribedValues fills a string property with a value its
-// description quotes when the text says that value as a whole word: a
-// description's "like 'kg' or 'lb'" and "the price per kg" give "kg". A
-// quoted value the text does not say is not chosen.
+// description quotes when the text says that value: as a whole word ("a
+// description's "like 'kg' or 'lb'" and "the price per kg" give "kg"), or
+// a word of the same stem ("in detail" gives 'detailed'), written as the
+// description writes it. An array of strings takes every quoted value the
+// text says, in the text's order. A quoted value the text does not say is
+// not chosen.
 func assignDescribedValues(p *extractPlan, lower, text string, taken *spans, out map[string]any) {
 	for i := range p.props {
 		pp := &p.props[i]
-		if _, done := out[pp.name]; done || pp.kind != propString || len(pp.described) == 0 {
+		if _, done := out[pp.name]; done || pp.kind != propString && pp.kind != propStringList || len(pp.described) == 0 {
 			continue
 		}
+		type hit struct {
+			span
+			value string
+		}
+		var hits []hit
 		for _, v := range pp.described {
-			lv := lowerASCII(v)
-			found := false
-			cueAt(lower, lv, func(at int) {
-				end := at + len(lv)
-				if found || !wordBounded(lower, at, end) || taken.overlaps(at, end) {
-					return
+			if sp, ok := saysValue(lower, v, taken); ok {
+				value := v
+				if strings.EqualFold(lower[sp.from:sp.to], v) {
+					value = text[sp.from:sp.to]
 				}
-				out[pp.name] = text[at:end]
-				taken.add(at, end)
-				found = true
-			})
-			if found {
-				break
+				hits = append(hits, hit{sp, value})
+				taken.add(sp.from, sp.to)
+				if pp.kind == propString {
+					break
+				}
 			}
 		}
+		if len(hits) == 0 {
+			continue
+		}
+		if pp.kind == propString {
+			out[pp.name] = hits[0].value
+			continue
+		}
+		slices.SortFunc(hits, func(a, b hit) int { return a.from - b.from })
+		vals := make([]any, len(hits))
+		for k, h := range hits {
+			vals[k] = h.value
+		}
+		out[pp.name] = vals
 	}
+}
+
+// saysValue finds where lower says value v: the whole phrase, or, for a
+// one-word value of five letters or more, a word sharing its first five.
+func saysValue(lower, v string, taken *spans) (span, bool) {
+	lv := lowerASCII(strings.TrimSpace(v))
+	var found span
+	ok := false
+	cueAt(lower, lv, func(at int) {
+		end := at + len(lv)
+		if !ok && wordBounded(lower, at, end) && !taken.overlaps(at, end) {
+			found, ok = span{at, end}, true
+		}
+	})
+	if ok || len(lv) < 5 || strings.ContainsAny(lv, " _-") {
+		return found, ok
+	}
+	for _, w := range wordsOf(lower) {
+		if len(w.w) >= 5 && w.w[:5] == lv[:5] && !taken.overlaps(w.from, w.to) {
+			return w.span, true
+		}
+	}
+	return span{}, false
 }
 
 func stringItems(schema map[string]any) bool {
