@@ -44,7 +44,7 @@ const (
 // weak fit costs some. calPriorWeight is its strength, in held-out
 // decisions' worth.
 var (
-	calPrior       = [rightFeatures]float64{-1, 0.5, 0.5, 2}
+	calPrior       = [rightFeatures]float64{-0.5, 0.5, 0.5, 2}
 	calPriorWeight = 4.0
 )
 

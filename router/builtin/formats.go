@@ -99,7 +99,9 @@ func dateKindOf(schema map[string]any, parts []string, desc string) (kind propKi
 	case "time":
 		return propTime, timeLayoutOf(desc), true
 	}
-	isDate := describedDate != "" || slices.ContainsFunc(parts, func(p string) bool { return slices.Contains(dateNameWords, p) })
+	descWords := strings.FieldsFunc(d, func(r rune) bool { return !(r >= 'a' && r <= 'z') })
+	isDate := describedDate != "" || slices.ContainsFunc(parts, func(p string) bool { return slices.Contains(dateNameWords, p) }) ||
+		slices.Contains(descWords, "date") && !slices.Contains(descWords, "range")
 	isTime := slices.ContainsFunc(parts, func(p string) bool { return slices.Contains(timeNameWords, p) }) ||
 		timeLayoutRe.MatchString(desc)
 	// "time" also names durations ("time in seconds", "travel time"): a

@@ -481,14 +481,16 @@ func joinedRun(text string, items []span, n int) []span {
 		ok := true
 		for j := k; j < k+n-1 && ok; j++ {
 			gap := strings.Fields(lowerASCII(strings.NewReplacer(",", " , ").Replace(text[items[j].to:items[j+1].from])))
-			if len(gap) == 0 {
-				ok = false
-			}
+			joined := false
 			for _, g := range gap {
-				if !slices.Contains(pairJoiners, g) && g != "a" && g != "an" && g != "the" {
+				switch {
+				case slices.Contains(pairJoiners, g):
+					joined = true
+				case g != "a" && g != "an" && g != "the":
 					ok = false
 				}
 			}
+			ok = ok && joined
 		}
 		if ok {
 			return items[k : k+n]

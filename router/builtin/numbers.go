@@ -40,10 +40,15 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		if negative {
 			from--
 		}
-		dim, unitLen := unitAfter(text, to)
-		glued := unitLen > 0 && text[to] != ' '
+		// Scientific notation: "1e-9", "6.02e23" (the exponent is no unit).
+		exp := 0
+		if m[2] >= 0 || m[6] >= 0 {
+			exp = expSuffix(text, to)
+		}
+		dim, unitLen := unitAfter(text, to+exp)
+		glued := unitLen > 0 && text[to+exp] != ' '
 		// A glued unit ends the word: only the number's left side must be free.
-		right := to
+		right := to + exp
 		if glued {
 			right = len(text)
 		}
@@ -71,13 +76,10 @@ func findNumbers(text string, taken *spans) []numberSpan {
 				strings.HasPrefix(text[m[0]:], "€") || strings.HasPrefix(text[m[0]:], "£") {
 				dim = dimMoney
 			}
-			// Scientific notation: "1e-9", "6.02e23".
-			if e := expSuffix(text, to); e != 0 {
-				k, exp := e, 0
-				exp, _ = strconv.Atoi(strings.TrimPrefix(text[to+1:to+k], "+"))
-				v *= math.Pow(10, float64(exp))
-				to += k
-				dim, unitLen = unitAfter(text, to)
+			if exp != 0 {
+				e, _ := strconv.Atoi(strings.TrimPrefix(text[to+1:to+exp], "+"))
+				v *= math.Pow(10, float64(e))
+				to += exp
 			}
 		default:
 			n, ok := chineseNumber(text[from:to])

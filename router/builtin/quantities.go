@@ -226,6 +226,15 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 			free = append(free, n)
 		}
 	}
+	// A number measured in something no unnamed property measures is
+	// none of theirs ("45 minutes" for a distance).
+	for _, n := range free {
+		for _, i := range unnamed {
+			if d := p.props[i].dims; n.dim != dimNone && len(d) > 0 && !slices.Contains(d, n.dim) {
+				return
+			}
+		}
+	}
 	var required []int
 	for _, i := range unnamed {
 		if p.props[i].required {
@@ -421,6 +430,19 @@ func specificCues(cues []string, name, skillDesc string, props map[string]map[st
 		if other != name {
 			for _, w := range nameParts(other) {
 				common[w] = true
+			}
+		}
+	}
+	// A description word another property's description also uses ("the
+	// crate" in every side's description) singles out neither.
+	for other, schema := range props {
+		if other == name {
+			continue
+		}
+		desc, _ := schema["description"].(string)
+		for _, t := range segment(desc, nil) {
+			if t.kind == tokLatin {
+				common[singular(t.text)] = true
 			}
 		}
 	}
