@@ -106,7 +106,7 @@ func findDates(lower string, now time.Time) []dateSpan {
 		}
 		out = append(out, d)
 	}
-	// "from 2023 April 4th to April 8th": a date written without its year
+	// "from 2031 May 2nd to May 6th": a date written without its year
 	// takes the year of the date written before it.
 	year := -1
 	for i, d := range out {

@@ -100,7 +100,7 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 		It("does not read a time of day as two quantities", func() {
 			clock := toolSkill("hands", map[string]any{"hour": prop("integer", "Hour."), "minute": prop("integer", "Minute.")}, "hour", "minute")
-			Expect(extractTool(clock, "the hands of a clock at 4:15")).To(BeEmpty())
+			Expect(extractTool(clock, "the kitchen clock shows 4:15")).To(BeEmpty())
 		})
 	})
 
@@ -308,25 +308,25 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 	})
 
 	Describe("booleans", func() {
-		search := toolSkill("find_case", map[string]any{
-			"include_notes": prop("boolean", "Include the clerk's notes."),
-			"full_text":     prop("boolean", "Return the full text."),
+		search := toolSkill("find_build", map[string]any{
+			"include_notes": prop("boolean", "Include the reviewer's notes."),
+			"raw_log":       prop("boolean", "Show the raw log."),
 		})
 		It("sets a flag the text names, off after a negator", func() {
 			Expect(extractTool(search, "include notes please")).To(HaveKeyWithValue("include_notes", true))
-			Expect(extractTool(search, "find it, but don't return full text")).To(HaveKeyWithValue("full_text", false))
+			Expect(extractTool(search, "find it, but don't show the raw log")).To(HaveKeyWithValue("raw_log", false))
 		})
 		It("leaves a flag the text does not name unset", func() {
-			Expect(extractTool(search, "find the case")).To(BeEmpty())
+			Expect(extractTool(search, "find the build")).To(BeEmpty())
 		})
 	})
 
 	It("does not let a description's loose words claim a number", func() {
 		power := toolSkill("raise", map[string]any{
 			"base": prop("integer", "The base."), "exponent": prop("integer", "The exponent."),
-			"mod": prop("integer", "Optional modulus; computes pow(base, exponent) % mod when given."),
+			"mod": prop("integer", "Optional modulus, applied to base^exponent when set."),
 		}, "base", "exponent")
 		power.Description = "Raise one number to the power of another."
-		Expect(extractTool(power, "Raise 5 to the power of 3.")).To(Equal(map[string]any{"base": 5, "exponent": 3}))
+		Expect(extractTool(power, "Raise 5 by an exponent of 3.")).To(Equal(map[string]any{"base": 5, "exponent": 3}))
 	})
 })

@@ -226,8 +226,8 @@ const (
 
 // assignNames fills place, person, organisation and title properties with
 // capitalised or quoted names, each name once, the surest pairs first.
-// Lowercase words are never taken as names: "a small green bird in
-// forest" names no place.
+// Lowercase words are never taken as names: "a little yellow house in
+// the valley" names no place.
 func assignNames(p *extractPlan, text string, taken *spans, out map[string]any) {
 	var props []int
 	for i := range p.props {

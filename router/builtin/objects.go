@@ -108,7 +108,7 @@ func fillsRequired(p *extractPlan, obj map[string]any) bool {
 }
 
 // explicitRe finds a value written after a property's name and "=" or
-// ":" ("alpha=0.05", "cash_flows=[200, 300]", "mode: 'fast'"): the name,
+// ":" ("alpha=0.05", "weights=[0.2, 0.8]", "mode: 'fast'"): the name,
 // then a bracketed list, a quoted string or a bare token.
 var explicitRe = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\[[^\]]*\]|"[^"]*"|'[^']*'|[^\s,;)]+)`)
 

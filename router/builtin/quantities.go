@@ -95,7 +95,7 @@ func cueGap(lower, cue string, n span, whole bool) int {
 	cueAtMode(lower, cue, whole, func(at int) {
 		gap := max(at-n.to, n.from-(at+len(cue)), 0)
 		if gap > 0 && clauseBreak(lower[min(at+len(cue), n.to):max(at, n.from)]) {
-			gap += clausePenalty // "300K, a final temperature": final names the next number
+			gap += clausePenalty // "6 bar, and an inlet pressure": inlet names the next number
 		}
 		if best < 0 || gap < best {
 			best = gap
@@ -170,10 +170,10 @@ const wordPenalty = 30
 // assignNumbers fills integer and number properties. Pairs of a property
 // and a number are taken closest first, so two properties never fight
 // over one number and the better-tied one wins it. A list of properties
-// followed by a list of as many numbers ("its base and height are 6 and
+// followed by a list of as many numbers ("its width and depth are 3 and
 // 10") pairs them in order first. Properties whose words are not in the
 // text get the remaining numbers in order only when the counts agree
-// exactly (required properties first, then all): "sides 5, 4 and 3"
+// exactly (required properties first, then all): "a crate of 7, 2 and 9"
 // fills side1, side2, side3; three numbers for one unnamed property fill
 // nothing.
 func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
@@ -261,8 +261,8 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 
 // assignRespectively pairs a written list of property names with a
 // written list of as many numbers that follows it within a few words:
-// "the base and height as 6cm and 10cm", "length, width and depth are
-// 3, 4 and 5". Each name must name exactly one number property.
+// "the width and depth as 3cm and 8cm", "width, height and depth are
+// 3, 8 and 5". Each name must name exactly one number property.
 func assignRespectively(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
 	runs := numberRuns(lower, nums, taken)
 	for _, r := range runs {
@@ -321,7 +321,7 @@ func numberValue(pp *propPlan, n numberSpan) any {
 }
 
 // numberRun is a written list of two or more numbers: "[1, 2, 3]",
-// "12, 24, 36", "2nd, 3rd and 4th" is not one (ordinals are glued).
+// "7, 14, 21"; "1st, 5th and 9th" is not one (ordinals are glued).
 type numberRun struct {
 	span
 	values []float64
@@ -415,10 +415,12 @@ func wordEnds(s string, i int) bool {
 }
 
 // specificCues drops the Latin description words that do not single out
-// this property: words of the skill's own description ("Calculate the
-// power ...") and other properties' names ("pow(base, exponent) % mod"
-// names base and exponent, not mod), and a few words every description
-// uses. Han cues stay: they are how Chinese requests name a number.
+// this property: words of the skill's own description ("Raise one number
+// to the power ..."), other properties' names (a modulus described as
+// "applied to base^exponent" is named by neither base nor exponent),
+// words another property's description uses too, and a few words every
+// description uses. Han cues stay: they are how Chinese requests name a
+// number.
 func specificCues(cues []string, name, skillDesc string, props map[string]map[string]any) []string {
 	common := map[string]bool{}
 	for _, t := range segment(skillDesc, nil) {
