@@ -386,7 +386,7 @@ var commonWords = func() map[string]bool {
 		me my i you your we our they them he she his her please can could would should will
 		what which who when where why how any all some there here do does did done get show
 		find search grep look see check list logs log errors error today yesterday week month
-		days day last past recent trace id ids in-scope service services api the`) {
+		days day last past recent trace id ids service services api`) {
 		m[w] = true
 	}
 	return m
