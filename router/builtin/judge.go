@@ -114,6 +114,10 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	return router.JudgeResponse{Raw: string(raw), Scores: scores}, nil
 }
 
+// coverageMargin is how many logits behind the best a candidate may be
+// and still have its params read for its coverage.
+const coverageMargin = 4.0
+
 // knowsAll reports whether every candidate is a skill the model learned.
 func (f *fitted) knowsAll(cands []*registry.Skill) bool {
 	for _, c := range cands {
@@ -140,10 +144,17 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 	z := make([]float64, n)
 	f.lin.logits(sparseVec{idx: sc.qIdx, val: sc.qVal}, idx, evs, z)
 	ranked := make([]rankedCandidate, n)
+	best := slices.Max(z)
 	for c := range cands {
 		in := candidateInput(z, c, evs)
 		var params map[string]any
-		in.nameCover, in.paramCover, in.schemaCover, params = f.coverage(int(idx[c]), text, lower, dates)
+		if z[c] >= best-coverageMargin {
+			in.nameCover, in.paramCover, in.schemaCover, params = f.coverage(int(idx[c]), text, lower, dates)
+		} else {
+			// Far behind: right with nearly no chance whatever it covers,
+			// so its params are not read (the costly part of coverage).
+			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCover(f.schemaStems[idx[c]], text)
+		}
 		// Rounded here, so the order below is the order callers see.
 		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: in.fit, prob: in.prob,
 			conf: round4(f.cal.confidence(in)), in: in, params: params}

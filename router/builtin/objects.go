@@ -120,6 +120,9 @@ func assignExplicit(p *extractPlan, text string, taken *spans, out map[string]an
 		return
 	}
 	for _, m := range explicitRe.FindAllStringSubmatchIndex(text, -1) {
+		if m[2] > 0 && strings.ContainsRune("-._/@", rune(text[m[2]-1])) {
+			continue // "order-service: disk full" names no param "service"
+		}
 		key := text[m[2]:m[3]]
 		raw := text[m[4]:m[5]]
 		for i := range p.props {

@@ -76,7 +76,7 @@ var (
 	quotedRe     = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|` + "`([^`]+)`")
 	hyphenatedRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
 	datasetRe    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
-	recipientRe  = regexp.MustCompile(`[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
+	recipientRe  = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
 	serviceNear  = regexp.MustCompile(`(?:service|服务)\s+([a-z][a-z0-9-]*)|([a-z][a-z0-9-]*)\s*(?:service\b|服务)`)
 	keywordCue   = regexp.MustCompile(`(?:有没有|包含|含有|关键字|关键词|keyword|\bfor|\bcontaining|\bmatching)\s*[:：]?\s*([A-Za-z0-9_.\-]+|[\p{Han}]{2,})`)
 	titleCue     = regexp.MustCompile(`(?:标题是|标题为|标题|titled|title\s*[:：]|called|about|关于)\s*[:：]?\s*(.+)`)
