@@ -256,7 +256,7 @@ func dateRoleOf(name string) dateRole {
 		has("in", "depart", "departure", "checkin", "first"):
 		return dateStart
 	case strings.Contains(n, "end") || strings.Contains(n, "until") || strings.HasSuffix(n, "to") ||
-		has("out", "return", "checkout", "last", "till"):
+		has("to", "out", "return", "checkout", "last", "till"):
 		return dateEnd
 	}
 	return dateSingle

@@ -89,6 +89,29 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(box, "its width, height and depth are 3, 8 and 5")).
 				To(Equal(map[string]any{"width": 3, "height": 8, "depth": 5}))
 		})
+		It("gives a written range's low end to the min param and its high end to the max param", func() {
+			flat := toolSkill("find_flat", map[string]any{
+				"min_rent": prop("integer", "Lowest monthly rent."),
+				"max_rent": prop("integer", "Highest monthly rent."),
+			})
+			Expect(extractTool(flat, "a flat for $900 to $1,400 a month")).To(Equal(map[string]any{"min_rent": 900, "max_rent": 1400}))
+			Expect(extractTool(flat, "rent between 1400 and 900")).To(Equal(map[string]any{"min_rent": 900, "max_rent": 1400}))
+		})
+		It("gives a list of numbers to ordinal params in order", func() {
+			tones := toolSkill("beat", map[string]any{
+				"first_tone":  prop("number", "Pitch of one tone in Hz."),
+				"second_tone": prop("number", "Pitch of the other tone in Hz."),
+			}, "first_tone", "second_tone")
+			Expect(extractTool(tones, "the beat of tones at 330Hz and 333Hz")).To(Equal(map[string]any{"first_tone": 330.0, "second_tone": 333.0}))
+		})
+		It("gives the number after 'to' to the end of a change and the one after 'from' to its start", func() {
+			oven := toolSkill("oven", map[string]any{
+				"initial_temperature": prop("number", "Temperature at the start, in degrees C."),
+				"final_temperature":   prop("number", "Temperature at the end, in degrees C."),
+			}, "initial_temperature", "final_temperature")
+			Expect(extractTool(oven, "dough at 20°C is baked until the temperature goes to 95°C")).
+				To(Equal(map[string]any{"initial_temperature": 20.0, "final_temperature": 95.0}))
+		})
 		It("reads numbers written as words, magnitudes and exponents", func() {
 			trip := toolSkill("trip", map[string]any{
 				"nights":     prop("integer", "Number of nights."),
@@ -138,6 +161,8 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			}, "check_in", "check_out")
 			Expect(extractTool(stay, "a room from 2031 April 2nd to April 6th")).
 				To(Equal(map[string]any{"check_in": "2031-04-02", "check_out": "2031-04-06"}))
+			span := toolSkill("span", map[string]any{"from_date": prop("string", "First day."), "to_date": prop("string", "Last day.")}, "from_date", "to_date")
+			Expect(extractTool(span, "from May 3, 2031 to May 9, 2031")).To(Equal(map[string]any{"from_date": "2031-05-03", "to_date": "2031-05-09"}))
 		})
 		It("writes a time of day as the description asks, 24-hour when it does not say", func() {
 			alarm := toolSkill("alarm", map[string]any{"time": prop("string", "When to ring.")}, "time")

@@ -156,7 +156,30 @@ func numberAffinity(pp *propPlan, lower string, n numberSpan) (score int, ok boo
 	if n.word {
 		score += wordPenalty
 	}
+	// "heated from 20°C to 90°C": the number after "to" ends a change,
+	// the one after "from" starts it.
+	if lead := lastWord(strings.TrimRight(lower[:n.from], " $")); lead != "" {
+		end, start := slices.ContainsFunc(pp.nameCues, isEndWord), slices.ContainsFunc(pp.nameCues, isStartWord)
+		switch {
+		case (lead == "to" || lead == "until") && end, lead == "from" && start:
+			score -= leadBonus
+		case (lead == "to" || lead == "until") && start, lead == "from" && end:
+			score += leadBonus
+		}
+	}
 	return score, ok
+}
+
+// leadBonus is what "to" before a number counts for an end property
+// ("final", "end") and "from" for a start property ("initial", "start").
+const leadBonus = 40
+
+func isEndWord(w string) bool {
+	return w == "final" || w == "end" || w == "to" || w == "target" || w == "max" || w == "maximum" || w == "last"
+}
+
+func isStartWord(w string) bool {
+	return w == "initial" || w == "start" || w == "from" || w == "min" || w == "minimum" || w == "first"
 }
 
 // unitBonus is how much closer, per name part, a number whose unit
@@ -178,6 +201,8 @@ const wordPenalty = 30
 // nothing.
 func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
 	assignRespectively(p, lower, nums, taken, out)
+	assignRange(p, lower, nums, taken, out)
+	assignOrdinals(p, lower, nums, taken, out)
 	type pair struct{ prop, num, score int }
 	var pairs []pair
 	var unnamed []int
@@ -256,6 +281,124 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 	for k, i := range fill {
 		out[p.props[i].name] = numberValue(&p.props[i], free[k])
 		taken.add(free[k].from, free[k].to)
+	}
+}
+
+// rangeEnds name the low and high ends of a range in a property's name.
+var rangeEnds = [][2]string{{"min", "max"}, {"minimum", "maximum"}, {"low", "high"}, {"lower", "upper"}, {"from", "to"}, {"start", "end"}, {"initial", "final"}}
+
+// assignRange gives a written range ("$300 to $450", "between 2 and 4") to
+// a pair of properties that name its low and high ends (min_price and
+// max_price, lower and upper), the low end first whatever the order of the
+// numbers' properties in the schema.
+func assignRange(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
+	for _, ends := range rangeEnds {
+		lo, hi := -1, -1
+		for i := range p.props {
+			pp := &p.props[i]
+			if pp.kind != propNumber {
+				continue
+			}
+			if _, done := out[pp.name]; done {
+				continue
+			}
+			switch {
+			case slices.Contains(pp.nameCues, ends[0]):
+				lo = i
+			case slices.Contains(pp.nameCues, ends[1]):
+				hi = i
+			}
+		}
+		if lo < 0 || hi < 0 {
+			continue
+		}
+		for k := 0; k+1 < len(nums); k++ {
+			a, b := nums[k], nums[k+1]
+			if taken.overlaps(a.from, a.to) || taken.overlaps(b.from, b.to) {
+				continue
+			}
+			gap := strings.TrimSpace(lower[a.to:b.from])
+			if gap != "to" && gap != "-" && gap != "–" && gap != "and" && gap != "through" {
+				continue
+			}
+			if before := strings.Fields(lower[max(0, a.from-30):a.from]); gap == "and" &&
+				!slices.Contains(before[max(0, len(before)-2):], "between") {
+				continue // "between 300 and 400", "between year 300 and 400"
+			}
+			if a.value > b.value {
+				a, b = b, a
+			}
+			out[p.props[lo].name] = numberValue(&p.props[lo], a)
+			out[p.props[hi].name] = numberValue(&p.props[hi], b)
+			taken.add(nums[k].from, nums[k+1].to)
+			return
+		}
+	}
+}
+
+// ordinalWords mark the members of a group of properties: first_note and
+// second_note, value1 and value2.
+var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+
+// ordinalGroup is the group a number property belongs to (its name
+// without the ordinal) and its place in it, or "" and 0.
+func ordinalGroup(name string) (string, int) {
+	parts := nameParts(name)
+	if st := numberedStem(name); st != "" {
+		k := ordinalWords[name[len(strings.TrimRight(name, "0123456789")):]]
+		return st, k
+	}
+	for i, w := range parts {
+		if k, ok := ordinalWords[w]; ok {
+			rest := append(append([]string(nil), parts[:i]...), parts[i+1:]...)
+			return strings.Join(rest, "_"), k
+		}
+	}
+	return "", 0
+}
+
+// assignOrdinals gives a written list of numbers to a group of ordinal
+// properties of as many members, in order: "notes of 440Hz and 880Hz" to
+// first_note_frequency and second_note_frequency; "5 and 9" to x1, x2.
+func assignOrdinals(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
+	groups := map[string][]int{}
+	var order []string
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propNumber {
+			continue
+		}
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		if g, k := ordinalGroup(pp.name); g != "" && k > 0 {
+			if _, seen := groups[g]; !seen {
+				order = append(order, g)
+			}
+			groups[g] = append(groups[g], i)
+		}
+	}
+	for _, g := range order {
+		props := groups[g]
+		if len(props) < 2 {
+			continue
+		}
+		slices.SortFunc(props, func(a, b int) int {
+			_, ka := ordinalGroup(p.props[a].name)
+			_, kb := ordinalGroup(p.props[b].name)
+			return ka - kb
+		})
+		for _, r := range numberRuns(lower, nums, taken) {
+			if len(r.values) != len(props) {
+				continue
+			}
+			for k, i := range props {
+				n := numberSpan{span: r.nums[k], value: r.values[k], dim: r.dims[k]}
+				out[p.props[i].name] = numberValue(&p.props[i], n)
+				taken.add(n.from, n.to)
+			}
+			break
+		}
 	}
 }
 

@@ -40,7 +40,9 @@ var unitWords = []struct {
 	word string
 	dim  dimension
 }{
-	{"meters per second squared", dimAcceleration}, {"m/s^2", dimAcceleration}, {"m/s²", dimAcceleration}, {"m/s2", dimAcceleration},
+	{"meters per second squared", dimAcceleration}, {"meters/second^2", dimAcceleration}, {"metres/second^2", dimAcceleration},
+	{"m/s^2", dimAcceleration}, {"m/s²", dimAcceleration}, {"m/s2", dimAcceleration}, {"ft/s^2", dimAcceleration},
+	{"meters/second", dimSpeed}, {"metres/second", dimSpeed}, {"miles/hour", dimSpeed}, {"ft/s", dimSpeed},
 	{"meters per second", dimSpeed}, {"metres per second", dimSpeed}, {"kilometers per hour", dimSpeed}, {"miles per hour", dimSpeed},
 	{"m/s", dimSpeed}, {"km/h", dimSpeed}, {"km/hr", dimSpeed}, {"kmh", dimSpeed}, {"kph", dimSpeed}, {"mph", dimSpeed}, {"knots", dimSpeed},
 	{"square meters", dimArea}, {"square metres", dimArea}, {"square feet", dimArea}, {"square kilometers", dimArea}, {"square miles", dimArea},
