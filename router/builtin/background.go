@@ -80,8 +80,8 @@ const functionPivot = 50.0
 
 // unknownIDF is the IDF of a feature no skill mentions.
 func (m *model) unknownIDF(tc termCount) float64 {
-	if bg := backgroundDF(tc); bg > 0 {
-		return idfOf(0, bg, m.skillCount)
+	if backgroundDF(tc) > 0 {
+		return m.functionIDF
 	}
 	return m.maxIDF
 }

@@ -101,8 +101,8 @@ type model struct {
 	vocab  map[uint64]int32
 	idf    []float32
 	maxIDF float64 // idf of a feature no skill mentions
-	// skillCount is len(skills) as a float, for the IDF of unknown features.
-	skillCount float64
+	// functionIDF is the idf of a function word no skill uses.
+	functionIDF float64
 
 	docs     []sparseVec // aligned with texts
 	docPost  postings
@@ -285,8 +285,8 @@ func newModel(skills []*registry.Skill) *model {
 	for i, d := range df {
 		m.idf[i] = float32(idfOf(float64(d), bgs[i], n))
 	}
-	m.skillCount = n
 	m.maxIDF = idfOf(0, 0, n)
+	m.functionIDF = idfOf(0, backgroundSkills, n)
 
 	m.docs = make([]sparseVec, len(m.texts))
 	for t := range m.texts {
