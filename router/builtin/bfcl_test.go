@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -255,7 +254,11 @@ func auc(pos, neg []float64) float64 {
 // params under BFCL's checker for acting decisions. The CLI's figures
 // (README) come from the router and importer; these are the judge's own,
 // for quick iteration. ROUTEBENCH_BFCL_FAIL=category lists that
-// category's failures.
+// category's failures; ROUTEBENCH_BFCL_DUMP=1 logs the top candidate's
+// calibration input per case ("CAL ..."), which is how the prior for
+// registries without examples was measured. Categories that have no
+// answers file (irrelevance) count as "should call nothing"; JSON null in
+// an answer (live categories) means "may be left out".
 func TestBFCL(t *testing.T) {
 	if os.Getenv("ROUTEBENCH_BFCL") != "1" {
 		t.Skip("set ROUTEBENCH_BFCL=1 to measure on BFCL")
@@ -350,6 +353,4 @@ func TestBFCL(t *testing.T) {
 	if len(confs[true]) > 0 && len(confs[false]) > 0 {
 		t.Logf("AUC of top confidence, relevant vs irrelevant: %.3f", auc(confs[true], confs[false]))
 	}
-	_ = math.Abs
 }
-

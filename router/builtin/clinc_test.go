@@ -2,9 +2,9 @@ package builtin
 
 import (
 	"context"
-	"math"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,24 +53,6 @@ func loadCLINC(t testing.TB) (clincData, []*registry.Skill) {
 		skills[i] = by[n]
 	}
 	return d, skills
-}
-
-// curve reports in-scope accuracy at the thresholds that give 30/40/49% OOS recall.
-func curve(inTop []float64, inOK []bool, oosTop []float64) string {
-	sorted := slices.Clone(oosTop)
-	slices.Sort(sorted)
-	out := ""
-	for _, r := range []float64{0.3, 0.4, 0.49, 0.6} {
-		th := sorted[int(r*float64(len(sorted)))]
-		ok := 0
-		for k := range inTop {
-			if inOK[k] && inTop[k] > th {
-				ok++
-			}
-		}
-		out += fmt.Sprintf(" rec%.2f:acc=%.4f", r, float64(ok)/float64(len(inTop)))
-	}
-	return out
 }
 
 // TestCLINC measures the builtin embedder + judge on CLINC150's dev split

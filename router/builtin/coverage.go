@@ -148,9 +148,9 @@ func splitCamel(s string) string {
 // A request a tool serves talks about what the tool's schema talks about.
 func schemaCover(stems map[string]bool, text string) float64 {
 	n, found := 0, 0
-	for _, w := range wordsOf(text) {
+	for _, w := range wordsOf(lowerASCII(text)) {
 		word := w.w
-		if len(word) < 3 || word[0] < 'a' || word[0] > 'z' || !contentWord(word) {
+		if len(word) < 3 || text[w.from] < 'a' || text[w.from] > 'z' || !contentWord(word) {
 			continue // capitalised in the request, a number, or grammar
 		}
 		n++

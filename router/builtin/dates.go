@@ -43,9 +43,9 @@ var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 var dateRules = []dateRule{
 	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, need: []string{"-", "/", "."}},
 	{re: regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}},
-	{re: regexp.MustCompile(`\b(`+monthAlt+`)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
-	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(`+monthAlt+`)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
-	{re: regexp.MustCompile(`\b(\d{4}),?\s+(`+monthAlt+`)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
+	{re: regexp.MustCompile(`\b(` + monthAlt + `)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
+	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthAlt + `)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
+	{re: regexp.MustCompile(`\b(\d{4}),?\s+(` + monthAlt + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
 	// Month-first numeric dates, as US forms write them ("01-31-1980");
 	// day-first when the first part cannot be a month.
 	{re: regexp.MustCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, need: []string{"-", "/", "."}},

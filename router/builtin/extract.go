@@ -83,8 +83,8 @@ type propPlan struct {
 	integer   bool
 	terms     []enumTerm // enum, longest first
 	date      dateRole
-	layout    string       // how a date or time property is written
-	sub       *extractPlan // an object's (or an array's objects') own properties
+	layout    string         // how a date or time property is written
+	sub       *extractPlan   // an object's (or an array's objects') own properties
 	anchor    *regexp.Regexp // the pattern as written
 	loose     *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
 	cues      []string       // words that name a number ("replica", "副本", "元")
@@ -93,10 +93,10 @@ type propPlan struct {
 	role      stringRole
 	class     nameClass    // the kind of proper name a string property holds
 	region    regionFormat // how a place property writes its region
-	dims      []dimension // what a number property measures
-	percent   bool        // a percentage is given as written ("5" for 5%), not as a fraction
-	known     []string // values the skill's examples give this property, longest first
-	described []string // values the property's description quotes, longest first
+	dims      []dimension  // what a number property measures
+	percent   bool         // a percentage is given as written ("5" for 5%), not as a fraction
+	known     []string     // values the skill's examples give this property, longest first
+	described []string     // values the property's description quotes, longest first
 }
 
 // extractPlan is a skill's properties, in name order for determinism.
@@ -250,7 +250,9 @@ func enumTerms(schema map[string]any) []enumTerm {
 func dateRoleOf(name string) dateRole {
 	n := strings.ToLower(name)
 	parts := nameParts(name)
-	has := func(words ...string) bool { return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(parts, w) }) }
+	has := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(parts, w) })
+	}
 	switch {
 	case strings.Contains(n, "start") || strings.Contains(n, "from") || strings.Contains(n, "begin") || strings.Contains(n, "since") ||
 		has("in", "depart", "departure", "checkin", "first"):

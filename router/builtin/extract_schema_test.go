@@ -29,7 +29,9 @@ func stringArray(desc string) map[string]any {
 	return map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": desc}
 }
 
-func extractTool(s *registry.Skill, text string) map[string]any { return ExtractParams(s, text, testNow) }
+func extractTool(s *registry.Skill, text string) map[string]any {
+	return ExtractParams(s, text, testNow)
+}
 
 var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 	Describe("numbers", func() {

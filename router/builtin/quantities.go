@@ -502,7 +502,6 @@ func numberRuns(text string, nums []numberSpan, taken *spans) []numberRun {
 	return out
 }
 
-
 // assignNumberLists fills arrays of numbers from written lists: one
 // array property takes the longest list; several take the lists in order
 // when there are exactly as many lists as properties.
