@@ -116,7 +116,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 
 // coverageMargin is how many logits behind the best a candidate may be
 // and still have its params read for its coverage.
-const coverageMargin = 4.0
+const coverageMargin = 2.0
 
 // knowsAll reports whether every candidate is a skill the model learned.
 func (f *fitted) knowsAll(cands []*registry.Skill) bool {
