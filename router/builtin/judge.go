@@ -154,6 +154,9 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 			// Far behind: right with nearly no chance whatever it covers,
 			// so its params are not read (the costly part of coverage).
 			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCover(f.schemaStems[idx[c]], text)
+			if len(cands[c].Required()) == 0 {
+				in.paramCover = 1 // nothing required, nothing missing
+			}
 		}
 		// Rounded here, so the order below is the order callers see.
 		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: in.fit, prob: in.prob,
