@@ -80,19 +80,20 @@ func BenchmarkFit(b *testing.B) {
 	}
 }
 
-// BenchmarkExtractToolSchema is extraction for a bare tool schema (BFCL
-// style: typed properties with descriptions, no examples), where the
-// number, name and list rules do the work.
+// BenchmarkExtractToolSchema is extraction for a bare tool schema (typed
+// properties with descriptions, no examples), where the number, unit,
+// date, name and list rules do the work. Schema and sentence are made up.
 func BenchmarkExtractToolSchema(b *testing.B) {
-	s := toolSkill("distance_and_temps", map[string]any{
-		"start_location": prop("string", "The starting city."),
-		"end_location":   prop("string", "The destination city."),
-		"initial_temp":   prop("number", "The initial temperature in Kelvin."),
-		"final_temp":     prop("number", "The final temperature in Kelvin."),
-		"samples":        numberArray("number", "Observations."),
-		"include_tolls":  prop("boolean", "Include toll roads."),
-	}, "start_location", "end_location", "initial_temp", "final_temp")
-	text := "Drive from San Francisco, CA to Los Angeles, initial temperature of 300K, a final temperature of 400K, samples [1.5, 2, 3] and include tolls."
+	s := toolSkill("ship_freight", map[string]any{
+		"origin":        prop("string", "City the shipment leaves from."),
+		"destination":   prop("string", "City it goes to, e.g. Austin, TX."),
+		"weight":        prop("number", "Gross weight in kilograms."),
+		"insured_value": prop("number", "Declared value in dollars."),
+		"pickup_date":   prop("string", "Pickup day in MM/DD/YYYY format."),
+		"dimensions":    numberArray("number", "Length, width and height in cm."),
+		"fragile":       prop("boolean", "Handle as fragile."),
+	}, "origin", "destination", "weight", "pickup_date")
+	text := "Ship 240 kg from Rotterdam to Boise, Idaho on March 9, 2031, insured for $18,500, boxes of [120, 80, 95] cm, fragile."
 	b.ReportAllocs()
 	for b.Loop() {
 		ExtractParams(s, text, testNow)

@@ -33,60 +33,88 @@ func reliability(conf []float64, correct []bool) float64 {
 var _ = Describe("calibration", func() {
 	It("is the prior when there is nothing to fit", func() {
 		c := fitCalibration(nil)
-		Expect(c.theta).To(Equal(calPrior))
-		Expect(c.floor).To(Equal(minFloor))
-		Expect(c.confidence(calInput{prob: 0.5})).To(BeNumerically("~", sigmoid(calPrior[0]), 1e-12))
+		Expect(c.right).To(Equal(calPrior))
+		for k := range c.in {
+			Expect(c.in[k]).To(BeNumerically("~", inPrior[k], 1e-9))
+		}
+		// A tool request that gives the tool's values is in scope; one that
+		// shares neither values nor name words with it is not.
+		Expect(c.outcome(calInput{fit: 0.2, paramCover: 1}).inScope).To(BeNumerically(">", 0.5))
+		Expect(c.outcome(calInput{fit: 0.2}).inScope).To(BeNumerically("<", 0.5))
 	})
 
 	It("recovers a known logistic and is reliable on it", func() {
-		truth := [calFeatures]float64{-2, 1, 0.5, 3}
+		truth := []float64{-2, 1, 0.5, 3}
 		rng := rand.New(rand.NewPCG(1, 2))
-		var obs []heldOut
+		var xs [][]float64
+		var ys, ws []float64
 		for range 20000 {
 			m := rng.Float64() * 6
-			o := heldOut{calInput: calInput{margin: m, prob: sigmoid(m - 2*rng.Float64()), fit: rng.Float64() * 0.8}, weight: 1}
-			x := calFeaturesOf(o.calInput)
-			z := truth[0]*x[0] + truth[1]*x[1] + truth[2]*x[2] + truth[3]*x[3]
-			o.correct = rng.Float64() < sigmoid(z)
-			obs = append(obs, o)
+			x := rightFeaturesOf(calInput{margin: m, prob: sigmoid(m - 2*rng.Float64()), fit: rng.Float64() * 0.8})
+			y := 0.0
+			if rng.Float64() < sigmoid(dot(truth, x)) {
+				y = 1
+			}
+			xs, ys, ws = append(xs, x), append(ys, y), append(ws, 1)
 		}
-		c := fitCalibration(obs)
+		theta := fitLogistic(xs, ys, ws, calPrior[:], calPriorWeight)
 		for k := range truth {
-			Expect(c.theta[k]).To(BeNumerically("~", truth[k], 0.35), "theta[%d] = %v", k, c.theta)
+			Expect(theta[k]).To(BeNumerically("~", truth[k], 0.35), "theta = %v", theta)
 		}
-		conf := make([]float64, len(obs))
-		correct := make([]bool, len(obs))
-		for i, o := range obs {
-			conf[i], correct[i] = c.confidence(o.calInput), o.correct
+		conf := make([]float64, len(xs))
+		correct := make([]bool, len(xs))
+		for i, x := range xs {
+			conf[i], correct[i] = sigmoid(dot(theta, x)), ys[i] == 1
 		}
 		Expect(reliability(conf, correct)).To(BeNumerically("<", 0.05))
 	})
 
 	It("leans on the prior when a registry has few examples", func() {
-		// Three right answers prove little: theta moves toward them, but
+		// Three right answers prove little: the fit moves toward them, but
 		// not to a confident extreme.
 		in := calInput{margin: 1, prob: 0.6, fit: 0.3}
 		right := heldOut{calInput: in, correct: true, weight: 1}
 		c := fitCalibration([]heldOut{right, right, right})
-		Expect(c.confidence(in)).To(BeNumerically("<", 0.95))
+		Expect(sigmoid(dot(c.right[:], rightFeaturesOf(in)))).To(BeNumerically("<", 0.95))
 		Expect(c.confidence(in)).To(BeNumerically(">", fitCalibration(nil).confidence(in)))
 	})
 
 	It("matches the held-out accuracy of the registry it was fitted on", func() {
 		f := fittedFor(testSkills(), defaultTopK)
 		obs := f.heldOut(f.trainingItems(defaultWeights, max(trainCands, defaultTopK+1)))
-		Expect(f.cal.items).To(Equal(len(obs)))
 		var sumConf, sumRight, sumW float64
+		items, oos := 0, 0
 		for _, o := range obs {
-			sumConf += o.weight * f.cal.confidence(o.calInput)
+			if o.oos {
+				oos++
+				continue
+			}
+			items++
+			sumConf += o.weight * sigmoid(dot(f.cal.right[:], rightFeaturesOf(o.calInput)))
 			if o.correct {
 				sumRight += o.weight
 			}
 			sumW += o.weight
 		}
+		Expect(f.cal.items).To(Equal(items))
+		Expect(f.cal.oos).To(Equal(oos))
+		Expect(oos).To(BeNumerically(">", 0), "every example also stands in for a request no skill covers")
 		Expect(sumConf / sumW).To(BeNumerically("~", sumRight/sumW, 0.05))
-		Expect(f.cal.floor).To(BeNumerically(">=", minFloor))
-		Expect(f.cal.floor).To(BeNumerically("<=", maxFloor))
+	})
+
+	It("finds its pseudo out-of-scope texts less likely in scope than its own", func() {
+		f := fittedFor(testSkills(), defaultTopK)
+		var in, out, nIn, nOut float64
+		for _, o := range f.heldOut(f.trainingItems(defaultWeights, max(trainCands, defaultTopK+1))) {
+			// On the scale the fit works on, before the prior share.
+			p := sigmoid(dot(f.cal.in[:], inFeaturesOf(o.calInput)) - priorOdds())
+			if o.oos {
+				out, nOut = out+p, nOut+1
+			} else if o.correct {
+				in, nIn = in+p, nIn+1
+			}
+		}
+		Expect(in/nIn - out/nOut).To(BeNumerically(">", 0.2))
 	})
 
 	It("orders confidence by margin and by fit", func() {
@@ -94,5 +122,22 @@ var _ = Describe("calibration", func() {
 		Expect(c.confidence(calInput{margin: 3, prob: 0.9, fit: 0.3})).To(BeNumerically(">", c.confidence(calInput{margin: 1, prob: 0.6, fit: 0.3})))
 		Expect(c.confidence(calInput{margin: 2, prob: 0.8, fit: 0.5})).To(BeNumerically(">", c.confidence(calInput{margin: 2, prob: 0.8, fit: 0.1})))
 		Expect(c.confidence(calInput{margin: -2, prob: 0.1, fit: 0.3})).To(BeNumerically("<", 0.5), "a candidate behind another is likely wrong")
+	})
+
+	It("does not give a lone candidate the top confidence by construction", func() {
+		c := fitCalibration(nil)
+		lone := func(fit, cover float64) outcome {
+			return c.outcome(calInput{margin: maxMargin, prob: 1, fit: fit, nameCover: cover, paramCover: cover})
+		}
+		Expect(lone(0.05, 0).right).To(BeNumerically("<", 0.2))
+		Expect(lone(0.05, 0).none()).To(BeTrue())
+		Expect(lone(0.4, 1).right).To(BeNumerically(">", 0.9))
+		Expect(lone(0.4, 1).none()).To(BeFalse())
+	})
+
+	It("answers none when out of scope is likelier than in scope, not when candidates tie", func() {
+		Expect(outcome{right: 0.3, inScope: 0.35}.none()).To(BeTrue())
+		Expect(outcome{right: 0.3, inScope: 0.9}.none()).To(BeFalse(), "in scope, two candidates close: a question, not none")
+		Expect(outcome{right: 0.45, inScope: 0.5}.none()).To(BeFalse())
 	})
 })

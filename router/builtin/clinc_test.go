@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,7 +24,7 @@ type clincData struct {
 }
 
 func loadCLINC(t testing.TB) (clincData, []*registry.Skill) {
-	path := filepath.Join("..", "..", "..", "shared", "data", "clinc150", "dev.json")
+	path := filepath.Join(sharedData(t), "clinc150", "dev.json")
 	if p := os.Getenv("ROUTEBENCH_CLINC_FILE"); p != "" {
 		path = p
 	}
@@ -54,24 +55,6 @@ func loadCLINC(t testing.TB) (clincData, []*registry.Skill) {
 	return d, skills
 }
 
-// curve reports in-scope accuracy at the thresholds that give 30/40/49% OOS recall.
-func curve(inTop []float64, inOK []bool, oosTop []float64) string {
-	sorted := slices.Clone(oosTop)
-	slices.Sort(sorted)
-	out := ""
-	for _, r := range []float64{0.3, 0.4, 0.49, 0.6} {
-		th := sorted[int(r*float64(len(sorted)))]
-		ok := 0
-		for k := range inTop {
-			if inOK[k] && inTop[k] > th {
-				ok++
-			}
-		}
-		out += fmt.Sprintf(" rec%.2f:acc=%.4f", r, float64(ok)/float64(len(inTop)))
-	}
-	return out
-}
-
 // TestCLINC measures the builtin embedder + judge on CLINC150's dev split
 // (ROUTEBENCH_CLINC=1): every train intent is a skill with its train
 // texts as examples; each val query is recalled among all 150 intents by
@@ -91,9 +74,17 @@ func TestCLINC(t *testing.T) {
 	}
 	t.Logf("fit %d skills, %d examples: %v", len(skills), len(d.Train), time.Since(start))
 	j := models.Judge.(*Judge)
-	t.Logf("calibration: theta=%.3f floor=%.3f held-out %d (%d correct)", j.fit.cal.theta, j.fit.cal.floor, j.fit.cal.items, j.fit.cal.correct)
+	t.Logf("calibration: right=%.3f in=%.3f held-out %d (%d correct), %d pseudo out of scope", j.fit.cal.right, j.fit.cal.in, j.fit.cal.items, j.fit.cal.correct, j.fit.cal.oos)
 
 	ctx := context.Background()
+	var dump *os.File
+	if p := os.Getenv("ROUTEBENCH_CLINC_DUMP"); p != "" {
+		dump, _ = os.Create(p)
+		defer dump.Close()
+		for _, o := range j.fit.heldOut(j.fit.trainingItems(defaultWeights, max(trainCands, topK+1))) {
+			dumpRow(dump, "held", o.calInput, o.correct, o.oos)
+		}
+	}
 	var docSkill []int
 	var docVecs []float32 // flat, EmbedDim per document
 	for s, sk := range skills {
@@ -151,7 +142,14 @@ func TestCLINC(t *testing.T) {
 		}
 		o.skill, o.conf = v.Skill, v.Confidence
 		sc := getScratch()
-		ranked := j.fit.rank(sc, text, skills)
+		rk := j.fit.rank(sc, text, lowerASCII(text), nil, cands)
+		putScratch(sc)
+		if dump != nil {
+			top := rk[0]
+			dumpRow(dump, "val", top.in, top.skill.Name == want, want == "oos")
+		}
+		sc = getScratch()
+		ranked := j.fit.rank(sc, text, lowerASCII(text), nil, skills)
 		putScratch(sc)
 		o.top1 = ranked[0].skill.Name == want
 		return o
@@ -215,15 +213,39 @@ func TestCLINC(t *testing.T) {
 			}
 		}
 		acc, rec := rate(ok, len(in)), rate(declined, len(oos))
-		if int(th*100)%10 == 0 {
+		if int(math.Round(th*100))%10 == 0 || math.Abs(th-0.44) < 0.001 {
 			t.Logf("  confidence >= %.2f: in-scope accuracy %.4f, OOS recall %.3f", th, acc, rec)
 		}
-		if acc >= 0.917 && rec > bestRecall {
+		if acc >= 0.915 && rec > bestRecall {
 			bestTh, bestRecall = th, rec
 		}
 	}
-	t.Logf("best OOS recall with in-scope accuracy >= 91.7%%: %.3f at confidence >= %.2f", bestRecall, bestTh)
+	t.Logf("best OOS recall with in-scope accuracy >= 91.5%%: %.3f at confidence >= %.2f", bestRecall, bestTh)
 	if rate(judged, len(in)) < 0.85 {
 		t.Errorf("in-scope accuracy %.4f, want >= 0.85", rate(judged, len(in)))
+	}
+}
+
+func dumpRow(w *os.File, kind string, in calInput, correct, oos bool) {
+	fmt.Fprintf(w, "%s %v %v %.5f %.5f %.5f %.5f %.5f\n", kind, correct, oos, in.margin, in.prob, in.fit, in.learned, in.nearest)
+}
+
+// sharedData finds the team's ../shared/data from the package directory,
+// whether the repository is checked out beside it or in a worktree below.
+func sharedData(t testing.TB) string {
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p := filepath.Join(dir, "shared", "data")
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatalf("no shared/data above the package directory")
+		}
+		dir = parent
 	}
 }

@@ -32,6 +32,9 @@ type dateRule struct {
 	need  []string
 }
 
+// monthAlt matches a month's name or its abbreviation.
+const monthAlt = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
+
 var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
 
 // Relative date semantics (brief, "Relative date semantics"): weeks start
@@ -40,8 +43,12 @@ var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 var dateRules = []dateRule{
 	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, need: []string{"-", "/", "."}},
 	{re: regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}},
-	{re: regexp.MustCompile(`\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
-	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
+	{re: regexp.MustCompile(`\b(` + monthAlt + `)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
+	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthAlt + `)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
+	{re: regexp.MustCompile(`\b(\d{4}),?\s+(` + monthAlt + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
+	// Month-first numeric dates, as US forms write them ("01-31-1980");
+	// day-first when the first part cannot be a month.
+	{re: regexp.MustCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, need: []string{"-", "/", "."}},
 	// A range of days written without their month ("1号到15号", "the 1st
 	// to the 15th"), as a user answers "which dates?".
 	{re: regexp.MustCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}},
@@ -99,6 +106,23 @@ func findDates(lower string, now time.Time) []dateSpan {
 		}
 		out = append(out, d)
 	}
+	// "from 2031 May 2nd to May 6th": a date written without its year
+	// takes the year of the date written before it.
+	year := -1
+	for i, d := range out {
+		if !d.absolute {
+			continue
+		}
+		if writtenYear.MatchString(lower[d.from:d.to]) {
+			year = d.start.Year()
+			continue
+		}
+		if year >= 0 && d.start.Year() != year {
+			if t, ok := makeDate(year, int(d.start.Month()), d.start.Day(), d.start.Location()); ok && d.start.Equal(d.end) {
+				out[i].start, out[i].end = t, t
+			}
+		}
+	}
 	// "11月3日到9日": the second day inherits the first's month.
 	for i := 0; i < len(out); i++ {
 		d := out[i]
@@ -120,6 +144,9 @@ func findDates(lower string, now time.Time) []dateSpan {
 	}
 	return out
 }
+
+// writtenYear finds a year written inside a date.
+var writtenYear = regexp.MustCompile(`\d{4}`)
 
 // dateProbe is the moment date spans are parsed against when only their
 // place matters (tokenizing): any fixed day will do.
@@ -201,6 +228,21 @@ func parseMonthNameDay(s string, m []int, today time.Time) (time.Time, time.Time
 
 func parseDayMonthName(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
 	return monthDayYear(group(s, m, 2), group(s, m, 1), group(s, m, 3), today)
+}
+
+func parseYearMonthNameDay(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
+	return monthDayYear(group(s, m, 2), group(s, m, 3), group(s, m, 1), today)
+}
+
+func parseMDY(s string, m []int, today time.Time) (time.Time, time.Time, bool) {
+	a, _ := strconv.Atoi(group(s, m, 1))
+	b, _ := strconv.Atoi(group(s, m, 2))
+	y, _ := strconv.Atoi(group(s, m, 3))
+	if a > 12 {
+		a, b = b, a
+	}
+	t, ok := makeDate(y, a, b, today.Location())
+	return t, t, ok
 }
 
 func monthDayYear(month, day, year string, today time.Time) (time.Time, time.Time, bool) {

@@ -42,7 +42,7 @@ func (m *model) embed(text string) []float32 {
 	defer putScratch(sc)
 	var acc [EmbedDim]float64
 	for _, tc := range sc.countTerms(text) {
-		idf := m.maxIDF
+		idf := m.unknownIDF(tc)
 		if id, ok := m.vocab[tc.hash]; ok {
 			idf = float64(m.idf[id])
 		}

@@ -78,4 +78,4 @@ var _ = Describe("embedder", func() {
 	})
 })
 
-const embedGolden = "55d9a2fae02c8d4d"
+const embedGolden = "1f8b3e15202e7232"

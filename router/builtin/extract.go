@@ -54,6 +54,10 @@ const (
 	propNumberList // an array of numbers
 	propStringList // an array of strings
 	propBool
+	propDateTime   // a date and a time of day in one string
+	propTime       // a time of day
+	propObject     // an object with properties of its own
+	propObjectList // an array of such objects
 )
 
 type dateRole uint8
@@ -79,14 +83,20 @@ type propPlan struct {
 	integer   bool
 	terms     []enumTerm // enum, longest first
 	date      dateRole
+	layout    string         // how a date or time property is written
+	sub       *extractPlan   // an object's (or an array's objects') own properties
 	anchor    *regexp.Regexp // the pattern as written
 	loose     *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
 	cues      []string       // words that name a number ("replica", "副本", "元")
 	nameCues  []string       // the parts of the property's name, the strongest cues
 	required  bool
 	role      stringRole
-	known     []string // values the skill's examples give this property, longest first
-	described []string // values the property's description quotes, longest first
+	class     nameClass    // the kind of proper name a string property holds
+	region    regionFormat // how a place property writes its region
+	dims      []dimension  // what a number property measures
+	percent   bool         // a percentage is given as written ("5" for 5%), not as a fraction
+	known     []string     // values the skill's examples give this property, longest first
+	described []string     // values the property's description quotes, longest first
 }
 
 // extractPlan is a skill's properties, in name order for determinism.
@@ -131,8 +141,8 @@ func newPlan(s *registry.Skill) *extractPlan {
 			if len(pp.terms) == 0 {
 				continue
 			}
-		case typ == "string" && schema["format"] == "date":
-			pp.kind = propDate
+		case typ == "string" && isDateLike(schema, pp.nameCues, desc):
+			pp.kind, pp.layout, _ = dateKindOf(schema, pp.nameCues, desc)
 			pp.date = dateRoleOf(name)
 			plan.hasDates = true
 		case typ == "integer" || typ == "number":
@@ -140,6 +150,15 @@ func newPlan(s *registry.Skill) *extractPlan {
 			plan.hasNumbers = true
 			pp.integer = typ == "integer"
 			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
+			pp.dims = propDimensions(pp.nameCues, desc)
+			pp.percent = asPercent(pp.nameCues, desc)
+		case typ == "object" && len(subProperties(schema)) > 0:
+			pp.kind = propObject
+			pp.sub = newPlan(&registry.Skill{Name: name, Description: desc, ParamsSchema: schema})
+			plan.hasNumbers = plan.hasNumbers || pp.sub.hasNumbers
+		case typ == "array" && objectItems(schema) != nil:
+			pp.kind = propObjectList
+			pp.sub = newPlan(&registry.Skill{Name: name, Description: desc, ParamsSchema: objectItems(schema)})
 		case typ == "array" && numericItems(schema):
 			pp.kind = propNumberList
 			plan.hasNumbers = true
@@ -148,6 +167,10 @@ func newPlan(s *registry.Skill) *extractPlan {
 		case typ == "array" && stringItems(schema):
 			pp.kind = propStringList
 			pp.role = stringRoleOf(name, desc)
+			pp.described = describedValues(desc)
+			pp.class = nameClassOf(pp.nameCues, desc)
+			pp.region = regionFormatOf(desc)
+			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
 		case typ == "boolean":
 			pp.kind = propBool
 		case typ == "string" && schema["pattern"] != nil:
@@ -160,6 +183,9 @@ func newPlan(s *registry.Skill) *extractPlan {
 			pp.kind = propString
 			pp.role = stringRoleOf(name, desc)
 			pp.described = describedValues(desc)
+			pp.class = nameClassOf(pp.nameCues, desc)
+			pp.region = regionFormatOf(desc)
+			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
 			switch pp.role {
 			case roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric:
 				plan.freeText = true
@@ -218,15 +244,30 @@ func enumTerms(schema map[string]any) []enumTerm {
 	return out
 }
 
+// dateRoleOf says whether a date property starts or ends a range, from
+// the words of its name: start_date, from, since, check_in, departure;
+// end_date, until, to, check_out, return.
 func dateRoleOf(name string) dateRole {
 	n := strings.ToLower(name)
+	parts := nameParts(name)
+	has := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(parts, w) })
+	}
 	switch {
-	case strings.Contains(n, "start") || strings.Contains(n, "from") || strings.Contains(n, "begin") || strings.Contains(n, "since"):
+	case strings.Contains(n, "start") || strings.Contains(n, "from") || strings.Contains(n, "begin") || strings.Contains(n, "since") ||
+		has("in", "depart", "departure", "checkin", "first"):
 		return dateStart
-	case strings.Contains(n, "end") || strings.Contains(n, "until") || strings.HasSuffix(n, "to"):
+	case strings.Contains(n, "end") || strings.Contains(n, "until") || strings.HasSuffix(n, "to") ||
+		has("to", "out", "return", "checkout", "last", "till"):
 		return dateEnd
 	}
 	return dateSingle
+}
+
+// isDateLike reports whether a string property holds a date or a time.
+func isDateLike(schema map[string]any, parts []string, desc string) bool {
+	_, _, ok := dateKindOf(schema, parts, desc)
+	return ok
 }
 
 // compilePattern keeps the pattern as written and, when it carries
@@ -315,6 +356,15 @@ func extract(p *extractPlan, text string, now time.Time, known map[string][]stri
 func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known map[string][]string) map[string]any {
 	out := map[string]any{}
 	var taken spans
+	p.fill(text, lower, dates, known, &taken, out)
+	return out
+}
+
+// fill runs the plan over text, writing into out and using up taken.
+// Written name=value pairs go first; nested objects last, from what the
+// other properties left.
+func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[string][]string, taken *spans, out map[string]any) {
+	assignExplicit(p, text, taken, out)
 	for i := range p.props {
 		if pp := &p.props[i]; pp.kind == propPattern {
 			if v, sp, ok := findPattern(pp, text); ok {
@@ -325,16 +375,17 @@ func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known ma
 	}
 	// Dates are found even for a skill without date params, so their
 	// digits ("11月3日") are not taken for numbers.
-	assignDates(p, dates, &taken, out)
-	assignEnums(p, lower, &taken, out)
+	ds := assignDates(p, dates, taken, out)
+	assignDateTimes(p, text, ds, taken, out)
+	assignEnums(p, lower, taken, out)
 	if p.hasNumbers {
-		nums := findNumbers(text, &taken)
-		assignNumberLists(p, text, nums, &taken, out)
-		assignNumbers(p, lower, nums, &taken, out)
+		nums := findNumbers(text, taken)
+		assignNumberLists(p, text, nums, taken, out)
+		assignNumbers(p, lower, nums, taken, out)
 	}
-	assignStrings(p, text, lower, &taken, known, out)
+	assignStrings(p, text, lower, taken, known, out)
 	assignBools(p, lower, out)
-	return out
+	assignObjects(p, text, lower, ds, known, taken, out)
 }
 
 // findPattern finds a value matching the property's pattern: a whole
@@ -368,7 +419,7 @@ func findPattern(pp *propPlan, text string) (string, span, bool) {
 // assignDates fills date properties: a start/end pair from a range ("上周",
 // "last 7 days"), from two dates ("from 2026-11-01 to 2026-11-15") or from
 // one day (both ends); a single date property from the first date.
-func assignDates(p *extractPlan, found []dateSpan, taken *spans, out map[string]any) {
+func assignDates(p *extractPlan, found []dateSpan, taken *spans, out map[string]any) []dateSpan {
 	var ds []dateSpan
 	for _, d := range found {
 		if !taken.overlaps(d.from, d.to) {
@@ -377,24 +428,17 @@ func assignDates(p *extractPlan, found []dateSpan, taken *spans, out map[string]
 		}
 	}
 	if len(ds) == 0 {
-		return
+		return nil
 	}
-	start, end := ds[0].start, ds[0].end
-	if len(ds) >= 2 {
-		end = ds[1].end
-	}
-	const layout = "2006-01-02"
 	for _, pp := range p.props {
 		if pp.kind != propDate {
 			continue
 		}
-		switch pp.date {
-		case dateStart, dateSingle:
-			out[pp.name] = start.Format(layout)
-		case dateEnd:
-			out[pp.name] = end.Format(layout)
+		if day, ok := dateFor(&pp, ds); ok {
+			out[pp.name] = day.Format(pp.layout)
 		}
 	}
+	return ds
 }
 
 // assignEnums matches every way of writing every enum value, longest

@@ -8,8 +8,9 @@ import (
 )
 
 // toolSkill is a skill made from a JSON Schema of the kind function-calling
-// benchmarks (BFCL) and OpenAI tools give: typed properties with
-// descriptions, no examples, no x-synonyms.
+// benchmarks and OpenAI tools give: typed properties with descriptions, no
+// examples, no x-synonyms. The schemas and sentences below are made up for
+// these specs; none comes from a benchmark.
 func toolSkill(name string, props map[string]any, required ...string) *registry.Skill {
 	req := make([]any, len(required))
 	for i, r := range required {
@@ -24,232 +25,335 @@ func numberArray(item, desc string) map[string]any {
 	return map[string]any{"type": "array", "items": map[string]any{"type": item}, "description": desc}
 }
 
-var _ = Describe("ExtractParams on JSON-Schema tools", func() {
-	triangle := toolSkill("triangle_properties", map[string]any{
-		"side1": prop("integer", "The length of first side of the triangle."),
-		"side2": prop("integer", "The length of second side of the triangle."),
-		"side3": prop("integer", "The length of third side of the triangle."),
-	}, "side1", "side2", "side3")
-	quadratic := toolSkill("solve_quadratic", map[string]any{
-		"a": prop("integer", "Coefficient of x squared."),
-		"b": prop("integer", "Coefficient of x."),
-		"c": prop("integer", "Constant term."),
-	}, "a", "b", "c")
-	entropy := toolSkill("entropy_change", map[string]any{
-		"initial_temp":  prop("number", "The initial temperature in Kelvin."),
-		"final_temp":    prop("number", "The final temperature in Kelvin."),
-		"heat_capacity": prop("number", "The heat capacity in J/K."),
-	}, "initial_temp", "final_temp", "heat_capacity")
+func stringArray(desc string) map[string]any {
+	return map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": desc}
+}
 
-	It("fills numeric params in order when the counts agree and no param is named", func() {
-		Expect(ExtractParams(triangle, "its three sides are 5 units, 4 units and 3 units long", testNow)).
-			To(Equal(map[string]any{"side1": 5, "side2": 4, "side3": 3}))
-	})
-	It("does not spread numbers over unnamed params when the counts differ", func() {
-		Expect(ExtractParams(triangle, "triangle with sides 5 and 4", testNow)).To(HaveLen(2))
-		Expect(ExtractParams(toolSkill("f", map[string]any{"n": prop("integer", "How many.")}, "n"), "compare 3, 4 and 9", testNow)).To(BeEmpty())
-	})
-	It("reads negative numbers and single-letter names as whole words", func() {
-		Expect(ExtractParams(quadratic, "roots of a quadratic equation with coefficients a=1, b=-3, c=2", testNow)).
-			To(Equal(map[string]any{"a": 1, "b": -3, "c": 2}))
-	})
-	It("keeps a hyphen after a letter part of an id, not a minus sign", func() {
-		Expect(ExtractParams(quadratic, "see ticket ABC-3", testNow)).NotTo(HaveKey("b"))
-	})
-	It("ties a number to the param all of whose name words are near it", func() {
-		Expect(ExtractParams(entropy, "an initial temperature of 300K, a final temperature of 400K, and a heat capacity of 5J/K", testNow)).
-			To(Equal(map[string]any{"initial_temp": 300.0, "final_temp": 400.0, "heat_capacity": 5.0}))
-	})
-	It("accepts units glued to a number but not other letters", func() {
-		dist := toolSkill("d", map[string]any{"distance": prop("number", "Distance in meters.")}, "distance")
-		Expect(ExtractParams(dist, "a distance of 5000m", testNow)).To(HaveKeyWithValue("distance", 5000.0))
-		Expect(ExtractParams(dist, "the distance on node7x", testNow)).To(BeEmpty())
-		Expect(ExtractParams(dist, "p99 distance", testNow)).To(BeEmpty())
-	})
-	It("scales numbers written with million", func() {
-		pop := toolSkill("density", map[string]any{"population": prop("integer", "The population.")}, "population")
-		Expect(ExtractParams(pop, "the population is 213 million", testNow)).To(HaveKeyWithValue("population", 213000000))
+func extractTool(s *registry.Skill, text string) map[string]any {
+	return ExtractParams(s, text, testNow)
+}
+
+var _ = Describe("ExtractParams on JSON-Schema tools", func() {
+	Describe("numbers", func() {
+		box := toolSkill("crate_volume", map[string]any{
+			"width":  prop("integer", "Width of the crate."),
+			"height": prop("integer", "Height of the crate."),
+			"depth":  prop("integer", "Depth of the crate."),
+		}, "width", "height", "depth")
+		coeffs := toolSkill("fit_line", map[string]any{
+			"m": prop("integer", "Slope."),
+			"k": prop("integer", "Offset."),
+		}, "m", "k")
+
+		It("fills required numbers in order when the counts agree and none is named", func() {
+			Expect(extractTool(box, "a crate of 7, 2 and 9 units")).To(Equal(map[string]any{"depth": 7, "height": 2, "width": 9}))
+			Expect(extractTool(box, "a crate of 7 and 2 units")).To(HaveLen(0))
+		})
+		It("reads negative numbers and one-letter names as whole words", func() {
+			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
+			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))
+		})
+		It("gives a number to the param all of whose name words stand near it", func() {
+			pump := toolSkill("pump_flow", map[string]any{
+				"inlet_pressure":  prop("number", "Pressure at the inlet in bar."),
+				"outlet_pressure": prop("number", "Pressure at the outlet in bar."),
+			}, "inlet_pressure", "outlet_pressure")
+			Expect(extractTool(pump, "an outlet pressure of 1.5 bar, and an inlet pressure of 6 bar")).
+				To(Equal(map[string]any{"inlet_pressure": 6.0, "outlet_pressure": 1.5}))
+		})
+		It("gives a number with a unit to the param that measures it (m/s² to acceleration, metres to distance)", func() {
+			sled := toolSkill("sled_speed", map[string]any{
+				"acceleration": prop("number", "Constant acceleration."),
+				"distance":     prop("number", "Distance covered."),
+				"start_speed":  prop("number", "Speed at the start, in meters per second."),
+			}, "acceleration", "distance", "start_speed")
+			Expect(extractTool(sled, "a sled starting at 2 m/s that speeds up by 0.5 m/s^2 over 40 meters")).
+				To(Equal(map[string]any{"acceleration": 0.5, "distance": 40.0, "start_speed": 2.0}))
+		})
+		It("never gives a number whose unit measures something else", func() {
+			run := toolSkill("run_pace", map[string]any{"distance": prop("number", "Distance run, in km.")}, "distance")
+			Expect(extractTool(run, "I ran for 45 minutes")).To(BeEmpty())
+		})
+		It("writes a percentage as a fraction for a rate, as written for a percentage", func() {
+			loan := toolSkill("loan_cost", map[string]any{
+				"annual_rate": prop("number", "Yearly interest rate."),
+				"fee_percent": prop("number", "The fee as a percentage of the loan."),
+				"amount":      prop("number", "Loan amount."),
+			}, "annual_rate", "amount")
+			Expect(extractTool(loan, "borrow $12,000 at an annual rate of 4.5% with a fee of 2%")).
+				To(Equal(map[string]any{"annual_rate": 0.045, "fee_percent": 2.0, "amount": 12000.0}))
+		})
+		It("does not give a percentage to a count", func() {
+			seats := toolSkill("seats", map[string]any{"count": prop("integer", "How many seats.")}, "count")
+			Expect(extractTool(seats, "raise it by 10%")).To(BeEmpty())
+		})
+		It("pairs a written list of param names with a list of as many numbers, in order", func() {
+			Expect(extractTool(box, "its width, height and depth are 3, 8 and 5")).
+				To(Equal(map[string]any{"width": 3, "height": 8, "depth": 5}))
+		})
+		It("gives a written range's low end to the min param and its high end to the max param", func() {
+			flat := toolSkill("find_flat", map[string]any{
+				"min_rent": prop("integer", "Lowest monthly rent."),
+				"max_rent": prop("integer", "Highest monthly rent."),
+			})
+			Expect(extractTool(flat, "a flat for $900 to $1,400 a month")).To(Equal(map[string]any{"min_rent": 900, "max_rent": 1400}))
+			Expect(extractTool(flat, "rent between 1400 and 900")).To(Equal(map[string]any{"min_rent": 900, "max_rent": 1400}))
+		})
+		It("gives a list of numbers to ordinal params in order", func() {
+			tones := toolSkill("beat", map[string]any{
+				"first_tone":  prop("number", "Pitch of one tone in Hz."),
+				"second_tone": prop("number", "Pitch of the other tone in Hz."),
+			}, "first_tone", "second_tone")
+			Expect(extractTool(tones, "the beat of tones at 330Hz and 333Hz")).To(Equal(map[string]any{"first_tone": 330.0, "second_tone": 333.0}))
+		})
+		It("gives the number after 'to' to the end of a change and the one after 'from' to its start", func() {
+			oven := toolSkill("oven", map[string]any{
+				"initial_temperature": prop("number", "Temperature at the start, in degrees C."),
+				"final_temperature":   prop("number", "Temperature at the end, in degrees C."),
+			}, "initial_temperature", "final_temperature")
+			Expect(extractTool(oven, "dough at 20°C is baked until the temperature goes to 95°C")).
+				To(Equal(map[string]any{"initial_temperature": 20.0, "final_temperature": 95.0}))
+		})
+		It("reads numbers written as words, magnitudes and exponents", func() {
+			trip := toolSkill("trip", map[string]any{
+				"nights":     prop("integer", "Number of nights."),
+				"budget":     prop("number", "Budget in dollars."),
+				"dust_grain": prop("number", "Grain size in meters."),
+			}, "nights")
+			Expect(extractTool(trip, "stay three nights on a budget of 2 million dollars; grain of 4e-6 meters")).
+				To(Equal(map[string]any{"nights": 3, "budget": 2e6, "dust_grain": 4e-6}))
+		})
+		It("does not read a time of day as two quantities", func() {
+			clock := toolSkill("hands", map[string]any{"hour": prop("integer", "Hour."), "minute": prop("integer", "Minute.")}, "hour", "minute")
+			Expect(extractTool(clock, "the kitchen clock shows 4:15")).To(BeEmpty())
+		})
 	})
 
 	Describe("arrays of numbers", func() {
-		avg := toolSkill("average", map[string]any{"numbers": numberArray("integer", "The list of numbers.")}, "numbers")
-		ttest := toolSkill("t_test", map[string]any{
-			"group1": numberArray("number", "First group."), "group2": numberArray("number", "Second group."),
-		}, "group1", "group2")
+		avg := toolSkill("mean", map[string]any{"values": numberArray("integer", "The values.")}, "values")
+		groups := toolSkill("compare_groups", map[string]any{
+			"first": numberArray("number", "First sample."), "second": numberArray("number", "Second sample."),
+		}, "first", "second")
 		It("takes a bracketed or written list", func() {
-			Expect(ExtractParams(avg, "average of [12, 15, 18, 20]", testNow)).To(HaveKeyWithValue("numbers", []any{12, 15, 18, 20}))
-			Expect(ExtractParams(avg, "average of 1, 2 and 3", testNow)).To(HaveKeyWithValue("numbers", []any{1, 2, 3}))
-			Expect(ExtractParams(avg, "cash flows [-500, 100, 200]", testNow)).To(HaveKeyWithValue("numbers", []any{-500, 100, 200}))
+			Expect(extractTool(avg, "the mean of [4, 9, 16, 25]")).To(HaveKeyWithValue("values", []any{4, 9, 16, 25}))
+			Expect(extractTool(avg, "the mean of 4, 9 and 16")).To(HaveKeyWithValue("values", []any{4, 9, 16}))
 		})
-		It("gives several lists to several arrays in order", func() {
-			Expect(ExtractParams(ttest, "compare group A [3, 4, 5] and group B [7.5, 8, 9]", testNow)).
-				To(Equal(map[string]any{"group1": []any{3.0, 4.0, 5.0}, "group2": []any{7.5, 8.0, 9.0}}))
-		})
-		It("does not make a list of one number, nor guess which list goes where", func() {
-			Expect(ExtractParams(avg, "the average of 12", testNow)).To(BeEmpty())
-			Expect(ExtractParams(ttest, "compare [1, 2], [3, 4] and [5, 6]", testNow)).To(BeEmpty())
+		It("gives several lists to several arrays in order, and guesses nothing when the counts differ", func() {
+			Expect(extractTool(groups, "compare [1.5, 2, 3] with [4, 5.5]")).
+				To(Equal(map[string]any{"first": []any{1.5, 2.0, 3.0}, "second": []any{4.0, 5.5}}))
+			Expect(extractTool(groups, "compare [1, 2], [3, 4] and [5, 6]")).To(BeEmpty())
 		})
 	})
 
-	Describe("booleans", func() {
-		caseInfo := toolSkill("case_info", map[string]any{
-			"include_dissent": prop("boolean", "If true, include dissenting opinions."),
-			"full_text":       prop("boolean", "Return the full text."),
-			"verbose":         prop("boolean", "More output."),
+	Describe("dates and times in string params", func() {
+		It("writes a date in the layout the description asks, ISO when it does not say", func() {
+			iso := toolSkill("book", map[string]any{"date": prop("string", "The day of the booking.")}, "date")
+			us := toolSkill("book", map[string]any{"date": prop("string", "Booking day in MM/DD/YYYY format.")}, "date")
+			words := toolSkill("book", map[string]any{"date": prop("string", "The day (day-month-year).")}, "date")
+			example := toolSkill("book", map[string]any{"date": prop("string", "Booking day, such as '2031-07-04'.")}, "date")
+			Expect(extractTool(iso, "a table on March 9, 2031")).To(HaveKeyWithValue("date", "2031-03-09"))
+			Expect(extractTool(us, "a table on 9 March 2031")).To(HaveKeyWithValue("date", "03/09/2031"))
+			Expect(extractTool(words, "a table on 2031-03-09")).To(HaveKeyWithValue("date", "09-03-2031"))
+			Expect(extractTool(example, "a table on Mar. 9th, 2031")).To(HaveKeyWithValue("date", "2031-03-09"))
 		})
-		It("sets a flag the text names, off after a negator", func() {
-			Expect(ExtractParams(caseInfo, "Retrieve the case. Include dissent information.", testNow)).To(HaveKeyWithValue("include_dissent", true))
-			Expect(ExtractParams(caseInfo, "Find the case in Texas. Don't return full text", testNow)).To(HaveKeyWithValue("full_text", false))
-			Expect(ExtractParams(caseInfo, "the case without dissent", testNow)).To(HaveKeyWithValue("include_dissent", false))
+		It("gives a range's ends to check-in and check-out, the year carried to the second date", func() {
+			stay := toolSkill("stay", map[string]any{
+				"check_in":  prop("string", "Arrival date."),
+				"check_out": prop("string", "Departure date."),
+			}, "check_in", "check_out")
+			Expect(extractTool(stay, "a room from 2031 April 2nd to April 6th")).
+				To(Equal(map[string]any{"check_in": "2031-04-02", "check_out": "2031-04-06"}))
+			span := toolSkill("span", map[string]any{"from_date": prop("string", "First day."), "to_date": prop("string", "Last day.")}, "from_date", "to_date")
+			Expect(extractTool(span, "from May 3, 2031 to May 9, 2031")).To(Equal(map[string]any{"from_date": "2031-05-03", "to_date": "2031-05-09"}))
 		})
-		It("leaves a flag the text does not name unset", func() {
-			Expect(ExtractParams(caseInfo, "Retrieve the case Roe v. Wade", testNow)).To(BeEmpty())
+		It("writes a time of day as the description asks, 24-hour when it does not say", func() {
+			alarm := toolSkill("alarm", map[string]any{"time": prop("string", "When to ring.")}, "time")
+			ampm := toolSkill("alarm", map[string]any{"time": prop("string", "When to ring, as hh:mm AM/PM.")}, "time")
+			Expect(extractTool(alarm, "wake me at 6:45 pm")).To(HaveKeyWithValue("time", "18:45"))
+			Expect(extractTool(ampm, "wake me at 18:45")).To(HaveKeyWithValue("time", "06:45 PM"))
+		})
+		It("does not take a duration for a time of day", func() {
+			walk := toolSkill("walk", map[string]any{"time": prop("string", "How long to walk, in minutes.")}, "time")
+			Expect(extractTool(walk, "walk at 7pm")).NotTo(HaveKey("time"))
+		})
+		It("writes a date and time together for a date-time param", func() {
+			meet := toolSkill("meet", map[string]any{"start": map[string]any{"type": "string", "format": "date-time", "description": "Start."}}, "start")
+			Expect(extractTool(meet, "on 2031-05-14 at 9:30")).To(HaveKeyWithValue("start", "2031-05-14T09:30:00"))
 		})
 	})
 
-	Describe("places, people and organisations", func() {
-		route := toolSkill("directions", map[string]any{
-			"start_location": prop("string", "The starting point of the journey."),
-			"end_location":   prop("string", "The destination point of the journey."),
-		}, "start_location", "end_location")
-		density := toolSkill("density", map[string]any{"country": prop("string", "The country.")}, "country")
-		concert := toolSkill("concert", map[string]any{
-			"artist":   prop("string", "Name of the artist."),
-			"location": prop("string", "The city and state, e.g. New York, NY."),
-		}, "artist", "location")
-		It("gives the name after from to the start and after to to the end", func() {
-			Expect(ExtractParams(route, "Get directions to Melbourne from Sydney using the fastest route.", testNow)).
-				To(Equal(map[string]any{"start_location": "Sydney", "end_location": "Melbourne"}))
+	Describe("names of places, people, organisations and titles", func() {
+		trip := toolSkill("train_trip", map[string]any{
+			"origin":      prop("string", "City the trip starts from."),
+			"destination": prop("string", "City the trip ends in."),
+		}, "origin", "destination")
+		It("gives the name after from to the start and after to to the end, and a between pair start first", func() {
+			Expect(extractTool(trip, "a train to Lyon from Geneva")).To(Equal(map[string]any{"origin": "Geneva", "destination": "Lyon"}))
+			Expect(extractTool(trip, "trains between Porto and Braga")).To(Equal(map[string]any{"origin": "Porto", "destination": "Braga"}))
 		})
-		It("keeps multi-word names and a state code, drops a sentence's full stop", func() {
-			Expect(ExtractParams(density, "What is the density for United States?", testNow)).To(HaveKeyWithValue("country", "United States"))
-			Expect(ExtractParams(route, "from San Francisco, CA to Washington D.C.", testNow)).
-				To(Equal(map[string]any{"start_location": "San Francisco, CA", "end_location": "Washington D.C."}))
-			Expect(ExtractParams(density, "Density in Brazil. Use the 2022 census.", testNow)).To(HaveKeyWithValue("country", "Brazil"))
+		It("takes a name after a role cue: directed by, starring, by", func() {
+			film := toolSkill("find_film", map[string]any{
+				"director": prop("string", "Who directed it."),
+				"actor":    prop("string", "A cast member."),
+			})
+			Expect(extractTool(film, "a comedy directed by Ines Moreau starring Tom Adeyemi")).
+				To(Equal(map[string]any{"director": "Ines Moreau", "actor": "Tom Adeyemi"}))
+			book := toolSkill("find_book", map[string]any{"author": prop("string", "The writer.")}, "author")
+			Expect(extractTool(book, "novels by Hana Ota")).To(HaveKeyWithValue("author", "Hana Ota"))
 		})
-		It("prefers the name right after the param's own word", func() {
-			Expect(ExtractParams(concert, "concert details for the artist Beyonce performing in San Diego", testNow)).
-				To(Equal(map[string]any{"artist": "Beyonce", "location": "San Diego"}))
+		It("takes the name right after the param's own word, or a name that holds it", func() {
+			hotel := toolSkill("hotel_rooms", map[string]any{"hotel_name": prop("string", "The hotel.")}, "hotel_name")
+			team := toolSkill("team_form", map[string]any{"team": prop("string", "Team name.")}, "team")
+			Expect(extractTool(hotel, "rooms at the Hotel Lumen tonight")).To(HaveKeyWithValue("hotel_name", "Hotel Lumen"))
+			Expect(extractTool(team, "recent form of the team Westfield Rovers")).To(HaveKeyWithValue("team", "Westfield Rovers"))
+		})
+		It("writes a region as a code when the description's example uses codes, and as written otherwise", func() {
+			coded := toolSkill("weather", map[string]any{"location": prop("string", "City and state, e.g. Austin, TX.")}, "location")
+			plain := toolSkill("weather", map[string]any{"location": prop("string", "Where.")}, "location")
+			Expect(extractTool(coded, "weather in Boise, Idaho")).To(HaveKeyWithValue("location", "Boise, ID"))
+			Expect(extractTool(coded, "weather in Reno, NV")).To(HaveKeyWithValue("location", "Reno, NV"))
+			Expect(extractTool(plain, "weather in Lyon, France")).To(HaveKeyWithValue("location", "Lyon"))
 		})
 		It("takes a quoted name", func() {
-			co := toolSkill("lawsuits", map[string]any{"company": prop("string", "The company.")}, "company")
-			Expect(ExtractParams(co, "lawsuits against the company 'Google' filed in 2021", testNow)).To(HaveKeyWithValue("company", "Google"))
+			co := toolSkill("filings", map[string]any{"company": prop("string", "Company name.")}, "company")
+			Expect(extractTool(co, "filings of the firm 'Northwind Ltd' this year")).To(HaveKeyWithValue("company", "Northwind Ltd"))
 		})
-		It("does not take a sentence's first word, a capitalised phrase after 'the' or a lowercase word", func() {
-			Expect(ExtractParams(density, "Calculate the Population Density", testNow)).To(BeEmpty())
-			Expect(ExtractParams(density, "Brazil", testNow)).To(BeEmpty())
-			Expect(ExtractParams(density, "a small green bird in forest", testNow)).To(BeEmpty())
+		It("fills indexed params from a written pair, in order", func() {
+			match := toolSkill("head_to_head", map[string]any{"team1": prop("string", "First team."), "team2": prop("string", "Second team.")}, "team1", "team2")
+			Expect(extractTool(match, "results of Ashby United vs Carlow Town")).
+				To(Equal(map[string]any{"team1": "Ashby United", "team2": "Carlow Town"}))
+			pets := toolSkill("compare_pets", map[string]any{"pet1": prop("string", "A pet."), "pet2": prop("string", "Another pet.")}, "pet1", "pet2")
+			Expect(extractTool(pets, "compare a ferret and a rabbit")).To(Equal(map[string]any{"pet1": "ferret", "pet2": "rabbit"}))
+		})
+		It("does not take a sentence's first word, a lowercase word or a name with no tie to the param", func() {
+			city := toolSkill("city_facts", map[string]any{"city": prop("string", "A city.")}, "city")
+			Expect(extractTool(city, "Tell me about rainfall")).To(BeEmpty())
+			Expect(extractTool(city, "a little yellow house in the valley")).To(BeEmpty())
 		})
 	})
 
 	Describe("quotes", func() {
-		review := toolSkill("sentiment", map[string]any{"text": prop("string", "The text to analyse.")}, "text")
+		review := toolSkill("mood", map[string]any{"text": prop("string", "Text to score.")}, "text")
 		It("keeps apostrophes inside single quotes and reads backticks", func() {
-			Expect(ExtractParams(review, "Analyze the review 'Let's meet at 10, it's great'.", testNow)).To(HaveKeyWithValue("text", "Let's meet at 10, it's great"))
-			Expect(ExtractParams(review, "sentiment of `DNA123`", testNow)).To(HaveKeyWithValue("text", "DNA123"))
+			Expect(extractTool(review, "Score 'It's late, we're tired'.")).To(HaveKeyWithValue("text", "It's late, we're tired"))
+			Expect(extractTool(review, "Score `no way`")).To(HaveKeyWithValue("text", "no way"))
 		})
 		It("does not take the text between two apostrophes as a quote", func() {
-			Expect(ExtractParams(review, "What's the timing for The Weeknd's concert?", testNow)).NotTo(HaveKey("text"))
+			Expect(extractTool(review, "What's on at Maya's place?")).NotTo(HaveKey("text"))
+		})
+		It("gives each quote to the param whose words stand before it", func() {
+			diff := toolSkill("diff_text", map[string]any{
+				"text":           prop("string", "The new text."),
+				"reference_text": prop("string", "The old text."),
+			}, "text", "reference_text")
+			Expect(extractTool(diff, "compare the text 'blue sky' with the reference text 'grey sky'")).
+				To(Equal(map[string]any{"text": "blue sky", "reference_text": "grey sky"}))
 		})
 	})
 
-	Describe("identifiers, years and values a description quotes", func() {
-		snp := toolSkill("mutation_type", map[string]any{"snp_id": prop("string", "The ID of the SNP.")}, "snp_id")
-		census := toolSkill("census", map[string]any{"year": prop("string", "The year.")}, "year")
-		gold := toolSkill("metal_price", map[string]any{
-			"measure": prop("string", "The measure unit for price, like 'ounce' or 'kg'."),
-		}, "measure")
-		It("takes an id-shaped token for an id param", func() {
-			Expect(ExtractParams(snp, "mutation for SNP ID rs6034464.", testNow)).To(HaveKeyWithValue("snp_id", "rs6034464"))
-			Expect(ExtractParams(snp, "which mutation is this?", testNow)).To(BeEmpty())
+	Describe("values the schema's own words introduce", func() {
+		shop := toolSkill("find_shoes", map[string]any{
+			"color": prop("string", "Shoe color."),
+			"style": prop("string", "Shoe style."),
+			"size":  prop("string", "Size label."),
+		}, "color", "style")
+		It("takes plain words after the param's word and a connector, or beside it for a required param", func() {
+			Expect(extractTool(shop, "shoes, the color is teal, in a loafer style")).To(And(HaveKeyWithValue("color", "teal"), HaveKeyWithValue("style", "loafer")))
 		})
-		It("takes a four-digit year for a year string, nothing else", func() {
-			Expect(ExtractParams(census, "density for Brazil in 2022", testNow)).To(HaveKeyWithValue("year", "2022"))
-			Expect(ExtractParams(census, "density with 300 people", testNow)).To(BeEmpty())
+		It("takes an optional param only after a connector", func() {
+			Expect(extractTool(shop, "large size shoes")).NotTo(HaveKey("size"))
+			Expect(extractTool(shop, "shoes; the size is large")).To(HaveKeyWithValue("size", "large"))
 		})
-		It("takes a value the description quotes only when the text says it", func() {
-			Expect(ExtractParams(gold, "current Gold price per ounce", testNow)).To(HaveKeyWithValue("measure", "ounce"))
-			Expect(ExtractParams(gold, "current Gold price", testNow)).To(BeEmpty())
-			Expect(ExtractParams(gold, "price in kgs", testNow)).To(BeEmpty())
+		It("does so only for bare tool schemas: a registry's skill states values by example", func() {
+			s := toolSkill("find_shoes", map[string]any{"color": prop("string", "Shoe color.")}, "color")
+			s.Examples = []registry.Example{{Input: "red shoes", Params: map[string]any{"color": "red"}}}
+			Expect(ExtractParams(s, "the color is teal", testNow)).NotTo(HaveKey("color"))
 		})
-		It("orders a journey named with between: the start first", func() {
-			dist := toolSkill("distance", map[string]any{
-				"start_location": prop("string", "The starting location."),
-				"end_location":   prop("string", "The ending location."),
-			}, "start_location", "end_location")
-			Expect(ExtractParams(dist, "the distance between Boston, MA, and Washington, D.C. in miles", testNow)).
-				To(Equal(map[string]any{"start_location": "Boston, MA", "end_location": "Washington, D.C."}))
+		It("takes a value the description quotes when the text says it or a word of its stem, written as described", func() {
+			report := toolSkill("report", map[string]any{"detail": prop("string", "Depth: 'summary' or 'exhaustive'.")}, "detail")
+			Expect(extractTool(report, "an exhaustive report")).To(HaveKeyWithValue("detail", "exhaustive"))
+			Expect(extractTool(report, "report it exhaustively")).To(HaveKeyWithValue("detail", "exhaustive"))
+			Expect(extractTool(report, "a report please")).NotTo(HaveKey("detail"))
+		})
+		It("fills a list with every quoted value of the description the text says", func() {
+			route := toolSkill("route", map[string]any{"avoid": stringArray("What to avoid: 'ferries', 'tunnels' or 'bridges'.")}, "avoid")
+			Expect(extractTool(route, "a route without bridges or ferries")).To(HaveKeyWithValue("avoid", []any{"bridges", "ferries"}))
+		})
+		It("takes a value written as name=value or name: value", func() {
+			stats := toolSkill("stats_test", map[string]any{
+				"alpha":   prop("number", "Significance level."),
+				"samples": numberArray("number", "The data."),
+				"tail":    map[string]any{"type": "string", "enum": []any{"left", "right", "both"}},
+			}, "alpha", "samples")
+			Expect(extractTool(stats, "run it with alpha=0.01, samples=[3, 4.5, 6] and tail: both")).
+				To(Equal(map[string]any{"alpha": 0.01, "samples": []any{3.0, 4.5, 6.0}, "tail": "both"}))
+		})
+		It("does not take a name=value pair for a name the schema lacks", func() {
+			Expect(extractTool(shop, "beta=3")).To(BeEmpty())
+		})
+	})
+
+	Describe("arrays of strings", func() {
+		tickers := toolSkill("quotes", map[string]any{"companies": stringArray("Companies to quote.")}, "companies")
+		columns := toolSkill("select", map[string]any{"columns": stringArray("Columns to return.")}, "columns")
+		It("takes names joined by commas and 'and', or a lone name after a preposition", func() {
+			Expect(extractTool(tickers, "share prices of Initech and Globex over the past month")).
+				To(HaveKeyWithValue("companies", []any{"Initech", "Globex"}))
+			Expect(extractTool(tickers, "What's the share price of Initech?")).To(HaveKeyWithValue("companies", []any{"Initech"}))
+		})
+		It("takes quoted values, or plain words listed after the param's own word", func() {
+			Expect(extractTool(columns, "return columns 'name', 'age' and 'city'")).To(HaveKeyWithValue("columns", []any{"name", "age", "city"}))
+			Expect(extractTool(columns, "return the columns: price, stock and rating")).To(HaveKeyWithValue("columns", []any{"price", "stock", "rating"}))
+		})
+		It("does not make a list from a lone unquoted word or a sentence's first word", func() {
+			Expect(extractTool(columns, "return columns age")).To(BeEmpty())
+			Expect(extractTool(tickers, "Initech share prices")).To(BeEmpty())
+		})
+	})
+
+	Describe("objects", func() {
+		It("fills a nested object's own properties and sets it when any is found", func() {
+			order := toolSkill("order_pizza", map[string]any{
+				"delivery": map[string]any{"type": "object", "description": "Where and when.", "properties": map[string]any{
+					"city": prop("string", "City."),
+					"time": prop("string", "Time of day."),
+				}},
+				"size": map[string]any{"type": "string", "enum": []any{"small", "large"}},
+			}, "delivery")
+			Expect(extractTool(order, "a large pizza delivered in Tampere at 19:30")).
+				To(Equal(map[string]any{"size": "large", "delivery": map[string]any{"city": "Tampere", "time": "19:30"}}))
+			Expect(extractTool(order, "a large pizza")).NotTo(HaveKey("delivery"))
+		})
+		It("fills an array of objects with one object per listed item", func() {
+			cart := toolSkill("cart", map[string]any{
+				"items": map[string]any{"type": "array", "description": "Items.", "items": map[string]any{"type": "object",
+					"required": []any{"quantity"}, "properties": map[string]any{"quantity": prop("integer", "How many.")}}},
+			}, "items")
+			Expect(extractTool(cart, "add 3 lemons, 2 melons and 6 figs")).To(HaveKeyWithValue("items", []any{
+				map[string]any{"quantity": 3}, map[string]any{"quantity": 2}, map[string]any{"quantity": 6}}))
+		})
+	})
+
+	Describe("booleans", func() {
+		search := toolSkill("find_build", map[string]any{
+			"include_notes": prop("boolean", "Include the reviewer's notes."),
+			"raw_log":       prop("boolean", "Show the raw log."),
+		})
+		It("sets a flag the text names, off after a negator", func() {
+			Expect(extractTool(search, "include notes please")).To(HaveKeyWithValue("include_notes", true))
+			Expect(extractTool(search, "find it, but don't show the raw log")).To(HaveKeyWithValue("raw_log", false))
+		})
+		It("leaves a flag the text does not name unset", func() {
+			Expect(extractTool(search, "find the build")).To(BeEmpty())
 		})
 	})
 
 	It("does not let a description's loose words claim a number", func() {
-		power := toolSkill("math.power", map[string]any{
-			"base": prop("integer", "The base number."), "exponent": prop("integer", "The exponent."),
-			"mod": prop("integer", "The modulus. Default is 1. Calculates pow(base, exponent) % mod when provided."),
+		power := toolSkill("raise", map[string]any{
+			"base": prop("integer", "The base."), "exponent": prop("integer", "The exponent."),
+			"mod": prop("integer", "Optional modulus, applied to base^exponent when set."),
 		}, "base", "exponent")
-		power.Description = "Calculate the power of one number raised to another."
-		Expect(ExtractParams(power, "Calculate the power of 3 raised to the power 4.", testNow)).
-			To(Equal(map[string]any{"base": 3, "exponent": 4}))
-	})
-
-	Describe("arrays of strings", func() {
-		stocks := toolSkill("stock_prices", map[string]any{
-			"companies": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "List of companies."},
-		}, "companies")
-		model := toolSkill("regression", map[string]any{
-			"predictors": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Predictor variables."},
-		}, "predictors")
-		It("takes names joined by commas and 'and', or a lone name after a preposition", func() {
-			Expect(ExtractParams(stocks, "Retrieve stock prices of Microsoft and Google for the last 2 weeks.", testNow)).
-				To(HaveKeyWithValue("companies", []any{"Microsoft", "Google"}))
-			Expect(ExtractParams(stocks, "What's the stock price of Apple?", testNow)).To(HaveKeyWithValue("companies", []any{"Apple"}))
-		})
-		It("takes quoted values for other string arrays", func() {
-			Expect(ExtractParams(model, "predictor variables 'Age', 'Income' and 'Education'", testNow)).
-				To(HaveKeyWithValue("predictors", []any{"Age", "Income", "Education"}))
-		})
-		It("does not make a list from a lone unquoted word or a sentence's first word", func() {
-			Expect(ExtractParams(model, "predictor variables age and income", testNow)).To(BeEmpty())
-			Expect(ExtractParams(stocks, "Google stock prices", testNow)).To(BeEmpty())
-		})
-	})
-
-	Describe("order and named values", func() {
-		gdp := toolSkill("gdp", map[string]any{
-			"start_year": prop("integer", "First year."), "end_year": prop("integer", "Last year."),
-		}, "start_year", "end_year")
-		clock := toolSkill("clock_angle", map[string]any{
-			"hours": prop("integer", "The hour."), "minutes": prop("integer", "The minute."),
-		}, "hours", "minutes")
-		dna := toolSkill("mutations", map[string]any{
-			"sequence":           prop("string", "The DNA sequence to be analyzed."),
-			"reference_sequence": prop("string", "The reference DNA sequence."),
-		}, "sequence", "reference_sequence")
-		ranking := toolSkill("ranking", map[string]any{
-			"team": prop("string", "The team."), "league": prop("string", "The league."),
-		}, "team", "league")
-		It("fills unnamed start/end numbers start first", func() {
-			Expect(ExtractParams(gdp, "GDP data for United States from 1960 to 2000.", testNow)).
-				To(Equal(map[string]any{"start_year": 1960, "end_year": 2000}))
-		})
-		It("does not read a time of day as two quantities", func() {
-			Expect(ExtractParams(clock, "angle between the hands at 6:30 PM", testNow)).To(BeEmpty())
-		})
-		It("gives each quote to the param whose words stand before it", func() {
-			Expect(ExtractParams(dna, "Analyze the DNA sequence 'AGTCGA' based on a reference sequence 'AGTCCA'.", testNow)).
-				To(Equal(map[string]any{"sequence": "AGTCGA", "reference_sequence": "AGTCCA"}))
-		})
-		It("reads one-letter quoted items and gives a quoted list to the array, not to a string", func() {
-			chords := toolSkill("chords", map[string]any{
-				"progression": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-				"order":       prop("string", "asc or desc"),
-			}, "progression")
-			Expect(ExtractParams(chords, "progression=['I', 'V', 'vi', 'IV']", testNow)).
-				To(Equal(map[string]any{"progression": []any{"I", "V", "vi", "IV"}}))
-		})
-		It("gives a name that says its kind to that param", func() {
-			Expect(ExtractParams(ranking, "What is the ranking of Manchester United in Premier League?", testNow)).
-				To(Equal(map[string]any{"team": "Manchester United", "league": "Premier League"}))
-		})
+		power.Description = "Raise one number to the power of another."
+		Expect(extractTool(power, "Raise 5 by an exponent of 3.")).To(Equal(map[string]any{"base": 5, "exponent": 3}))
 	})
 })

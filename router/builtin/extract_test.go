@@ -169,6 +169,8 @@ var _ = Describe("ExtractParams", func() {
 		Entry(nil, "send_notification", "用短信通知 zhang.wei：支付网关已恢复", map[string]any{"channel": "sms", "to": "zhang.wei", "message": "支付网关已恢复"}),
 		Entry(nil, "send_notification", "send a slack message to #ops-payments: deploy of payment-api finished", map[string]any{"to": "#ops-payments", "message": "deploy of payment-api finished"}),
 		Entry(nil, "send_notification", "给 chen.jie 发短信，让他看一下工单进展", map[string]any{"to": "chen.jie", "message": "让他看一下工单进展"}),
+		Entry(nil, "send_notification", "email dev-lead@corp.example: the rollout is done", map[string]any{"to": "dev-lead@corp.example", "message": "the rollout is done"}),
+		Entry(nil, "create_ticket", "open a ticket for cart-service: cache misses on node-3", map[string]any{"service": "cart-service"}),
 		Entry(nil, "create_ticket", `给 payment-api 提一个 P1 工单，标题是"支付回调超时"`, map[string]any{"title": "支付回调超时", "service": "payment-api"}),
 		Entry(nil, "create_ticket", `open a p3 ticket titled "search-api slow on page 2"`, map[string]any{"title": "search-api slow on page 2"}),
 		Entry(nil, "create_ticket", "新建工单，inventory-service 库存同步延迟，最高优先级", map[string]any{"priority": "p1", "title": "inventory-service 库存同步延迟"}),

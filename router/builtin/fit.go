@@ -22,6 +22,10 @@ type fitted struct {
 	// examples give it ("gateway" for service), so extraction recognizes a
 	// service one skill's examples name in a request routed to another.
 	known map[string][]string
+	// stems are each skill's name words (see nameStems).
+	stems [][]string
+	// schemaStems are each skill's schema words (see schemaStems).
+	schemaStems []map[string]bool
 }
 
 const (
@@ -46,6 +50,10 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	m := newModel(skills)
 	items := m.trainingItems(defaultWeights, max(trainCands, topK+1))
 	f := &fitted{model: m, topK: topK, known: knownValues(skills)}
+	for _, s := range skills {
+		f.stems = append(f.stems, nameStems(s.Name))
+		f.schemaStems = append(f.schemaStems, schemaStems(s))
+	}
 	f.lin = m.train(items, defaultTraining, trainSeed)
 	m.cal = fitCalibration(f.heldOut(items))
 	return f
@@ -106,20 +114,21 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 				}
 				// Items list their own skill first when it was not among
 				// the top by fit; held-out routing must not get that hint.
-				cands, evs := topByFit(slices.Clone(it.cands), slices.Clone(it.evs), f.topK)
-				z = grow(z, len(cands))
-				lin.logits(f.docs[it.text], cands, evs, z)
-				best := 0
-				for c := range z {
-					if z[c] > z[best] || z[c] == z[best] && cands[c] < cands[best] {
-						best = c
+				in, best := f.routeHeldOut(lin, it.text, slices.Clone(it.cands), slices.Clone(it.evs), &z)
+				perFold[k] = append(perFold[k], heldOut{calInput: in, correct: int(best) == it.label, weight: w})
+				// The same text with its own skill gone from the registry:
+				// a request nothing covers, so whatever wins is wrong.
+				var oc []int32
+				var oe []evidence
+				for c, s := range it.cands {
+					if int(s) != it.label {
+						oc, oe = append(oc, s), append(oe, it.evs[c])
 					}
 				}
-				perFold[k] = append(perFold[k], heldOut{
-					calInput: candidateInput(z, best, defaultWeights.fit(evs[best])),
-					correct:  int(cands[best]) == it.label,
-					weight:   w,
-				})
+				if len(oc) > 0 {
+					in, _ := f.routeHeldOut(lin, it.text, oc, oe, &z)
+					perFold[k] = append(perFold[k], heldOut{calInput: in, oos: true, weight: w})
+				}
 			}
 		})
 	}
@@ -129,6 +138,23 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 		out = append(out, obs...)
 	}
 	return out
+}
+
+// routeHeldOut routes text with lin among the top-K of cands by fit and
+// returns the winner's calibration input and skill.
+func (f *fitted) routeHeldOut(lin *linearModel, text int, cands []int32, evs []evidence, z *[]float64) (calInput, int32) {
+	cands, evs = topByFit(cands, evs, f.topK)
+	*z = grow(*z, len(cands))
+	lin.logits(f.docs[text], cands, evs, *z)
+	best := 0
+	for c, v := range *z {
+		if v > (*z)[best] || v == (*z)[best] && cands[c] < cands[best] {
+			best = c
+		}
+	}
+	in := candidateInput(*z, best, evs)
+	in.nameCover, in.paramCover, in.schemaCover = f.heldOutCoverage(int(cands[best]), f.texts[text].text)
+	return in, cands[best]
 }
 
 // knownValues lists, per property name, the string values the examples
@@ -151,8 +177,8 @@ func knownValues(skills []*registry.Skill) map[string][]string {
 }
 
 // candidateInput is the calibration input of candidate c given all
-// candidates' logits z.
-func candidateInput(z []float64, c int, fit float64) calInput {
+// candidates' logits z and similarity evidence evs.
+func candidateInput(z []float64, c int, evs []evidence) calInput {
 	margin := maxMargin
 	mx := z[c]
 	for o := range z {
@@ -165,7 +191,9 @@ func candidateInput(z []float64, c int, fit float64) calInput {
 	for _, v := range z {
 		sum += math.Exp(v - mx)
 	}
-	return calInput{margin: margin, prob: math.Exp(z[c]-mx) / sum, fit: fit}
+	fit := defaultWeights.fit(evs[c])
+	return calInput{margin: margin, prob: math.Exp(z[c]-mx) / sum, fit: fit,
+		learned: z[c]/defaultTraining.Beta0 - fit, nearest: evs[c][evNearest]}
 }
 
 // topByFit keeps the k candidates with the highest fit, best first.

@@ -9,7 +9,7 @@ var flagFiller = map[string]bool{"is": true, "has": true, "include": true, "get"
 
 // negators before a flag's words turn it off: "without dissent".
 var negators = []string{"no ", "not ", "without ", "exclude ", "excluding ", "don't ", "do not ",
-	"never ", "few ", "little ", "dont "}
+	"never ", "dont ", "skip ", "omit "}
 
 // assignBools sets a boolean property only when the text names it: the
 // words of its name (filler such as "include" aside) appear in order,
@@ -38,10 +38,10 @@ func assignBools(p *extractPlan, lower string, out map[string]any) {
 		}
 		value := true
 		before := lower[:at]
-		for { // "don't return full text": filler between negator and flag
+		for { // "don't show the raw log": filler between negator and flag
 			t := strings.TrimRight(before, " ")
 			k := strings.LastIndexByte(t, ' ')
-			if !flagFiller[t[k+1:]] || t == "" {
+			if w := t[k+1:]; !flagFiller[w] && w != "the" && w != "a" && w != "an" && w != "any" || t == "" {
 				break
 			}
 			before = t[:k+1]

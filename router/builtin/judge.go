@@ -49,16 +49,15 @@ type rankedCandidate struct {
 	fit   float64
 	prob  float64 // softmax probability among the candidates
 	conf  float64 // calibrated
+	in    calInput
+	// params are the candidate's params read from the request (nil when
+	// the skill requires none and they were not needed to rank it).
+	params map[string]any
 }
 
-// noneBelow is the confidence under which the judge answers "none": the
-// best candidate is more than 3:1 likely wrong, which (unlike a two-way tie
-// near 0.5, which asks for clarification) means nothing stands out.
-const noneBelow = 0.25
-
-// Judge ranks req.Candidates and answers the best one, or "none" when even
-// the best shares almost nothing with its skill's texts or is most likely
-// wrong.
+// Judge ranks req.Candidates and answers the best one, or "none" when
+// the calibration finds "nothing fits" likelier than any candidate being
+// right.
 func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.JudgeResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return router.JudgeResponse{}, err
@@ -85,20 +84,23 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	for _, d := range dates {
 		sc.dates = append(sc.dates, d.span)
 	}
-	ranked := f.rank(sc, req.Text, req.Candidates)
+	ranked := f.rank(sc, req.Text, lower, dates, req.Candidates)
 	top := ranked[0]
 
 	v := verdict{Skill: top.skill.Name, Confidence: top.conf}
-	if top.fit < f.cal.floor || top.conf < noneBelow {
+	if o := f.cal.outcome(top.in); o.none() {
 		v = verdict{
 			Skill:      router.NoneChoice,
-			Confidence: round4(1 - top.conf),
+			Confidence: round4(1 - o.inScope),
 			Params:     map[string]any{},
-			Reason: fmt.Sprintf("no candidate fits: the closest, %s, has fit %.2f (floor %.2f) and confidence %.2f",
-				top.skill.Name, top.fit, f.cal.floor, top.conf),
+			Reason: fmt.Sprintf("no candidate fits: the closest, %s (fit %.2f), is in scope with probability %.2f and right with %.2f",
+				top.skill.Name, top.fit, o.inScope, top.conf),
 		}
 	} else {
-		v.Params = extractDated(planFor(top.skill), req.Text, lower, dates, f.known)
+		v.Params = top.params
+		if v.Params == nil {
+			v.Params = extractDated(planFor(top.skill), req.Text, lower, dates, f.known)
+		}
 		v.Reason = f.reason(sc, ranked)
 	}
 	raw, err := json.Marshal(v)
@@ -112,6 +114,10 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	return router.JudgeResponse{Raw: string(raw), Scores: scores}, nil
 }
 
+// coverageMargin is how many logits behind the best a candidate may be
+// and still have its params read for its coverage.
+const coverageMargin = 2.0
+
 // knowsAll reports whether every candidate is a skill the model learned.
 func (f *fitted) knowsAll(cands []*registry.Skill) bool {
 	for _, c := range cands {
@@ -124,7 +130,7 @@ func (f *fitted) knowsAll(cands []*registry.Skill) bool {
 
 // rank scores the candidates for text, best first by calibrated
 // confidence, ties by name.
-func (f *fitted) rank(sc *scratch, text string, cands []*registry.Skill) []rankedCandidate {
+func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands []*registry.Skill) []rankedCandidate {
 	f.query(sc, text)
 	f.accumulate(sc)
 	n := len(cands)
@@ -138,11 +144,23 @@ func (f *fitted) rank(sc *scratch, text string, cands []*registry.Skill) []ranke
 	z := make([]float64, n)
 	f.lin.logits(sparseVec{idx: sc.qIdx, val: sc.qVal}, idx, evs, z)
 	ranked := make([]rankedCandidate, n)
+	best := slices.Max(z)
 	for c := range cands {
-		in := candidateInput(z, c, defaultWeights.fit(evs[c]))
+		in := candidateInput(z, c, evs)
+		var params map[string]any
+		if z[c] >= best-coverageMargin {
+			in.nameCover, in.paramCover, in.schemaCover, params = f.coverage(int(idx[c]), text, lower, dates)
+		} else {
+			// Far behind: right with nearly no chance whatever it covers,
+			// so its params are not read (the costly part of coverage).
+			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCover(f.schemaStems[idx[c]], text)
+			if len(cands[c].Required()) == 0 {
+				in.paramCover = 1 // nothing required, nothing missing
+			}
+		}
 		// Rounded here, so the order below is the order callers see.
 		ranked[c] = rankedCandidate{skill: cands[c], index: int(idx[c]), fit: in.fit, prob: in.prob,
-			conf: round4(f.cal.confidence(in))}
+			conf: round4(f.cal.confidence(in)), in: in, params: params}
 	}
 	slices.SortFunc(ranked, func(a, b rankedCandidate) int {
 		if c := cmp.Compare(b.conf, a.conf); c != 0 {

@@ -87,12 +87,29 @@ var _ = Describe("judge", func() {
 		Expect(resp.Scores).To(HaveLen(2))
 	})
 
-	It("answers none for requests unrelated to every skill", func() {
+	It("declines requests unrelated to every skill: none, or a candidate most likely wrong", func() {
 		for _, text := range []string{"今天上海天气怎么样？", "write me a poem about the sea", "红烧肉怎么做才好吃"} {
 			v, _ := judged(testRegistry(), text)
-			Expect(v.Skill).To(Equal(router.NoneChoice), "%s -> %s (%s)", text, v.Skill, v.Reason)
-			Expect(v.Confidence).To(BeNumerically(">=", 0.5), "none is the likely answer: %s", text)
+			if v.Skill == router.NoneChoice {
+				Expect(v.Confidence).To(BeNumerically(">=", 0.5), "none is the likely answer: %s", text)
+				continue
+			}
+			Expect(v.Confidence).To(BeNumerically("<", 0.3), "%s -> %s (%s)", text, v.Skill, v.Reason)
 		}
+	})
+
+	It("answers none for a request a bare tool does not serve, and keeps one it does", func() {
+		tool := &registry.Skill{Name: "convert_length", Description: "Convert a length from one unit to another.",
+			ParamsSchema: map[string]any{"type": "object", "required": []any{"value", "from_unit", "to_unit"}, "properties": map[string]any{
+				"value":     map[string]any{"type": "number", "description": "The length to convert."},
+				"from_unit": map[string]any{"type": "string", "description": "The unit to convert from, e.g. 'inch'."},
+				"to_unit":   map[string]any{"type": "string", "description": "The unit to convert to, e.g. 'cm'."},
+			}}}
+		reg := &registry.Registry{Skills: []*registry.Skill{tool}}
+		off, _ := judged(reg, "who painted the ceiling of the chapel?")
+		Expect(off.Skill).To(Equal(router.NoneChoice), off.Reason)
+		on, _ := judged(reg, "convert a length of 12 inches to centimeters")
+		Expect(on.Skill).To(Equal("convert_length"), on.Reason)
 	})
 
 	It("is more confident on a clear request than on a vague one", func() {

@@ -101,6 +101,8 @@ type model struct {
 	vocab  map[uint64]int32
 	idf    []float32
 	maxIDF float64 // idf of a feature no skill mentions
+	// functionIDF is the idf of a function word no skill uses.
+	functionIDF float64
 
 	docs     []sparseVec // aligned with texts
 	docPost  postings
@@ -253,6 +255,7 @@ func newModel(skills []*registry.Skill) *model {
 	m.vocab = make(map[uint64]int32)
 	var df []int
 	var kinds []featureKind
+	var bgs []float64
 	lastSkill := make([]int, 0)
 	textTerms := make([][]termCount, len(m.texts))
 	for t, st := range m.texts {
@@ -265,6 +268,7 @@ func newModel(skills []*registry.Skill) *model {
 				m.vocab[tc.hash] = id
 				df = append(df, 0)
 				kinds = append(kinds, tc.kind)
+				bgs = append(bgs, backgroundDF(tc))
 				lastSkill = append(lastSkill, -1)
 			}
 			if st.role == rolePositive && lastSkill[id] != st.skill {
@@ -279,9 +283,10 @@ func newModel(skills []*registry.Skill) *model {
 	n := float64(len(skills))
 	m.idf = make([]float32, len(df))
 	for i, d := range df {
-		m.idf[i] = float32(math.Sqrt(detLog((1+n)/(1+float64(d))) + 1))
+		m.idf[i] = float32(idfOf(float64(d), bgs[i], n))
 	}
-	m.maxIDF = float64(float32(math.Sqrt(detLog(1+n) + 1)))
+	m.maxIDF = idfOf(0, 0, n)
+	m.functionIDF = idfOf(0, backgroundSkills, n)
 
 	m.docs = make([]sparseVec, len(m.texts))
 	for t := range m.texts {

@@ -6,62 +6,107 @@ import (
 	"strings"
 )
 
-// placeNameWords in a property's name say it holds a proper name;
-// placeDescWords do so in its description.
-var (
-	placeNameWords = []string{"city", "country", "location", "place", "destination", "origin", "state",
-		"province", "address", "venue", "company", "team", "player", "artist", "author", "person",
-		"species", "brand", "restaurant", "hotel", "park", "museum", "club", "league", "name",
-		"cities", "countries", "companies", "parties", "teams", "players"}
-	placeDescWords = []string{"city", "country", "location", "destination", "company", "team"}
+// nameClass is the kind of proper name a string property holds, read from
+// the words of its name and description.
+type nameClass uint8
+
+const (
+	classNone   nameClass = iota
+	classPlace            // a city, country, address
+	classPerson           // an author, actor, player
+	classOrg              // a company, team, store
+	classWork             // a title: a book, film, game, event
+	classAny              // "name" alone: any proper name
 )
 
-// namesPlace reports whether a string property holds a place, person or
-// organisation, from its name or description.
-func namesPlace(name, desc string) bool {
-	for _, w := range placeNameWords {
-		if strings.Contains(name, w) {
-			return true
+// classWords are English words that say which kind of name a property
+// holds. They are categories, not values: "city" says a city's name goes
+// there, whatever the city.
+var classWords = map[nameClass][]string{
+	classPlace: {"city", "town", "country", "nation", "state", "province", "region", "county", "district", "location",
+		"place", "destination", "origin", "address", "venue", "site", "area", "continent", "island", "airport",
+		"station", "where", "locale", "neighborhood", "neighbourhood", "capital"},
+	classPerson: {"person", "people", "author", "artist", "actor", "actress", "director", "player", "singer", "composer",
+		"writer", "creator", "owner", "customer", "employee", "member", "leader", "president", "scientist",
+		"inventor", "discoverer", "celebrity", "athlete", "musician", "painter", "poet", "founder", "manager",
+		"patient", "student", "teacher", "doctor", "lawyer", "politician", "king", "queen", "monarch", "who",
+		"individual", "cast", "star", "performer", "contact", "friend", "sender", "buyer", "seller", "candidate"},
+	classOrg: {"company", "organization", "organisation", "corporation", "firm", "business", "brand", "team", "club",
+		"league", "store", "shop", "bank", "school", "university", "college", "hospital", "restaurant", "hotel",
+		"museum", "library", "agency", "institution", "publisher", "manufacturer", "network", "channel", "airline",
+		"chain", "vendor", "supplier", "provider", "exchange", "party", "parties"},
+	classWork: {"title", "book", "movie", "film", "song", "album", "game", "show", "series", "event", "project",
+		"product", "recipe", "novel", "painting", "artwork", "play", "course", "treaty", "war", "battle", "theory",
+		"law", "invention", "discovery", "track", "podcast", "episode", "app", "application"},
+}
+
+// nameClassOf reads a property's name class from its name parts, then its
+// description's words. A bare "name" part accepts any proper name.
+func nameClassOf(parts []string, desc string) nameClass {
+	find := func(words []string) nameClass {
+		for _, c := range []nameClass{classPlace, classPerson, classOrg, classWork} {
+			for _, w := range words {
+				if slices.Contains(classWords[c], w) || slices.Contains(classWords[c], strings.TrimSuffix(w, "s")) {
+					return c
+				}
+			}
 		}
+		return classNone
 	}
-	for _, w := range placeDescWords {
-		if strings.Contains(desc, w) {
-			return true
+	if c := find(parts); c != classNone {
+		return c
+	}
+	if slices.Contains(parts, "name") {
+		var words []string
+		for _, t := range segment(desc, nil) {
+			if t.kind == tokLatin {
+				words = append(words, t.text)
+			}
 		}
+		if c := find(words); c != classNone {
+			return c
+		}
+		return classAny
 	}
-	return false
+	return classNone
 }
 
 // properNameRe finds a run of capitalised words, joined by spaces or a
 // lowercase particle ("Isle of Man", "Rio de Janeiro"), optionally followed
-// by a two-letter state code ("San Francisco, CA").
-var properNameRe = regexp.MustCompile(`\b[A-Z][A-Za-z'&.-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon)\s+)?[A-Z][A-Za-z'&.-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
+// by a two-letter region code ("Austin, TX").
+var properNameRe = regexp.MustCompile(`\b[A-Z][A-Za-z0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?[A-Z][A-Za-z0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
 
-// nameLeads are the words a proper name of a place or party follows in a
-// request: "in Brazil", "from Sydney to Melbourne", "for Homo Sapiens".
-// A capitalised phrase after anything else ("the Population Density",
-// the sentence's first word) is not taken.
-var nameLeads = map[string]bool{"in": true, "at": true, "from": true, "to": true, "for": true,
-	"near": true, "between": true, "and": true, "of": true, "visit": true, "visiting": true,
-	"around": true, "by": true, "with": true, "against": true, "vs": true, "versus": true}
-
-// properName is a capitalised phrase and the word before it.
+// properName is a capitalised phrase and the words before it.
 type properName struct {
 	span
-	lead string
+	lead  string // the word before, lowercased
+	lead2 string // the two words before ("directed by")
+	quote bool   // written in quotes
+	first bool   // starts a sentence, so its capital proves nothing
 }
 
 func properNames(text string, taken *spans) []properName {
 	var out []properName
-	add := func(from, to int) {
+	add := func(from, to int, quote bool) {
 		if taken.overlaps(from, to) || to-from < 2 {
 			return
 		}
-		lead := strings.TrimRight(text[:from], " '\"`“「『")
-		if k := strings.LastIndexAny(lead, " ,(\"'"); k >= 0 {
-			lead = lead[k+1:]
+		before := strings.TrimRight(text[:from], " '\"`“「『")
+		words := strings.Fields(lowerASCII(before))
+		n := properName{span: span{from, to}, quote: quote}
+		// An article says nothing of the name's role: "in the Louvre"
+		// leads with "in".
+		if k := len(words); k > 1 && (words[k-1] == "the" || words[k-1] == "a" || words[k-1] == "an") {
+			words = words[:k-1]
 		}
-		out = append(out, properName{span{from, to}, lowerASCII(lead)})
+		if len(words) > 0 {
+			n.lead = strings.Trim(words[len(words)-1], ",;:()")
+		}
+		if len(words) > 1 {
+			n.lead2 = strings.Trim(words[len(words)-2], ",;:()") + " " + n.lead
+		}
+		n.first = sentenceStart(before)
+		out = append(out, n)
 	}
 	for _, m := range properNameRe.FindAllStringIndex(text, -1) {
 		from, to := m[0], m[1]
@@ -70,20 +115,41 @@ func properNames(text string, taken *spans) []properName {
 			to-- // a sentence's full stop, not "D.C."
 		}
 		if strings.HasSuffix(text[from:to], "'s") {
-			to -= 2 // "Ronaldo's matches": the name is Ronaldo
+			to -= 2 // "Ada's books": the name is Ada
+		}
+		// "of" and "the" join words inside a name ("Bank of the West"); at
+		// its end they are the sentence's.
+		for _, tail := range []string{" the", " of"} {
+			to = from + len(strings.TrimSuffix(text[from:to], tail))
 		}
 		if !inQuote(text, from) {
-			add(from, to)
+			add(from, to, false)
 		}
 	}
-	// Quoted text is a name too: "the company 'Google'".
+	// Quoted text is a name too: "the company 'Acme'".
 	if strings.ContainsAny(text, "\"“「『'`") {
 		for _, q := range quotedSpans(text) {
-			add(q.from, q.to)
+			add(q.from, q.to, true)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b properName) int { return a.from - b.from })
-	return out
+	// A single capitalised word that starts a sentence is the sentence's
+	// verb or question word more often than a name ("Find ...", "What ...").
+	kept := out[:0]
+	for _, n := range out {
+		if n.first && !n.quote && !strings.Contains(text[n.from:n.to], " ") {
+			continue
+		}
+		kept = append(kept, n)
+	}
+	return kept
+}
+
+// sentenceStart reports whether text before a word ends a sentence (or is
+// empty).
+func sentenceStart(before string) bool {
+	t := strings.TrimRight(before, " \t\"'(")
+	return t == "" || strings.HasSuffix(t, ".") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, ":")
 }
 
 // inQuote reports whether a capitalised run starts right after a quote
@@ -92,16 +158,81 @@ func inQuote(text string, from int) bool {
 	return from > 0 && strings.ContainsRune("'\"`", rune(text[from-1]))
 }
 
-// assignNames fills place/person/organisation properties with capitalised
-// names that follow a preposition. A property named for where a journey
-// starts takes the name after "from", one named for where it ends the name
-// after "to"; the others take the remaining names in order. Lowercase
-// words are never taken: "a small green bird in forest" names no place.
+// roleCues are the words before a name that say which role it plays:
+// "directed by X" names a director, "starring X" an actor, "by X" an
+// author, artist or maker. Each lists the property words it fills.
+var roleCues = []struct {
+	cue   string
+	roles []string
+}{
+	{"directed by", []string{"director", "filmmaker"}},
+	{"written by", []string{"author", "writer"}},
+	{"composed by", []string{"composer", "artist"}},
+	{"painted by", []string{"artist", "painter"}},
+	{"sung by", []string{"artist", "singer", "performer"}},
+	{"performed by", []string{"artist", "performer", "singer", "band"}},
+	{"invented by", []string{"inventor"}},
+	{"discovered by", []string{"discoverer", "scientist"}},
+	{"founded by", []string{"founder"}},
+	{"published by", []string{"publisher"}},
+	{"produced by", []string{"producer", "studio"}},
+	{"made by", []string{"manufacturer", "maker", "brand", "company"}},
+	{"manufactured by", []string{"manufacturer", "maker", "brand"}},
+	{"owned by", []string{"owner"}},
+	{"starring", []string{"actor", "actress", "cast", "star", "performer"}},
+	{"featuring", []string{"actor", "actress", "cast", "artist", "performer", "featured"}},
+	{"with actor", []string{"actor", "cast"}},
+	{"by", []string{"author", "artist", "creator", "director", "composer", "writer", "painter", "maker", "brand", "manufacturer", "band", "singer"}},
+}
+
+// roleCueFits reports whether the words before a name are a role cue for
+// a property with these name parts, and how specific the cue is (longer
+// cues are surer).
+func roleCueFits(n properName, parts []string) (int, bool) {
+	for _, rc := range roleCues {
+		if n.lead != rc.cue && n.lead2 != rc.cue {
+			continue
+		}
+		for _, r := range rc.roles {
+			if slices.Contains(parts, r) {
+				return len(rc.cue), true
+			}
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// placeLeads are prepositions a place's name follows.
+var placeLeads = map[string]bool{"in": true, "at": true, "near": true, "around": true, "within": true, "across": true,
+	"inside": true, "outside": true, "from": true, "to": true, "of": true, "between": true, "and": true, "visit": true,
+	"visiting": true, "towards": true, "into": true}
+
+// partyLeads are words a person's or organisation's name follows when no
+// role cue says more.
+var partyLeads = map[string]bool{"for": true, "of": true, "by": true, "with": true, "against": true, "vs": true,
+	"versus": true, "and": true, "between": true, "from": true, "to": true, "at": true, "in": true}
+
+// Scores of the evidence tying a name to a property: lower is surer.
+const (
+	scoreOwnWord   = 0  // "the player Messi", "company Acme"
+	scoreItsKind   = 5  // "Acme Hotel" for hotel_name
+	scoreRoleCue   = 10 // "directed by Ana Li" for director
+	scoreJourney   = 10 // "from Oslo" for origin
+	scoreClassLead = 20 // "in Lyon" for a city, "for Acme" for a company
+	scoreDescCue   = 30 // a description word right before the name
+	scoreLastLeft  = 60 // the only name left for the only required name property
+)
+
+// assignNames fills place, person, organisation and title properties with
+// capitalised or quoted names, each name once, the surest pairs first.
+// Lowercase words are never taken as names: "a little yellow house in
+// the valley" names no place.
 func assignNames(p *extractPlan, text string, taken *spans, out map[string]any) {
 	var props []int
 	for i := range p.props {
 		pp := &p.props[i]
-		if _, done := out[pp.name]; !done && pp.kind == propString && pp.role == roleName {
+		if _, done := out[pp.name]; !done && pp.kind == propString && pp.class != classNone {
 			props = append(props, i)
 		}
 	}
@@ -112,72 +243,105 @@ func assignNames(p *extractPlan, text string, taken *spans, out map[string]any) 
 	if len(names) == 0 {
 		return
 	}
-	used := make([]bool, len(names))
-	take := func(i, k int) {
-		out[p.props[i].name] = text[names[k].from:names[k].to]
-		taken.add(names[k].from, names[k].to)
-		used[k] = true
-	}
-	// A name right after the property's own word is the surest: "the
-	// artist Beyonce", "company Google", "player Messi"; then a name that
-	// says what it is: "Premier League" is a league, "Louvre Museum" a museum.
+	type pair struct{ prop, name, score int }
+	var pairs []pair
 	for _, i := range props {
+		pp := &p.props[i]
 		for k, n := range names {
-			if !used[k] && slices.Contains(p.props[i].nameCues, strings.TrimSuffix(n.lead, "s")) {
-				take(i, k)
-				break
+			if s, ok := nameScore(pp, text, n); ok {
+				pairs = append(pairs, pair{i, k, s})
 			}
 		}
 	}
-	for _, i := range props {
-		if _, done := out[p.props[i].name]; done {
-			continue
+	slices.SortStableFunc(pairs, func(a, b pair) int {
+		if a.score != b.score {
+			return a.score - b.score
 		}
-		for k, n := range names {
-			if !used[k] && namesItsKind(text[n.from:n.to], p.props[i].nameCues) {
-				take(i, k)
-				break
-			}
+		if a.name != b.name {
+			return a.name - b.name
 		}
-	}
-	for k, n := range names {
-		if !nameLeads[n.lead] {
-			used[k] = true // "the Population Density", a sentence's first word
-		}
-	}
-	var rest []int
-	for _, i := range props {
-		if _, done := out[p.props[i].name]; done {
-			continue
-		}
-		lead := journeyLead(p.props[i].name)
-		found := false
-		for k, n := range names {
-			if lead != "" && !used[k] && n.lead == lead {
-				take(i, k)
-				found = true
-				break
-			}
-		}
-		if !found {
-			rest = append(rest, i)
-		}
-	}
-	// "between Boston and Washington": the start is named first.
-	rank := map[string]int{"from": 0, "": 1, "to": 2}
-	slices.SortStableFunc(rest, func(a, b int) int {
-		return rank[journeyLead(p.props[a].name)] - rank[journeyLead(p.props[b].name)]
+		return a.prop - b.prop
 	})
-	k := 0
-	for _, i := range rest {
-		for k < len(names) && used[k] {
-			k++
+	used := make([]bool, len(names))
+	for _, pr := range pairs {
+		pp := &p.props[pr.prop]
+		n := names[pr.name]
+		if _, done := out[pp.name]; done || used[pr.name] || taken.overlaps(n.from, n.to) {
+			continue
 		}
-		if k == len(names) {
-			return
-		}
-		take(i, k)
+		out[pp.name] = formatName(pp, text, n.span)
+		taken.add(n.from, n.to)
+		used[pr.name] = true
 	}
+	// The only required name property left takes the only name left that
+	// follows a preposition: "weather in Oslo" for a bare "location".
+	var left []int
+	for _, i := range props {
+		if _, done := out[p.props[i].name]; !done && p.props[i].required {
+			left = append(left, i)
+		}
+	}
+	var free []int
+	for k, n := range names {
+		if !used[k] && !taken.overlaps(n.from, n.to) && (placeLeads[n.lead] || partyLeads[n.lead] || n.quote) {
+			free = append(free, k)
+		}
+	}
+	if len(left) == 1 && len(free) == 1 {
+		n := names[free[0]]
+		out[p.props[left[0]].name] = formatName(&p.props[left[0]], text, n.span)
+		taken.add(n.from, n.to)
+	}
+}
+
+// nameScore says how surely a name is a property's value.
+func nameScore(pp *propPlan, text string, n properName) (int, bool) {
+	lead := strings.TrimSuffix(n.lead, "s")
+	switch {
+	case slices.Contains(pp.nameCues, lead) && lead != "name":
+		return scoreOwnWord, true
+	case namesItsKind(text[n.from:n.to], pp.nameCues):
+		return scoreItsKind, true
+	}
+	if k, ok := roleCueFits(n, pp.nameCues); ok {
+		return scoreRoleCue - k/4, true
+	}
+	if j := journeyLead(pp.name); j != "" {
+		if n.lead == j {
+			return scoreJourney, true
+		}
+		if n.lead == "from" || n.lead == "to" {
+			return 0, false // the other end of the journey
+		}
+	}
+	switch pp.class {
+	case classPlace:
+		if placeLeads[n.lead] && n.lead != "by" {
+			// "between Oslo and Rome": the start is named first.
+			if journeyLead(pp.name) == "to" {
+				return scoreClassLead + 1, true
+			}
+			return scoreClassLead, true
+		}
+	case classPerson, classOrg:
+		if partyLeads[n.lead] {
+			return scoreClassLead + 5, true
+		}
+	case classWork:
+		if n.quote || n.lead == "of" || n.lead == "about" || n.lead == "called" || n.lead == "titled" || n.lead == "named" {
+			return scoreClassLead, true
+		}
+	case classAny:
+		if n.quote || placeLeads[n.lead] || partyLeads[n.lead] || n.lead == "named" || n.lead == "called" {
+			return scoreClassLead + 10, true
+		}
+	}
+	for _, c := range pp.cues {
+		if c == n.lead || c == lead {
+			return scoreDescCue, true
+		}
+	}
+	return 0, false
 }
 
 // journeyLead is the preposition before the value of a journey's start
@@ -189,15 +353,15 @@ func journeyLead(name string) string {
 		strings.Contains(n, "source") || strings.Contains(n, "depart"):
 		return "from"
 	case strings.Contains(n, "end") || strings.Contains(n, "destination") || n == "to" ||
-		strings.HasPrefix(n, "to_") || strings.Contains(n, "arriv"):
+		strings.HasPrefix(n, "to_") || strings.Contains(n, "arriv") || strings.Contains(n, "target"):
 		return "to"
 	}
 	return ""
 }
 
 // sentenceEnd cuts a capitalised run at a full stop that ends a sentence
-// ("Texas. Don't"): after a word of four letters or more, unlike "Mr. X"
-// or "Apple Inc.".
+// ("Texas. Please"): after a word of four letters or more, unlike "Mr. X"
+// or "Acme Inc.".
 func sentenceEnd(s string) int {
 	for i := 0; i+1 < len(s); i++ {
 		if s[i] != '.' || s[i+1] != ' ' {
@@ -214,119 +378,123 @@ func sentenceEnd(s string) int {
 	return len(s)
 }
 
-// describedRe finds the values a description quotes: "The measure unit
-// for price, like 'ounce' or 'kg'".
-var describedRe = regexp.MustCompile(`'([^']{1,40})'|"([^"]{1,40})"`)
-
-// describedValues lists a description's quoted values, longest first.
-func describedValues(desc string) []string {
-	var out []string
-	for _, m := range describedRe.FindAllStringSubmatch(desc, -1) {
-		v := m[1] + m[2]
-		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b string) int { return len(b) - len(a) })
-	return out
-}
-
-// assignDescribedValues fills a string property with a value its
-// description quotes when the text says that value as a whole word: a
-// description's "like 'ounce' or 'kg'" and "price per ounce" give
-// "ounce". A quoted value the text does not say is not chosen.
-func assignDescribedValues(p *extractPlan, lower, text string, taken *spans, out map[string]any) {
-	for i := range p.props {
-		pp := &p.props[i]
-		if _, done := out[pp.name]; done || pp.kind != propString || len(pp.described) == 0 {
-			continue
-		}
-		for _, v := range pp.described {
-			lv := lowerASCII(v)
-			found := false
-			cueAt(lower, lv, func(at int) {
-				end := at + len(lv)
-				if found || !wordBounded(lower, at, end) || taken.overlaps(at, end) {
-					return
-				}
-				out[pp.name] = text[at:end]
-				taken.add(at, end)
-				found = true
-			})
-			if found {
-				break
-			}
-		}
-	}
-}
-
-func stringItems(schema map[string]any) bool {
-	items, _ := schema["items"].(map[string]any)
-	return items["type"] == "string"
-}
-
-// assignStringLists fills one array-of-strings property from a written
-// list: capitalised names joined by commas and "and" ("Microsoft and
-// Google", "John and Alice") for a property of names, quoted values
-// ("'Age', 'Income' and 'Education'") for any. A lone name fills a list
-// of names only after a preposition or the property's own word ("stock
-// price of Apple"). With two such properties nothing is filled: which
-// list is which would be a guess.
-func assignStringLists(p *extractPlan, text string, taken *spans, out map[string]any) {
-	prop := -1
-	for i := range p.props {
-		if p.props[i].kind == propStringList {
-			if prop >= 0 {
-				return
-			}
-			prop = i
-		}
-	}
-	if prop < 0 {
-		return
-	}
-	pp := &p.props[prop]
-	var items []properName
-	if pp.role == roleName {
-		items = properNames(text, taken)
-	} else if strings.ContainsAny(text, "\"“「『'`") {
-		for _, q := range quotedSpans(text) {
-			if !taken.overlaps(q.from, q.to) {
-				items = append(items, properName{span: q})
-			}
-		}
-	}
-	var best []properName
-	for k := 0; k < len(items); {
-		run := []properName{items[k]}
-		for k+1 < len(items) && listSeparator(strings.Trim(text[items[k].to:items[k+1].from], "'\"`”」』“「『")) {
-			k++
-			run = append(run, items[k])
-		}
-		k++
-		lone := len(run) == 1 && (pp.role != roleName || !nameLeads[run[0].lead] && !slices.Contains(pp.nameCues, strings.TrimSuffix(run[0].lead, "s")))
-		if !lone && len(run) > len(best) {
-			best = run
-		}
-	}
-	if len(best) == 0 {
-		return
-	}
-	vals := make([]any, len(best))
-	for k, n := range best {
-		vals[k] = text[n.from:n.to]
-		taken.add(n.from, n.to)
-	}
-	out[pp.name] = vals
-}
-
-// namesItsKind reports whether a name's last word is one of a property's
-// name words other than "name": "Premier League" for league.
+// namesItsKind reports whether a name of two words or more holds one of a
+// property's name words other than "name": "Grand Hotel" and "Hotel
+// Lumen" for hotel_name, "Museum of Flight" for museum.
 func namesItsKind(name string, cues []string) bool {
 	words := strings.Fields(lowerASCII(name))
 	if len(words) < 2 {
 		return false
 	}
-	last := strings.TrimSuffix(strings.Trim(words[len(words)-1], ".,'"), "s")
-	return last != "name" && slices.Contains(cues, last)
+	for _, w := range words {
+		w = strings.TrimSuffix(strings.Trim(w, ".,'"), "s")
+		if w != "name" && slices.Contains(cues, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// numberedStem is a property name without its trailing index: "team1",
+// "team_2" and "player2" give "team" and "player"; "" when the name has no
+// index.
+func numberedStem(name string) string {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i == len(name) || i == 0 {
+		return ""
+	}
+	return strings.TrimRight(name[:i], "_-")
+}
+
+// pairJoiners join the members of a pair written in a request: "Oslo and
+// Rome", "Ajax vs Celtic", "a cat with a dog".
+var pairJoiners = []string{",", "and", "&", "vs", "vs.", "versus", "against", "with", "or", "to"}
+
+// assignNumbered fills indexed string properties (team1, team2) from a
+// written pair or list of as many names, in order: "Ajax vs Celtic",
+// "between Oslo, Rome and Lima". In a bare tool schema plain words count
+// too: "compare a cat and a dog".
+func assignNumbered(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
+	groups := map[string][]int{}
+	var stems []string
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propString {
+			continue
+		}
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		if st := numberedStem(pp.name); st != "" {
+			if _, seen := groups[st]; !seen {
+				stems = append(stems, st)
+			}
+			groups[st] = append(groups[st], i)
+		}
+	}
+	for _, st := range stems {
+		props := groups[st]
+		if len(props) < 2 {
+			continue
+		}
+		slices.SortFunc(props, func(a, b int) int { return strings.Compare(p.props[a].name, p.props[b].name) })
+		items := joinedRun(text, properNameSpans(text, taken), len(props))
+		if items == nil && !p.examples {
+			items = joinedRun(text, plainWordSpans(lower, taken), len(props))
+		}
+		for k, i := range props {
+			if items == nil {
+				break
+			}
+			out[p.props[i].name] = formatName(&p.props[i], text, items[k])
+			taken.add(items[k].from, items[k].to)
+		}
+	}
+}
+
+func properNameSpans(text string, taken *spans) []span {
+	var out []span
+	for _, n := range properNames(text, taken) {
+		out = append(out, n.span)
+	}
+	return out
+}
+
+// plainWordSpans are the content words of lower, one span each.
+func plainWordSpans(lower string, taken *spans) []span {
+	var out []span
+	for _, w := range wordsOf(lower) {
+		if contentWord(w.w) && !taken.overlaps(w.from, w.to) {
+			out = append(out, w.span)
+		}
+	}
+	return out
+}
+
+// joinedRun finds n consecutive items joined only by pair joiners (and
+// articles), and returns them, or nil.
+func joinedRun(text string, items []span, n int) []span {
+	for k := 0; k+n <= len(items); k++ {
+		ok := true
+		for j := k; j < k+n-1 && ok; j++ {
+			gap := strings.Fields(lowerASCII(strings.NewReplacer(",", " , ").Replace(text[items[j].to:items[j+1].from])))
+			joined := false
+			for _, g := range gap {
+				switch {
+				case slices.Contains(pairJoiners, g):
+					joined = true
+				case g != "a" && g != "an" && g != "the":
+					ok = false
+				}
+			}
+			ok = ok && joined
+		}
+		if ok {
+			return items[k : k+n]
+		}
+	}
+	return nil
 }

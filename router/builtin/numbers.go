@@ -1,23 +1,33 @@
 package builtin
 
 import (
+	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// numberSpan is a number written in a request.
+// numberSpan is a number written in a request, with the unit written
+// after it (or the currency sign before it), if any.
 type numberSpan struct {
 	span
 	value float64
+	dim   dimension
+	// word is set for a number written as a word ("three"): weaker
+	// evidence than digits ("one" is often no number at all).
+	word bool
 }
 
 // numberRe finds written numbers: digits with an optional decimal part and
 // thousands separators, optionally after a currency sign; or a run of
 // Chinese numerals. Glued-on letters are checked afterwards, so "p99",
 // "node-7" and "3000ms" are identifiers, not quantities.
-var numberRe = regexp.MustCompile(`(?:[$¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|[零一二两三四五六七八九十百千]+`)
+var numberRe = regexp.MustCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
+
+// numberWordRe finds English number words.
+var numberWordRe = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen|dozen)\b`)
 
 // findNumbers lists the standalone numbers of text outside the taken spans.
 func findNumbers(text string, taken *spans) []numberSpan {
@@ -30,30 +40,48 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		if negative {
 			from--
 		}
+		// Scientific notation: "1e-9", "6.02e23" (the exponent is no unit).
+		exp := 0
+		if m[2] >= 0 || m[6] >= 0 {
+			exp = expSuffix(text, to)
+		}
+		dim, unitLen := unitAfter(text, to+exp)
+		glued := unitLen > 0 && text[to+exp] != ' '
 		// A glued unit ends the word: only the number's left side must be free.
-		right := to
-		if unitSuffix(text, to) > 0 {
+		right := to + exp
+		if glued {
 			right = len(text)
 		}
 		if taken.overlaps(from, to) || gluedToWord(text, from, right) || clockTime(text, from, to) {
 			continue
 		}
-		// A percentage is a share, not a count or an amount.
-		if to < len(text) && text[to] == '%' || strings.HasPrefix(text[to:], "％") {
-			continue
-		}
 		var v float64
-		if m[2] >= 0 {
-			digits := strings.ReplaceAll(text[m[2]:m[3]], ",", "")
+		switch {
+		case m[2] >= 0 || m[6] >= 0:
+			digits := "0"
+			if m[2] >= 0 {
+				digits = strings.ReplaceAll(text[m[2]:m[3]], ",", "")
+			}
 			if m[4] >= 0 {
 				digits += "." + text[m[4]:m[5]]
+			} else if m[6] >= 0 {
+				digits += "." + text[m[6]:m[7]]
 			}
 			f, err := strconv.ParseFloat(digits, 64)
 			if err != nil {
 				continue
 			}
 			v = f
-		} else {
+			if strings.ContainsAny(text[m[0]:m[0]+1], currencySigns) || strings.HasPrefix(text[m[0]:], "¥") || strings.HasPrefix(text[m[0]:], "￥") ||
+				strings.HasPrefix(text[m[0]:], "€") || strings.HasPrefix(text[m[0]:], "£") {
+				dim = dimMoney
+			}
+			if exp != 0 {
+				e, _ := strconv.Atoi(strings.TrimPrefix(text[to+1:to+exp], "+"))
+				v *= math.Pow(10, float64(e))
+				to += exp
+			}
+		default:
 			n, ok := chineseNumber(text[from:to])
 			if !ok || !countable(text, to) {
 				continue
@@ -66,10 +94,51 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		if k, scale := magnitudeWord(text, to); k > 0 {
 			v *= scale
 			to += k
+			dim, unitLen = unitAfter(text, to)
 		}
-		out = append(out, numberSpan{span: span{from, to}, value: v})
+		if unitLen > 0 {
+			to += unitLen
+		}
+		out = append(out, numberSpan{span: span{from, to}, value: v, dim: dim})
 	}
-	return out
+	for _, m := range numberWordRe.FindAllStringIndex(text, -1) {
+		from, to := m[0], m[1]
+		if taken.overlaps(from, to) || gluedToWord(text, from, to) {
+			continue
+		}
+		n, _ := parseCount(strings.ToLower(text[from:to]))
+		dim, unitLen := unitAfter(text, to)
+		out = append(out, numberSpan{span: span{from, to + unitLen}, value: float64(n), dim: dim, word: true})
+	}
+	slices.SortFunc(out, func(a, b numberSpan) int { return a.from - b.from })
+	kept := out[:0]
+	for _, n := range out {
+		if len(kept) > 0 && n.from < kept[len(kept)-1].to {
+			continue // "two hundred": the first reading stands
+		}
+		kept = append(kept, n)
+	}
+	return kept
+}
+
+// expSuffix is the length of an exponent ("e-9", "E+23") written right
+// after a number ending at to, or 0.
+func expSuffix(s string, to int) int {
+	if to+1 >= len(s) || s[to] != 'e' && s[to] != 'E' {
+		return 0
+	}
+	k := to + 1
+	if s[k] == '-' || s[k] == '+' {
+		k++
+	}
+	start := k
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == start || k < len(s) && isLatinOrDigit(rune(s[k])) {
+		return 0
+	}
+	return k - to
 }
 
 // gluedToWord reports whether a match touches a Latin letter, a digit, a
@@ -141,9 +210,11 @@ func chineseNumber(s string) (int, bool) {
 	return total, total > 0 || strings.ContainsRune(s, '零')
 }
 
-var englishCounts = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14,
-	"fifteen": 15, "twenty": 20, "thirty": 30, "sixty": 60, "ninety": 90}
+var englishCounts = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+	"fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+	"forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+	"dozen": 12, "a dozen": 12}
 
 // parseCount reads a count written in digits, Chinese numerals or an
 // English number word.
@@ -155,35 +226,6 @@ func parseCount(s string) (int, bool) {
 		return n, true
 	}
 	return chineseNumber(s)
-}
-
-// units are measurement units that may be glued to a number ("6cm",
-// "300K", "5C", "150lbs"): the number is still a quantity. "ms" is left
-// out on purpose: "3000ms" in a pasted log line is part of the log.
-var units = func() map[string]bool {
-	m := map[string]bool{}
-	for _, u := range strings.Fields(`m cm mm km kg g mg lb lbs ft in s sec secs h hr hrs min mins
-		C K F J kJ W kW V A N Hz kHz MHz GHz mph kph kmh L ml mL nm ly AU eV`) {
-		m[u] = true
-	}
-	return m
-}()
-
-// unitSuffix is the length of a measurement unit glued to the number
-// ending at to, or 0. The unit must end the word ("5J/K" and "10 m^3"
-// keep their unit's tail).
-func unitSuffix(s string, to int) int {
-	end := to
-	for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {
-		end++
-	}
-	if end == to || !units[s[to:end]] {
-		return 0
-	}
-	if end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '-' || s[end] == '_') {
-		return 0
-	}
-	return end - to
 }
 
 // magnitudeWord reads " million" and the like after a number: "213

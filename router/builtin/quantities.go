@@ -8,13 +8,13 @@ import (
 
 // nameParts splits a property name into the words it is written with
 // ("initial_velocity" -> initial, velocity; "numTrials" -> num, trial),
-// lowercased, a plural "s" dropped so "trials" meets "trial".
+// lowercased and singular, so "trials" meets "trial".
 func nameParts(name string) []string {
 	var parts []string
 	word := []byte{}
 	flush := func() {
 		if len(word) > 0 {
-			w := strings.TrimSuffix(lowerASCII(string(word)), "s")
+			w := singular(lowerASCII(string(word)))
 			if w != "" && !slices.Contains(parts, w) {
 				parts = append(parts, w)
 			}
@@ -35,6 +35,21 @@ func nameParts(name string) []string {
 	}
 	flush()
 	return parts
+}
+
+// singular undoes a regular English plural: "cities" -> "city",
+// "boxes" -> "box", "trials" -> "trial"; "status", "analysis" and
+// "address" stay.
+func singular(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && (strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "sses")):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
 }
 
 // numericItems reports whether an array schema holds numbers.
@@ -80,7 +95,7 @@ func cueGap(lower, cue string, n span, whole bool) int {
 	cueAtMode(lower, cue, whole, func(at int) {
 		gap := max(at-n.to, n.from-(at+len(cue)), 0)
 		if gap > 0 && clauseBreak(lower[min(at+len(cue), n.to):max(at, n.from)]) {
-			gap += clausePenalty // "300K, a final temperature": final names the next number
+			gap += clausePenalty // "6 bar, and an inlet pressure": inlet names the next number
 		}
 		if best < 0 || gap < best {
 			best = gap
@@ -104,10 +119,21 @@ const gapCap = 120
 // lower is closer: every part of the property's name counts ("initial
 // temperature of 300K" ties 300 to initial_temperature, not to
 // final_temperature), and description words count a quarter, as a
-// tie-breaker. ok is false when no cue of the property is in the text.
-func numberAffinity(pp *propPlan, lower string, n span) (score int, ok bool) {
+// tie-breaker. A number whose unit measures what the property measures
+// ("4 m/s^2" for acceleration, "$5000" for the amount) is tied closer; one
+// whose unit measures something else is not the property's at all. ok is
+// false when the number cannot be the property's or no cue of the
+// property is in the text.
+func numberAffinity(pp *propPlan, lower string, n numberSpan) (score int, ok bool) {
+	if n.dim == dimPercent && !pp.percent && !slices.Contains(pp.dims, dimPercent) {
+		return 0, false // a share is not a count or an amount
+	}
+	unitMatch := n.dim != dimNone && slices.Contains(pp.dims, n.dim)
+	if n.dim != dimNone && n.dim != dimPercent && len(pp.dims) > 0 && !unitMatch && !(n.dim == dimTime && pp.integer) {
+		return 0, false // "5 seconds" is no distance
+	}
 	for _, c := range pp.nameCues {
-		g := cueGap(lower, c, n, false)
+		g := cueGap(lower, c, n.span, false)
 		if g < 0 {
 			score += gapCap
 			continue
@@ -117,22 +143,66 @@ func numberAffinity(pp *propPlan, lower string, n span) (score int, ok bool) {
 	}
 	desc := gapCap
 	for _, c := range pp.cues {
-		if g := cueGap(lower, c, n, true); g >= 0 {
+		if g := cueGap(lower, c, n.span, true); g >= 0 {
 			ok = true
 			desc = min(desc, g)
 		}
 	}
-	return score + desc/4, ok
+	score += desc / 4
+	if unitMatch {
+		ok = true
+		score -= unitBonus * len(pp.nameCues)
+	}
+	if n.word {
+		score += wordPenalty
+	}
+	// "heated from 20°C to 90°C": the number after "to" ends a change,
+	// the one after "from" starts it.
+	if lead := lastWord(strings.TrimRight(lower[:n.from], " $")); lead != "" {
+		end, start := slices.ContainsFunc(pp.nameCues, isEndWord), slices.ContainsFunc(pp.nameCues, isStartWord)
+		switch {
+		case (lead == "to" || lead == "until") && end, lead == "from" && start:
+			score -= leadBonus
+		case (lead == "to" || lead == "until") && start, lead == "from" && end:
+			score += leadBonus
+		}
+	}
+	return score, ok
 }
+
+// leadBonus is what "to" before a number counts for an end property
+// ("final", "end") and "from" for a start property ("initial", "start").
+const leadBonus = 40
+
+func isEndWord(w string) bool {
+	return w == "final" || w == "end" || w == "to" || w == "target" || w == "max" || w == "maximum" || w == "last"
+}
+
+func isStartWord(w string) bool {
+	return w == "initial" || w == "start" || w == "from" || w == "min" || w == "minimum" || w == "first"
+}
+
+// unitBonus is how much closer, per name part, a number whose unit
+// matches the property counts: a unit is about as plain as a cue word
+// right beside the number.
+const unitBonus = 60
+
+// wordPenalty puts numbers written as words behind digits.
+const wordPenalty = 30
 
 // assignNumbers fills integer and number properties. Pairs of a property
 // and a number are taken closest first, so two properties never fight
-// over one number and the better-tied one wins it. Properties whose words
-// are not in the text get the remaining numbers in order only when the
-// counts agree exactly (required properties first, then all): "sides 5,
-// 4 and 3" fills side1, side2, side3; three numbers for one unnamed
-// property fill nothing.
+// over one number and the better-tied one wins it. A list of properties
+// followed by a list of as many numbers ("its width and depth are 3 and
+// 10") pairs them in order first. Properties whose words are not in the
+// text get the remaining numbers in order only when the counts agree
+// exactly (required properties first, then all): "a crate of 7, 2 and 9"
+// fills side1, side2, side3; three numbers for one unnamed property fill
+// nothing.
 func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
+	assignRespectively(p, lower, nums, taken, out)
+	assignRange(p, lower, nums, taken, out)
+	assignOrdinals(p, lower, nums, taken, out)
 	type pair struct{ prop, num, score int }
 	var pairs []pair
 	var unnamed []int
@@ -149,7 +219,7 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 			if taken.overlaps(n.from, n.to) {
 				continue
 			}
-			if s, ok := numberAffinity(pp, lower, n.span); ok {
+			if s, ok := numberAffinity(pp, lower, n); ok {
 				named = true
 				pairs = append(pairs, pair{i, j, s})
 			}
@@ -172,13 +242,22 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 		if _, done := out[pp.name]; done || taken.overlaps(n.from, n.to) {
 			continue
 		}
-		out[pp.name] = numberValue(pp, n.value)
+		out[pp.name] = numberValue(pp, n)
 		taken.add(n.from, n.to)
 	}
 	var free []numberSpan
 	for _, n := range nums {
-		if !taken.overlaps(n.from, n.to) {
+		if !taken.overlaps(n.from, n.to) && n.dim != dimPercent && !n.word {
 			free = append(free, n)
+		}
+	}
+	// A number measured in something no unnamed property measures is
+	// none of theirs ("45 minutes" for a distance).
+	for _, n := range free {
+		for _, i := range unnamed {
+			if d := p.props[i].dims; n.dim != dimNone && len(d) > 0 && !slices.Contains(d, n.dim) {
+				return
+			}
 		}
 	}
 	var required []int
@@ -200,12 +279,184 @@ func assignNumbers(p *extractPlan, lower string, nums []numberSpan, taken *spans
 		return rank[journeyLead(p.props[a].name)] - rank[journeyLead(p.props[b].name)]
 	})
 	for k, i := range fill {
-		out[p.props[i].name] = numberValue(&p.props[i], free[k].value)
+		out[p.props[i].name] = numberValue(&p.props[i], free[k])
 		taken.add(free[k].from, free[k].to)
 	}
 }
 
-func numberValue(pp *propPlan, v float64) any {
+// rangeEnds name the low and high ends of a range in a property's name.
+var rangeEnds = [][2]string{{"min", "max"}, {"minimum", "maximum"}, {"low", "high"}, {"lower", "upper"}, {"from", "to"}, {"start", "end"}, {"initial", "final"}}
+
+// assignRange gives a written range ("$300 to $450", "between 2 and 4") to
+// a pair of properties that name its low and high ends (min_price and
+// max_price, lower and upper), the low end first whatever the order of the
+// numbers' properties in the schema.
+func assignRange(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
+	for _, ends := range rangeEnds {
+		lo, hi := -1, -1
+		for i := range p.props {
+			pp := &p.props[i]
+			if pp.kind != propNumber {
+				continue
+			}
+			if _, done := out[pp.name]; done {
+				continue
+			}
+			switch {
+			case slices.Contains(pp.nameCues, ends[0]):
+				lo = i
+			case slices.Contains(pp.nameCues, ends[1]):
+				hi = i
+			}
+		}
+		if lo < 0 || hi < 0 {
+			continue
+		}
+		for k := 0; k+1 < len(nums); k++ {
+			a, b := nums[k], nums[k+1]
+			if taken.overlaps(a.from, a.to) || taken.overlaps(b.from, b.to) {
+				continue
+			}
+			gap := strings.TrimSpace(lower[a.to:b.from])
+			if gap != "to" && gap != "-" && gap != "–" && gap != "and" && gap != "through" {
+				continue
+			}
+			if before := strings.Fields(lower[max(0, a.from-30):a.from]); gap == "and" &&
+				!slices.Contains(before[max(0, len(before)-2):], "between") {
+				continue // "between 300 and 400", "between year 300 and 400"
+			}
+			if a.value > b.value {
+				a, b = b, a
+			}
+			out[p.props[lo].name] = numberValue(&p.props[lo], a)
+			out[p.props[hi].name] = numberValue(&p.props[hi], b)
+			taken.add(nums[k].from, nums[k+1].to)
+			return
+		}
+	}
+}
+
+// ordinalWords mark the members of a group of properties: first_note and
+// second_note, value1 and value2.
+var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+
+// ordinalGroup is the group a number property belongs to (its name
+// without the ordinal) and its place in it, or "" and 0.
+func ordinalGroup(name string) (string, int) {
+	parts := nameParts(name)
+	if st := numberedStem(name); st != "" {
+		k := ordinalWords[name[len(strings.TrimRight(name, "0123456789")):]]
+		return st, k
+	}
+	for i, w := range parts {
+		if k, ok := ordinalWords[w]; ok {
+			rest := append(append([]string(nil), parts[:i]...), parts[i+1:]...)
+			return strings.Join(rest, "_"), k
+		}
+	}
+	return "", 0
+}
+
+// assignOrdinals gives a written list of numbers to a group of ordinal
+// properties of as many members, in order: "notes of 440Hz and 880Hz" to
+// first_note_frequency and second_note_frequency; "5 and 9" to x1, x2.
+func assignOrdinals(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
+	groups := map[string][]int{}
+	var order []string
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propNumber {
+			continue
+		}
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		if g, k := ordinalGroup(pp.name); g != "" && k > 0 {
+			if _, seen := groups[g]; !seen {
+				order = append(order, g)
+			}
+			groups[g] = append(groups[g], i)
+		}
+	}
+	for _, g := range order {
+		props := groups[g]
+		if len(props) < 2 {
+			continue
+		}
+		slices.SortFunc(props, func(a, b int) int {
+			_, ka := ordinalGroup(p.props[a].name)
+			_, kb := ordinalGroup(p.props[b].name)
+			return ka - kb
+		})
+		for _, r := range numberRuns(lower, nums, taken) {
+			if len(r.values) != len(props) {
+				continue
+			}
+			for k, i := range props {
+				n := numberSpan{span: r.nums[k], value: r.values[k], dim: r.dims[k]}
+				out[p.props[i].name] = numberValue(&p.props[i], n)
+				taken.add(n.from, n.to)
+			}
+			break
+		}
+	}
+}
+
+// assignRespectively pairs a written list of property names with a
+// written list of as many numbers that follows it within a few words:
+// "the width and depth as 3cm and 8cm", "width, height and depth are
+// 3, 8 and 5". Each name must name exactly one number property.
+func assignRespectively(p *extractPlan, lower string, nums []numberSpan, taken *spans, out map[string]any) {
+	runs := numberRuns(lower, nums, taken)
+	for _, r := range runs {
+		// The words before the run, back to the previous clause.
+		from := max(0, r.from-80)
+		before := lower[from:r.from]
+		var props []int
+		var at []int
+		for i := range p.props {
+			pp := &p.props[i]
+			if pp.kind != propNumber || len(pp.nameCues) == 0 {
+				continue
+			}
+			if _, done := out[pp.name]; done {
+				continue
+			}
+			last := -1
+			cueAt(before, pp.nameCues[len(pp.nameCues)-1], func(k int) { last = k })
+			if last >= 0 {
+				props, at = append(props, i), append(at, last)
+			}
+		}
+		if len(props) != len(r.values) || len(props) < 2 {
+			continue
+		}
+		order := make([]int, len(props))
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortFunc(order, func(a, b int) int { return at[a] - at[b] })
+		// The names must themselves be a list ("base and height"), ending
+		// a few words before the numbers.
+		first, lastAt := at[order[0]], at[order[len(order)-1]]
+		between := before[first:]
+		if strings.ContainsAny(between, ".;?!") || len(before)-lastAt > 40 {
+			continue
+		}
+		for k, o := range order {
+			i := props[o]
+			n := numberSpan{span: r.nums[k], value: r.values[k], dim: r.dims[k]}
+			out[p.props[i].name] = numberValue(&p.props[i], n)
+			taken.add(n.from, n.to)
+		}
+	}
+}
+
+func numberValue(pp *propPlan, n numberSpan) any {
+	v := n.value
+	if n.dim == dimPercent && !pp.percent {
+		v = math.Round(v*1e6) / 1e8 // 5% as a fraction, without 0.05000000000000001
+	}
 	if pp.integer && v == math.Trunc(v) && math.Abs(v) < 1<<53 {
 		return int(v)
 	}
@@ -213,11 +464,12 @@ func numberValue(pp *propPlan, v float64) any {
 }
 
 // numberRun is a written list of two or more numbers: "[1, 2, 3]",
-// "12, 24, 36", "2nd, 3rd and 4th" is not one (ordinals are glued).
+// "7, 14, 21"; "1st, 5th and 9th" is not one (ordinals are glued).
 type numberRun struct {
 	span
 	values []float64
 	nums   []span
+	dims   []dimension
 }
 
 // numberRuns groups numbers separated only by commas, spaces and "and".
@@ -244,18 +496,10 @@ func numberRuns(text string, nums []numberSpan, taken *spans) []numberRun {
 		cur.to = n.to
 		cur.values = append(cur.values, n.value)
 		cur.nums = append(cur.nums, n.span)
+		cur.dims = append(cur.dims, n.dim)
 	}
 	flush()
 	return out
-}
-
-func listSeparator(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "," {
-		return true
-	}
-	s = strings.TrimSpace(strings.TrimPrefix(s, ","))
-	return s == "and" || s == ""
 }
 
 // assignNumberLists fills arrays of numbers from written lists: one
@@ -279,7 +523,7 @@ func assignNumberLists(p *extractPlan, text string, nums []numberSpan, taken *sp
 		pp := &p.props[i]
 		vals := make([]any, len(r.values))
 		for k, v := range r.values {
-			vals[k] = numberValue(&propPlan{integer: pp.integer}, v)
+			vals[k] = numberValue(&propPlan{integer: pp.integer}, numberSpan{value: v})
 		}
 		out[pp.name] = vals
 		taken.add(r.from, r.to)
@@ -313,10 +557,12 @@ func wordEnds(s string, i int) bool {
 }
 
 // specificCues drops the Latin description words that do not single out
-// this property: words of the skill's own description ("Calculate the
-// power ...") and other properties' names ("pow(base, exponent) % mod"
-// names base and exponent, not mod), and a few words every description
-// uses. Han cues stay: they are how Chinese requests name a number.
+// this property: words of the skill's own description ("Raise one number
+// to the power ..."), other properties' names (a modulus described as
+// "applied to base^exponent" is named by neither base nor exponent),
+// words another property's description uses too, and a few words every
+// description uses. Han cues stay: they are how Chinese requests name a
+// number.
 func specificCues(cues []string, name, skillDesc string, props map[string]map[string]any) []string {
 	common := map[string]bool{}
 	for _, t := range segment(skillDesc, nil) {
@@ -328,6 +574,19 @@ func specificCues(cues []string, name, skillDesc string, props map[string]map[st
 		if other != name {
 			for _, w := range nameParts(other) {
 				common[w] = true
+			}
+		}
+	}
+	// A description word another property's description also uses ("the
+	// crate" in every side's description) singles out neither.
+	for other, schema := range props {
+		if other == name {
+			continue
+		}
+		desc, _ := schema["description"].(string)
+		for _, t := range segment(desc, nil) {
+			if t.kind == tokLatin {
+				common[singular(t.text)] = true
 			}
 		}
 	}

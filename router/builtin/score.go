@@ -36,7 +36,7 @@ func (m *model) query(sc *scratch, text string) {
 	var norm float64
 	for _, tc := range counts {
 		id, known := m.vocab[tc.hash]
-		idf := m.maxIDF
+		idf := m.unknownIDF(tc)
 		if known {
 			idf = float64(m.idf[id])
 		}

@@ -28,46 +28,44 @@ const (
 )
 
 func stringRoleOf(name, desc string) stringRole {
-	n := strings.ToLower(name)
+	parts := nameParts(name)
 	d := strings.ToLower(desc)
-	has := func(s string, words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(s, w) {
-				return true
-			}
-		}
-		return false
+	named := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(parts, w) })
+	}
+	described := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(d, w) })
 	}
 	switch {
-	case has(n, "service", "app", "component"):
+	case named("service", "app", "component", "microservice"):
 		return roleService
-	case has(n, "path", "url"):
+	case named("path", "url", "uri", "filepath", "file", "dir", "directory"):
 		return rolePath
-	case has(n, "dataset", "table", "bucket"):
+	case named("dataset", "table", "bucket"):
 		return roleDataset
-	case n == "to" || has(n, "recipient", "assignee", "user", "owner", "email"):
+	case strings.EqualFold(name, "to") || named("recipient", "assignee", "email", "channel") && !named("name"):
 		return roleRecipient
-	case has(n, "keyword", "query", "term", "search"):
+	case named("keyword", "query", "term", "search", "keywords"):
 		return roleKeyword
-	case has(n, "title", "subject", "summary"):
+	case named("title", "subject", "summary", "headline"):
 		return roleTitle
-	case has(n, "message", "text", "body", "content", "note", "comment"):
+	case named("message", "text", "body", "content", "note", "comment", "description"):
 		return roleMessage
-	case has(n, "reason", "cause", "why"):
+	case named("reason", "cause", "why"):
 		return roleReason
-	case has(d, "service", "服务"):
+	case described("service", "服务") && !named("name"):
 		return roleService
-	case has(d, "path", "路径"):
+	case described("路径") || named("path"):
 		return rolePath
-	case has(d, "dataset", "数据集"):
+	case described("dataset", "数据集"):
 		return roleDataset
-	case has(d, "recipient", "接收人"):
+	case described("recipient", "接收人"):
 		return roleRecipient
-	case namesPlace(n, d):
+	case nameClassOf(parts, desc) != classNone:
 		return roleName
-	case n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID"):
+	case named("id", "identifier", "code", "number") || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID"):
 		return roleID
-	case n == "year" || strings.HasSuffix(n, "_year"):
+	case named("year"):
 		return roleYear
 	}
 	return roleGeneric
@@ -78,7 +76,7 @@ var (
 	quotedRe     = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|` + "`([^`]+)`")
 	hyphenatedRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
 	datasetRe    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
-	recipientRe  = regexp.MustCompile(`[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
+	recipientRe  = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
 	serviceNear  = regexp.MustCompile(`(?:service|服务)\s+([a-z][a-z0-9-]*)|([a-z][a-z0-9-]*)\s*(?:service\b|服务)`)
 	keywordCue   = regexp.MustCompile(`(?:有没有|包含|含有|关键字|关键词|keyword|\bfor|\bcontaining|\bmatching)\s*[:：]?\s*([A-Za-z0-9_.\-]+|[\p{Han}]{2,})`)
 	titleCue     = regexp.MustCompile(`(?:标题是|标题为|标题|titled|title\s*[:：]|called|about|关于)\s*[:：]?\s*(.+)`)
@@ -94,7 +92,6 @@ var (
 // properties first (a quoted title may contain a service name), then
 // values the examples gave, then each role's own evidence.
 func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[string][]string, out map[string]any) {
-	assignStringLists(p, text, taken, out)
 	var quotes []span
 	if p.freeText && strings.ContainsAny(text, "\"“「『'`") {
 		quotes = quotedSpans(text)
@@ -123,7 +120,10 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 		}
 	}
 	assignDescribedValues(p, lower, text, taken, out)
+	assignStringLists(p, text, lower, taken, out)
+	assignNumbered(p, text, lower, taken, out)
 	assignNames(p, text, taken, out)
+	defer assignCuedPhrases(p, text, lower, taken, out)
 	for _, role := range []stringRole{rolePath, roleService, roleDataset, roleRecipient, roleID, roleYear, roleKeyword, roleTitle, roleMessage, roleReason} {
 		for i := range p.props {
 			pp := &p.props[i]
@@ -386,7 +386,7 @@ var commonWords = func() map[string]bool {
 		me my i you your we our they them he she his her please can could would should will
 		what which who when where why how any all some there here do does did done get show
 		find search grep look see check list logs log errors error today yesterday week month
-		days day last past recent trace id ids in-scope service services api the`) {
+		days day last past recent trace id ids service services api`) {
 		m[w] = true
 	}
 	return m
@@ -400,7 +400,7 @@ var commonWords = func() map[string]bool {
 func assignNamedQuotes(p *extractPlan, text, lower string, quotes []span, taken *spans, out map[string]any) {
 	var props []int
 	for i := range p.props {
-		if pp := &p.props[i]; pp.kind == propString && pp.role != roleName && len(pp.nameCues) > 0 {
+		if pp := &p.props[i]; pp.kind == propString && pp.class == classNone && len(pp.nameCues) > 0 {
 			props = append(props, i)
 		}
 	}

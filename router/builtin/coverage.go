@@ -1,0 +1,168 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// nameStems are the words of a skill's name that say what it does, cut to
+// five letters so "calculates" meets "calculate": function words and
+// one-letter parts aside.
+func nameStems(name string) []string {
+	var out []string
+	for _, w := range nameParts(name) {
+		if len(w) < 2 || background[hashWord(w)] {
+			continue
+		}
+		if len(w) > 5 {
+			w = w[:5]
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// nameCover is the share of stems that start a word of lower (1 for a
+// name of no such words).
+func nameCover(stems []string, lower string) float64 {
+	if len(stems) == 0 {
+		return 1
+	}
+	n := 0
+	for _, st := range stems {
+		found := false
+		cueAtMode(lower, st, false, func(int) { found = true })
+		if found {
+			n++
+		}
+	}
+	return float64(n) / float64(len(stems))
+}
+
+// paramCover is the share of the skill's required params that params
+// holds (1 when none is required).
+func paramCover(s *registry.Skill, params map[string]any) float64 {
+	req := s.Required()
+	if len(req) == 0 {
+		return 1
+	}
+	n := 0
+	for _, r := range req {
+		if _, ok := params[r]; ok {
+			n++
+		}
+	}
+	return float64(n) / float64(len(req))
+}
+
+// coverage reads both covers of skill s for a request; params are the
+// skill's params extracted from it (nil when it requires none).
+func (f *fitted) coverage(s int, text, lower string, dates []dateSpan) (name, param, schema float64, params map[string]any) {
+	name = nameCover(f.stems[s], lower)
+	schema = schemaCover(f.schemaStems[s], text)
+	sk := f.skills[s]
+	if len(sk.Required()) == 0 {
+		return name, 1, schema, nil
+	}
+	params = extractDated(planFor(sk), text, lower, dates, f.known)
+	return name, paramCover(sk, params), schema, params
+}
+
+// heldOutCoverage is coverage for a registry text routed in calibration,
+// its dates read against a fixed day.
+func (f *fitted) heldOutCoverage(s int, text string) (name, param, schema float64) {
+	lower := lowerASCII(text)
+	var dates []dateSpan
+	if len(f.skills[s].Required()) > 0 {
+		dates = findDates(lower, dateProbe)
+	}
+	name, param, schema, _ = f.coverage(s, text, lower, dates)
+	return name, param, schema
+}
+
+// schemaStems are the five-letter stems of every word a skill's own
+// texts and params schema use: name, description, when_to_use, property
+// names, their descriptions and enum values, nested ones included.
+func schemaStems(s *registry.Skill) map[string]bool {
+	out := map[string]bool{}
+	add := func(text string) {
+		for _, w := range strings.FieldsFunc(splitCamel(text), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) {
+			w = strings.ToLower(w)
+			if len(w) > 5 {
+				w = w[:5]
+			}
+			out[w] = true
+		}
+	}
+	add(s.Name)
+	add(s.Description)
+	for _, t := range s.WhenToUse {
+		add(t)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				switch k {
+				case "properties":
+					if props, ok := e.(map[string]any); ok {
+						for name, p := range props {
+							add(name)
+							walk(p)
+						}
+					}
+				case "description", "enum", "items", "title", "examples":
+					walk(e)
+				}
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case string:
+			add(x)
+		}
+	}
+	walk(s.ParamsSchema)
+	return out
+}
+
+// splitCamel puts a space inside camelCase words: "maxCalories" ->
+// "max Calories".
+func splitCamel(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// schemaCover is the share of the request's plain content words (not
+// function words, not capitalised names, not numbers: those are values)
+// that the skill's texts or schema use; 0.5 when the request has none.
+// A request a tool serves talks about what the tool's schema talks about.
+func schemaCover(stems map[string]bool, text string) float64 {
+	n, found := 0, 0
+	for _, w := range wordsOf(lowerASCII(text)) {
+		word := w.w
+		if len(word) < 3 || text[w.from] < 'a' || text[w.from] > 'z' || !contentWord(word) {
+			continue // capitalised in the request, a number, or grammar
+		}
+		n++
+		if len(word) > 5 {
+			word = word[:5]
+		}
+		if stems[word] {
+			found++
+		}
+	}
+	if n == 0 {
+		return 0.5
+	}
+	return float64(found) / float64(n)
+}

@@ -1,0 +1,233 @@
+package builtin
+
+import (
+	"slices"
+	"strings"
+)
+
+// A bare tool schema's string property is often filled by plain
+// lowercase words the request writes beside the property's own name
+// word: "the genre is jazz" and "jazz genre" fill genre. These rules run
+// only for skills without examples (a registry written for routing
+// states its values by example instead) and after every surer rule:
+// quotes, names, dates and known values go first.
+
+// cueConnectors join a property's word to its value: "genre of jazz",
+// "status is open", "color: red", "named Bo".
+var cueConnectors = []string{"of", "is", "are", "was", "=", ":", "named", "called", "titled", "as", "like", "such as", "to be", "equal to", "equals"}
+
+// vagueNameParts are name parts too general to find a value by.
+var vagueNameParts = map[string]bool{"name": true, "type": true, "id": true, "value": true, "info": true, "data": true,
+	"detail": true, "string": true, "text": true, "param": true, "input": true, "option": true, "flag": true, "mode": true}
+
+// cueWordsOf are the name parts a property's value is written beside.
+func cueWordsOf(pp *propPlan) []string {
+	var out []string
+	for _, c := range pp.nameCues {
+		if len(c) >= 3 && !vagueNameParts[c] && !background[hashWord(c)] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// contentWord reports whether a lowercase token can be (part of) a value:
+// not a function word, not a bare number.
+func contentWord(w string) bool {
+	if len(w) < 2 || background[hashWord(w)] {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '\'') {
+			return false
+		}
+	}
+	return w[0] >= 'a' && w[0] <= 'z'
+}
+
+// wordAt is a lowercase word of the text with its place.
+type wordAt struct {
+	span
+	w string
+}
+
+func wordsOf(lower string) []wordAt {
+	var out []wordAt
+	start := -1
+	for i := 0; i <= len(lower); i++ {
+		in := i < len(lower) && (lower[i] >= 'a' && lower[i] <= 'z' || lower[i] >= '0' && lower[i] <= '9' || lower[i] == '-' || lower[i] == '\'' || lower[i] == '_')
+		if in && start < 0 {
+			start = i
+		}
+		if !in && start >= 0 {
+			out = append(out, wordAt{span{start, i}, lower[start:i]})
+			start = -1
+		}
+	}
+	return out
+}
+
+// hashWord is the feature hash of a Latin word.
+func hashWord(w string) uint64 {
+	fh := featureHasher{}
+	fh.emit(kindWord, w, "", "")
+	return fh.out[0].hash
+}
+
+// cuedPhrase finds the plain words a property's own word introduces or
+// follows: after it and a connector ("crime of theft", "status: open"),
+// right after it ("genre jazz"), or right before it ("jazz genre"). An
+// optional property takes only the first, surest form.
+func cuedPhrase(pp *propPlan, lower string, taken *spans) (span, bool) {
+	cues := cueWordsOf(pp)
+	if len(cues) == 0 {
+		return span{}, false
+	}
+	words := wordsOf(lower)
+	type found struct {
+		sp    span
+		score int
+	}
+	var best *found
+	consider := func(sp span, score int) {
+		if taken.overlaps(sp.from, sp.to) {
+			return
+		}
+		if best == nil || score < best.score {
+			best = &found{sp, score}
+		}
+	}
+	for k, w := range words {
+		if !slices.ContainsFunc(cues, func(c string) bool { return w.w == c || w.w == c+"s" || w.w == c+"es" }) {
+			continue
+		}
+		if taken.overlaps(w.from, w.to) {
+			continue
+		}
+		// After: skip a connector, then take up to three content words
+		// that stop at punctuation or a function word.
+		j := k + 1
+		conn := false
+		between := ""
+		if j < len(words) {
+			between = lower[w.to:words[j].from]
+		}
+		if strings.ContainsAny(between, ":=") {
+			conn = true
+		}
+		for _, c := range cueConnectors {
+			parts := strings.Fields(c)
+			if c == "=" || c == ":" || j+len(parts) > len(words) {
+				continue
+			}
+			match := true
+			for q, part := range parts {
+				if words[j+q].w != part {
+					match = false
+				}
+			}
+			if match {
+				j += len(parts)
+				conn = true
+				break
+			}
+		}
+		if j < len(words) && (words[j].w == "the" || words[j].w == "a" || words[j].w == "an") {
+			j++
+		}
+		if sp, ok := contentRun(lower, words, j); ok && !strings.ContainsAny(lower[w.to:sp.from], ".,;?!()") || ok && conn {
+			if conn {
+				consider(sp, 0)
+			} else if pp.required {
+				consider(sp, 10)
+			}
+		}
+		// Before: one content word right before the property's word.
+		if pp.required && k > 0 && contentWord(words[k-1].w) && !strings.ContainsAny(lower[words[k-1].to:w.from], ".,;?!()") {
+			consider(words[k-1].span, 20)
+		}
+	}
+	if best == nil {
+		return span{}, false
+	}
+	return best.sp, true
+}
+
+// contentRun is up to three content words from words[j], within one
+// clause.
+func contentRun(lower string, words []wordAt, j int) (span, bool) {
+	if j >= len(words) || !contentWord(words[j].w) {
+		return span{}, false
+	}
+	sp := words[j].span
+	for q := j + 1; q < len(words) && q < j+3; q++ {
+		if !contentWord(words[q].w) || strings.ContainsAny(lower[sp.to:words[q].from], ".,;?!()") {
+			break
+		}
+		sp.to = words[q].to
+	}
+	return sp, true
+}
+
+// assignCuedPhrases fills the string properties of a bare tool schema
+// that are still empty with the plain words beside their own word.
+func assignCuedPhrases(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
+	if p.examples {
+		return
+	}
+	for i := range p.props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; done || pp.kind != propString {
+			continue
+		}
+		switch pp.role {
+		case roleGeneric, roleName, roleKeyword:
+		default:
+			continue
+		}
+		if sp, ok := cuedPhrase(pp, lower, taken); ok {
+			out[pp.name] = text[sp.from:sp.to]
+			taken.add(sp.from, sp.to)
+		}
+	}
+}
+
+// cuedWordList is the list of plain words written after a list
+// property's own word and a connector: "toppings of cheese, olives and
+// basil", "ingredients: flour, eggs".
+func cuedWordList(pp *propPlan, lower string, taken *spans) []span {
+	cues := cueWordsOf(pp)
+	words := wordsOf(lower)
+	for k, w := range words {
+		if !slices.ContainsFunc(cues, func(c string) bool { return w.w == c || w.w == c+"s" || w.w == c+"es" }) {
+			continue
+		}
+		j := k + 1
+		if j < len(words) && slices.Contains([]string{"of", "like", "including", "with", "are", "is"}, words[j].w) {
+			j++
+		} else if j >= len(words) || !strings.ContainsAny(lower[w.to:words[j].from], ":") {
+			continue
+		}
+		var items []span
+		for j < len(words) {
+			sp, ok := contentRun(lower, words, j)
+			if !ok || taken.overlaps(sp.from, sp.to) {
+				break
+			}
+			items = append(items, sp)
+			for j < len(words) && words[j].to <= sp.to {
+				j++
+			}
+			if j >= len(words) || !listSeparator(lower[sp.to:words[j].from]) && words[j].w != "and" && words[j].w != "or" {
+				break
+			}
+			if words[j].w == "and" || words[j].w == "or" {
+				j++
+			}
+		}
+		if len(items) >= 2 {
+			return items
+		}
+	}
+	return nil
+}
