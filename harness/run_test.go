@@ -101,7 +101,7 @@ func runCases(n int) []harness.Case {
 func runConfig(dir string, cases []harness.Case, concurrency int) harness.RunConfig {
 	versions := []*registry.Version{testVersion("v1", "aaaaaaaa11"), testVersion("v2", "bbbbbbbb22")}
 	return harness.RunConfig{
-		Versions: versions, Cases: cases, Concurrency: concurrency, OutDir: dir,
+		Versions: versions, Cases: cases, Concurrency: concurrency, OutDir: dir, KeepResults: true,
 		NewRouter: func(v *registry.Version) (harness.Router, error) { return &fakeRouter{version: v.ID()}, nil },
 	}
 }

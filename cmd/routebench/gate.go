@@ -513,6 +513,8 @@ func gateRun(cmd *cobra.Command, o gateOptions, versions []*registry.Version, ca
 		Concurrency: o.concurrency,
 		OutDir:      dir,
 		Progress:    prog.update,
+		// The gate still scores and compares results in memory.
+		KeepResults: true,
 	})
 	prog.finish()
 	if err != nil {

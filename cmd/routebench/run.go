@@ -218,8 +218,12 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	if plan.shard.Count > 1 || outcome.ProviderErrors > 0 {
 		history = nil
 	}
-	prog.phase("scoring %s results and writing reports", thousands(len(outcome.Results)))
-	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), o.wide, history); err != nil {
+	prog.phase("scoring %s results and writing reports", thousands(outcome.Done))
+	results, err := harness.ReadResults(filepath.Join(o.out, harness.ResultsFile))
+	if err != nil {
+		return exitcode.With(exitcode.RunError, err)
+	}
+	if err := writeOutputs(cmd.OutOrStdout(), o.out, results, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
