@@ -13,25 +13,6 @@ import (
 )
 
 // JUnit XML shapes, as CI systems (GitHub, GitLab, Jenkins) read them.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
-	Properties []junitProperty `xml:"properties>property"`
-	Cases      []junitCase     `xml:"testcase"`
-}
-
 type junitProperty struct {
 	Name  string `xml:"name,attr"`
 	Value string `xml:"value,attr"`
@@ -58,21 +39,66 @@ type junitFailure struct {
 // trace as body. Suites follow the results' version order and the design's
 // suite order; cases are sorted by ID, so equal results give equal bytes.
 func WriteJUnit(w io.Writer, results []harness.Result) error {
+	return WriteJUnitStream(w, harness.SliceStream(results))
+}
+
+// WriteJUnitStream is WriteJUnit reading a stream: one pass counts each
+// (version, suite) and notes where its cases are, then each testcase is
+// read back and written in turn, so memory holds a case ID and position
+// per result, not the results.
+func WriteJUnitStream(w io.Writer, rs harness.ResultStream) error {
 	type key struct{ version, suite string }
-	// Groups hold pointers: a result is over 500 bytes.
-	groups := map[key][]*harness.Result{}
+	type entry struct {
+		id  string
+		pos int
+	}
+	type group struct {
+		entries   []entry
+		failures  int
+		latencyUS int64
+	}
+	groups := map[key]*group{}
 	var versions []string
 	seen := map[string]bool{}
-	for i := range results {
-		r := &results[i]
+	tests, failures := 0, 0
+	err := rs.Each(func(i int, r *harness.Result) error {
 		if !seen[r.Version] {
 			seen[r.Version] = true
 			versions = append(versions, r.Version)
 		}
 		k := key{r.Version, r.Suite}
-		groups[k] = append(groups[k], r)
+		g := groups[k]
+		if g == nil {
+			g = &group{}
+			groups[k] = g
+		}
+		g.entries = append(g.entries, entry{r.Case, i})
+		g.latencyUS += r.LatencyUS
+		tests++
+		if !r.Pass {
+			g.failures++
+			failures++
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("write junit: %w", err)
 	}
-	doc := junitSuites{Name: "routebench"}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
+	start := func(name string, attrs ...xml.Attr) xml.StartElement {
+		return xml.StartElement{Name: xml.Name{Local: name}, Attr: attrs}
+	}
+	// The same bytes as encoding a junitSuites value whole, which is what
+	// this writer did when it held every result.
+	root := start("testsuites", attr("name", "routebench"), attr("tests", itoa(tests)), attr("failures", itoa(failures)))
+	if err := enc.EncodeToken(root); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
 	for _, v := range versions {
 		var suites []string
 		for k := range groups {
@@ -81,19 +107,40 @@ func WriteJUnit(w io.Writer, results []harness.Result) error {
 			}
 		}
 		for _, s := range sortSuites(suites) {
-			doc.Suites = append(doc.Suites, junitSuiteOf(v, s, groups[key{v, s}]))
+			g := groups[key{v, s}]
+			sort.SliceStable(g.entries, func(i, j int) bool { return g.entries[i].id < g.entries[j].id })
+			suite := start("testsuite", attr("name", v+"/"+s), attr("tests", itoa(len(g.entries))), attr("failures", itoa(g.failures)),
+				attr("errors", "0"), attr("skipped", "0"), attr("time", seconds(g.latencyUS)))
+			if err := enc.EncodeToken(suite); err != nil {
+				return fmt.Errorf("write junit: %w", err)
+			}
+			props := struct {
+				XMLName xml.Name        `xml:"properties"`
+				P       []junitProperty `xml:"property"`
+			}{P: []junitProperty{{"version", v}, {"suite", s}}}
+			if err := enc.Encode(props); err != nil {
+				return fmt.Errorf("write junit: %w", err)
+			}
+			positions := make([]int, len(g.entries))
+			for i, e := range g.entries {
+				positions[i] = e.pos
+			}
+			err := rs.Read(positions, func(_ int, r *harness.Result) error {
+				return enc.EncodeElement(junitCaseOf(v, s, r), start("testcase"))
+			})
+			if err != nil {
+				return fmt.Errorf("write junit: %w", err)
+			}
+			if err := enc.EncodeToken(suite.End()); err != nil {
+				return fmt.Errorf("write junit: %w", err)
+			}
+			delete(groups, key{v, s})
 		}
 	}
-	for _, s := range doc.Suites {
-		doc.Tests += s.Tests
-		doc.Failures += s.Failures
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+	if err := enc.EncodeToken(root.End()); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	if err := enc.Flush(); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	if _, err := io.WriteString(w, "\n"); err != nil {
@@ -102,27 +149,19 @@ func WriteJUnit(w io.Writer, results []harness.Result) error {
 	return nil
 }
 
-func junitSuiteOf(version, suite string, rs []*harness.Result) junitSuite {
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Case < rs[j].Case })
-	js := junitSuite{Name: version + "/" + suite, Tests: len(rs),
-		Properties: []junitProperty{{"version", version}, {"suite", suite}},
-		Cases:      make([]junitCase, 0, len(rs))}
-	var total int64
-	for _, r := range rs {
-		total += r.LatencyUS
-		jc := junitCase{Name: r.Case, Classname: version + "." + suite, Time: seconds(r.LatencyUS)}
-		if !r.Pass {
-			js.Failures++
-			category := r.Failure
-			if category == "" {
-				category = "uncategorised"
-			}
-			jc.Failure = &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: xmlSafe(caseReport(r))}
+// junitCaseOf is one (version, case) as a testcase: a failed case's
+// failure has its primary failure category as type, expected-versus-decided
+// as message, and the stage trace as body.
+func junitCaseOf(version, suite string, r *harness.Result) junitCase {
+	jc := junitCase{Name: r.Case, Classname: version + "." + suite, Time: seconds(r.LatencyUS)}
+	if !r.Pass {
+		category := r.Failure
+		if category == "" {
+			category = "uncategorised"
 		}
-		js.Cases = append(js.Cases, jc)
+		jc.Failure = &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: xmlSafe(caseReport(r))}
 	}
-	js.Time = seconds(total)
-	return js
+	return jc
 }
 
 // seconds prints microseconds as JUnit's decimal seconds.

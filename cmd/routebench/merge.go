@@ -55,6 +55,7 @@ Examples:
 			if err := harness.WriteResultsFile(filepath.Join(out, harness.ResultsFile), merged); err != nil {
 				return err
 			}
+			count := len(merged)
 			// The merged directory is one whole run: its plan is the shards'
 			// plan, unsharded, so it can be merged or resumed like one.
 			plan := runs[0].Plan
@@ -62,10 +63,10 @@ Examples:
 			if err := harness.WritePlanFile(filepath.Join(out, harness.PlanFile), plan); err != nil {
 				return err
 			}
-			if err := writeOutputs(cmd.OutOrStdout(), out, merged, nil, wide, nil); err != nil {
+			if err := writeOutputs(cmd.OutOrStdout(), out, nil, wide, nil); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "merged %d results from %d runs into %s\n", len(merged), len(args), out)
+			fmt.Fprintf(cmd.ErrOrStderr(), "merged %d results from %d runs into %s\n", count, len(args), out)
 			return nil
 		},
 	}

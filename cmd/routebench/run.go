@@ -20,6 +20,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/internal/exitcode"
 	"github.com/routebench/routebench/internal/outdir"
 	"github.com/routebench/routebench/reports"
@@ -219,11 +221,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		history = nil
 	}
 	prog.phase("scoring %s results and writing reports", thousands(outcome.Done))
-	results, err := harness.ReadResults(filepath.Join(o.out, harness.ResultsFile))
-	if err != nil {
-		return exitcode.With(exitcode.RunError, err)
-	}
-	if err := writeOutputs(cmd.OutOrStdout(), o.out, results, versionMetas(plan.versions), o.wide, history); err != nil {
+	if err := writeOutputs(cmd.OutOrStdout(), o.out, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
@@ -458,28 +456,40 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 // was made from exactly those results. history, when not nil, records the
 // summary and returns the trend report.html draws.
 // wide prints the table with its intervals instead of fitting it to stdout.
-func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta, wide bool,
+//
+// Everything is read from DIR/results.jsonl as a stream (a few passes, one
+// result at a time), so memory holds counters, compact per-case records
+// and one case of the report at a time, never every result with its trace.
+func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, wide bool,
 	history func(harness.Summary) *harness.Trend) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
-	digest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
+	path := filepath.Join(dir, harness.ResultsFile)
+	digest, err := harness.DigestResultsFile(path)
 	if err != nil {
 		return err
 	}
 	// junit.xml needs only the results, so it is written while the
 	// summary is scored: on a large run the outputs are seconds of work.
+	// Each writer reads the file through its own stream.
 	junit := make(chan error, 1)
 	go func() {
-		junit <- outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, results) })
+		junit <- outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error {
+			return reports.WriteJUnitStream(w, harness.NewFileStream(path))
+		})
 	}()
-	summary := harness.Score(results)
+	summary, err := harness.ScoreStream(harness.NewFileStream(path))
+	if err != nil {
+		<-junit
+		return err
+	}
 	summary.Results = &digest
 	var trend *harness.Trend
 	if history != nil {
 		trend = history(summary)
 	}
-	if err := writeReports(dir, results, summary, versions, junit, trend); err != nil {
+	if err := writeReports(dir, path, summary, versions, junit, trend); err != nil {
 		return err
 	}
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
@@ -494,8 +504,15 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 // writeReports is the single place the run and merge commands render
 // reports (package reports): report.html, junit.xml, summary.md. junit
 // delivers the result of writing junit.xml, started by the caller.
-func writeReports(dir string, results []harness.Result, summary harness.Summary, versions []reports.VersionMeta, junit <-chan error, trend *harness.Trend) error {
-	meta := reports.MetaFromResults(results)
+func writeReports(dir, resultsPath string, summary harness.Summary, versions []reports.VersionMeta, junit <-chan error, trend *harness.Trend) error {
+	meta, err := reports.MetaFromStream(harness.NewFileStream(resultsPath))
+	if err != nil {
+		return errors.Join(err, <-junit)
+	}
+	series, err := compare.PairedSeriesStream(harness.NewFileStream(resultsPath), stats.DefaultThresholds)
+	if err != nil {
+		return errors.Join(err, <-junit)
+	}
 	if len(versions) > 0 {
 		meta.Versions = versions
 	}
@@ -504,13 +521,21 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 	meta.Commit = gitCommit()
 	// Paired like `routebench report` on the same results, so a run's own
 	// report tests its deltas instead of printing plain differences.
-	in := reports.Input{Meta: meta, Results: results, Summary: summary, Comparisons: pairedAgainstFirst(results), Trend: trend}
+	in := reports.Input{Meta: meta, Summary: summary, Comparisons: series.Comparisons, Trend: trend}
 	writers := []struct {
 		name  string
 		write func(io.Writer) error
 	}{
-		{"report.html", func(w io.Writer) error { return reports.WriteHTML(w, in) }},
-		{"summary.md", func(w io.Writer) error { return reports.WriteMarkdown(w, in) }},
+		{"report.html", func(w io.Writer) error {
+			in := in
+			in.Stream = harness.NewFileStream(resultsPath)
+			return reports.WriteHTML(w, in)
+		}},
+		{"summary.md", func(w io.Writer) error {
+			in := in
+			in.Stream = harness.NewFileStream(resultsPath)
+			return reports.WriteMarkdown(w, in)
+		}},
 	}
 	// The writers only read their inputs, so they run side by side: on a
 	// large run the reports are a good part of the wall time.

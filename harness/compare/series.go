@@ -61,6 +61,64 @@ func PairedSeriesWith(results []harness.Result, th stats.Thresholds, indicators 
 	return s
 }
 
+// PairedSeriesStream is PairedSeries over a stream (results.jsonl): one
+// pass keeps a compact record per result (ids, outcome, its terms as
+// bits), and a second reads back only the flipped cases for their texts.
+// The Series is PairedSeries's for the same results.
+func PairedSeriesStream(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
+	return PairedSeriesStreamWith(rs, th, harness.Indicators)
+}
+
+// PairedSeriesStreamWith is PairedSeriesStream with another indicator
+// function.
+func PairedSeriesStreamWith(rs harness.ResultStream, th stats.Thresholds, indicators IndicatorFunc) (Series, error) {
+	var s Series
+	byVersion := map[string][]record{}
+	err := rs.Each(func(i int, r *harness.Result) error {
+		if _, seen := byVersion[r.Version]; !seen {
+			s.Versions = append(s.Versions, r.Version)
+		}
+		byVersion[r.Version] = append(byVersion[r.Version], recordOf(i, r, indicators))
+		return nil
+	})
+	if err != nil {
+		return Series{}, err
+	}
+	var pending []pendingFlip
+	pair := func(base, head, against string) {
+		c, p := pairRecords(byVersion[base], byVersion[head], th)
+		c.Against = against
+		s.Comparisons = append(s.Comparisons, c)
+		pending = append(pending, p...)
+	}
+	for i := 1; i < len(s.Versions); i++ {
+		pair(s.Versions[0], s.Versions[i], AgainstBase)
+	}
+	for i := 2; i < len(s.Versions); i++ {
+		pair(s.Versions[i-1], s.Versions[i], AgainstPrevious)
+	}
+	return s, fillFlips(rs, pending)
+}
+
+// fillFlips reads each flipped head result once, in stream order.
+func fillFlips(rs harness.ResultStream, pending []pendingFlip) error {
+	byPos := map[int][]pendingFlip{}
+	for _, p := range pending {
+		byPos[p.pos] = append(byPos[p.pos], p)
+	}
+	positions := make([]int, 0, len(byPos))
+	for pos := range byPos {
+		positions = append(positions, pos)
+	}
+	slices.Sort(positions)
+	return rs.Read(positions, func(i int, r *harness.Result) error {
+		for _, p := range byPos[i] {
+			p.fill(r)
+		}
+		return nil
+	})
+}
+
 // Against returns head's comparison with the base or with its previous
 // version (for the second version, that is its comparison with the base).
 func (s Series) Against(head, against string) (Comparison, bool) {
