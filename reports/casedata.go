@@ -1,8 +1,10 @@
 package reports
 
 import (
+	"errors"
 	"io"
 	"math"
+	"os"
 	"sort"
 	"strings"
 
@@ -162,36 +164,48 @@ func columns(versions []string) map[string]int {
 }
 
 // writeCaseData writes the case table's JSON to w, cases sorted by ID,
-// reading each case's results from the stream as it goes. The string table
-// comes first in the JSON but is filled in case order, so a first pass
-// interns every case's strings and a second encodes the cases: the bytes
-// are caseDataOf's, and memory holds one case at a time plus the strings.
-// It is compact JSON whose <, > and & are \u escaped, so it can sit inside
-// a <script> element without ending it.
-func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, order harness.CaseOrder) error {
+// reading each case's results from the stream as it goes: the bytes are
+// caseDataOf's, and memory holds one case at a time plus the string
+// table. The string table comes first in the JSON but is filled in case
+// order, so the cases are encoded to a temporary file first and copied
+// after it. It is compact JSON whose <, > and & are \u escaped, so it can
+// sit inside a <script> element without ending it.
+func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, order harness.CaseOrder) (err error) {
 	strs := newInterner()
 	vids := strs.ids(versions)
 	col := columns(versions)
-	each := func(fn func(c *caseJSON) error) error {
-		for i, id := range order.IDs {
-			var results []*harness.Result
-			if err := rs.Read(order.Positions[i], func(_ int, r *harness.Result) error {
-				cp := *r
-				results = append(results, &cp)
-				return nil
-			}); err != nil {
-				return err
-			}
-			c := caseOf(strs, col, id, results)
-			if err := fn(&c); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := each(func(*caseJSON) error { return nil }); err != nil {
+	tmp, err := os.CreateTemp("", "routebench-cases-*.json")
+	if err != nil {
 		return err
 	}
+	defer func() {
+		tmp.Close()
+		if rerr := os.Remove(tmp.Name()); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	cw := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4), out: tmp}
+	var results []*harness.Result
+	for i, id := range order.IDs {
+		results = results[:0]
+		if err := rs.Read(order.Positions[i], func(_ int, r *harness.Result) error {
+			cp := *r
+			results = append(results, &cp)
+			return nil
+		}); err != nil {
+			return err
+		}
+		if i > 0 {
+			cw.b = append(cw.b, ',')
+		}
+		c := caseOf(strs, col, id, results)
+		cw.caseJSON(&c)
+		cw.flush()
+	}
+	if _, err := tmp.Write(cw.b); err != nil || cw.err != nil {
+		return errors.Join(err, cw.err)
+	}
+
 	w := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4), out: out}
 	w.b = append(w.b, `{"v":`...)
 	w.ints(vids)
@@ -202,26 +216,21 @@ func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, or
 		w.b = append(w.b, "null"...)
 	} else {
 		w.b = append(w.b, '[')
-		first := true
-		if err := each(func(c *caseJSON) error {
-			if !first {
-				w.b = append(w.b, ',')
-			}
-			first = false
-			w.caseJSON(c)
-			w.flush()
-			return w.err
-		}); err != nil {
-			return err
-		}
-		w.b = append(w.b, ']')
 	}
-	w.b = append(w.b, '}')
-	w.flush()
-	if w.err != nil {
-		return w.err
+	if _, err := out.Write(w.b); err != nil || w.err != nil {
+		return errors.Join(err, w.err)
 	}
-	_, err := out.Write(w.b)
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, tmp); err != nil {
+		return err
+	}
+	end := "}"
+	if len(order.IDs) > 0 {
+		end = "]}"
+	}
+	_, err = io.WriteString(out, end)
 	return err
 }
 

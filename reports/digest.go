@@ -3,6 +3,7 @@ package reports
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
@@ -32,9 +33,8 @@ type digest struct {
 	cases map[string][]int
 	rows  int
 	// flipInputs are the whole inputs of the cases a comparison flipped,
-	// by head version and case.
+	// by head version and case, read back after the pass (fetchFlipInputs).
 	flipInputs map[[2]string]string
-	wantInput  map[[2]string]bool
 	// fallback keeps each result's flip terms where no comparison pairs
 	// a head with the base, so flips are read off the results by case ID.
 	fallback bool
@@ -63,30 +63,32 @@ type flipTerms struct {
 	pass                      bool
 }
 
-// newDigest prepares a digest of in's results; flip inputs are collected
-// for in.Comparisons, and flip terms when some head has no comparison.
-func newDigest(in *Input) *digest {
-	d := &digest{versions: map[string]*versionDigest{}, expected: map[string]int{}, models: map[string]bool{},
+// newDigest starts an empty digest; fallback keeps every result's flip
+// terms (see digest.fallback).
+func newDigest(fallback bool) *digest {
+	return &digest{versions: map[string]*versionDigest{}, expected: map[string]int{}, models: map[string]bool{},
 		skills: harness.NewSkillCounter(), cases: map[string][]int{}, flipInputs: map[[2]string]string{},
-		wantInput: map[[2]string]bool{}}
-	for _, c := range in.Comparisons {
-		for _, fs := range [][]flipKey{flipKeys(c.Head, c.Fixed), flipKeys(c.Head, c.Broken)} {
-			for _, k := range fs {
-				d.wantInput[k] = true
-			}
-		}
-	}
-	return d
+		fallback: fallback}
 }
 
-// digestOf reads in's results once (twice when a version only the
-// results name turns out to need its flips read off the results) and sets
-// in.seen to the versions they name.
+// digestOf is the digest of in's results: the one a Collector gathered
+// when in.Collected is set, else one read now (twice when a version only
+// the results name turns out to need its flips read off the results). It
+// sets in.seen to the versions the results name.
 func digestOf(in *Input) (*digest, error) {
+	if c := in.Collected; c != nil {
+		in.seen = c.d.order
+		if c.d.fallback || !in.needsFallbackFlips() {
+			// Writers share the collection and may run side by side: each
+			// reads its flips' inputs into its own copy.
+			d := *c.d
+			d.flipInputs = map[[2]string]string{}
+			return &d, d.fetchFlipInputs(in)
+		}
+	}
 	fallback := in.needsFallbackFlips()
 	for {
-		d := newDigest(in)
-		d.fallback = fallback
+		d := newDigest(fallback)
 		err := in.results().Each(func(i int, r *harness.Result) error {
 			d.add(i, r)
 			return nil
@@ -96,10 +98,71 @@ func digestOf(in *Input) (*digest, error) {
 		}
 		in.seen = d.order
 		if fallback || !in.needsFallbackFlips() {
-			return d, nil
+			return d, d.fetchFlipInputs(in)
 		}
 		fallback = true
 	}
+}
+
+// fetchFlipInputs reads back the results of the cases in.Comparisons
+// flipped, for their whole inputs (a comparison keeps them cut).
+func (d *digest) fetchFlipInputs(in *Input) error {
+	want := map[flipKey]bool{}
+	seen := map[int]bool{}
+	var positions []int
+	for _, c := range in.Comparisons {
+		for _, k := range append(flipKeys(c.Head, c.Fixed), flipKeys(c.Head, c.Broken)...) {
+			want[k] = true
+			for _, p := range d.cases[k[1]] {
+				if !seen[p] {
+					seen[p] = true
+					positions = append(positions, p)
+				}
+			}
+		}
+	}
+	if len(positions) == 0 {
+		return nil
+	}
+	sort.Ints(positions)
+	return in.results().Read(positions, func(_ int, r *harness.Result) error {
+		if k := (flipKey{r.Version, r.Case}); want[k] {
+			d.flipInputs[k] = r.Input
+		}
+		return nil
+	})
+}
+
+// Collector gathers what report.html, summary.md and junit.xml read off
+// the results in one pass shared with other readers (scoring, the paired
+// comparison): pass its Add to the stream's Each, then set
+// Input.Collected. It holds counts and positions, not results.
+type Collector struct {
+	d     *digest
+	junit *junitIndex
+}
+
+// NewCollector starts an empty collection. Flips are read off the results
+// by case ID only for heads the Input's comparisons do not cover; a
+// Collector does not keep what that needs, so such a report reads the
+// results once more.
+func NewCollector() *Collector { return &Collector{d: newDigest(false), junit: newJUnitIndex()} }
+
+// Add counts the result at position i of the stream.
+func (c *Collector) Add(i int, r *harness.Result) {
+	c.d.add(i, r)
+	c.junit.add(i, r)
+}
+
+// Meta is MetaFromResults of the results added.
+func (c *Collector) Meta() Meta {
+	var m Meta
+	for _, id := range c.d.order {
+		name, fp, _ := strings.Cut(id, "@")
+		m.Versions = append(m.Versions, VersionMeta{ID: id, Name: name, Fingerprint: fp})
+	}
+	m.Models = c.d.modelList()
+	return m
 }
 
 func (d *digest) add(i int, r *harness.Result) {
@@ -157,9 +220,6 @@ func (d *digest) add(i int, r *harness.Result) {
 		if len(d.workflows) < workflowRunLimit {
 			d.workflows = append(d.workflows, workflowView(r))
 		}
-	}
-	if k := [2]string{r.Version, r.Case}; d.wantInput[k] {
-		d.flipInputs[k] = r.Input
 	}
 	if d.fallback {
 		vd.flips = append(vd.flips, flipTerms{id: r.Case, suite: r.Suite, input: r.Input, failure: r.Failure, pass: r.Pass})

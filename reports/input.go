@@ -24,7 +24,11 @@ type Input struct {
 	// one case at a time rather than every result.
 	Results []harness.Result
 	Stream  harness.ResultStream
-	Summary harness.Summary
+	// Collected, when set, is what a Collector gathered from the same
+	// results in a pass the caller made, so the writers do not read them
+	// for it again.
+	Collected *Collector
+	Summary   harness.Summary
 	// Comparisons are paired comparisons (compare.Paired) of later
 	// versions against the first (base) one, one per head version, and,
 	// with three versions or more, of each against its previous one

@@ -43,47 +43,73 @@ func WriteJUnit(w io.Writer, results []harness.Result) error {
 }
 
 // WriteJUnitStream is WriteJUnit reading a stream: one pass counts each
-// (version, suite) and notes where its cases are, then each testcase is
-// read back and written in turn, so memory holds a case ID and position
-// per result, not the results.
+// (version, suite) and notes its cases (ID, time, position), then only the
+// failed cases are read back for their reports, so memory holds a few
+// words per result, not the results.
 func WriteJUnitStream(w io.Writer, rs harness.ResultStream) error {
-	type key struct{ version, suite string }
-	type entry struct {
-		id  string
-		pos int
-	}
-	type group struct {
-		entries   []entry
-		failures  int
-		latencyUS int64
-	}
-	groups := map[key]*group{}
-	var versions []string
-	seen := map[string]bool{}
-	tests, failures := 0, 0
-	err := rs.Each(func(i int, r *harness.Result) error {
-		if !seen[r.Version] {
-			seen[r.Version] = true
-			versions = append(versions, r.Version)
-		}
-		k := key{r.Version, r.Suite}
-		g := groups[k]
-		if g == nil {
-			g = &group{}
-			groups[k] = g
-		}
-		g.entries = append(g.entries, entry{r.Case, i})
-		g.latencyUS += r.LatencyUS
-		tests++
-		if !r.Pass {
-			g.failures++
-			failures++
-		}
-		return nil
-	})
-	if err != nil {
+	idx := newJUnitIndex()
+	if err := rs.Each(func(i int, r *harness.Result) error { idx.add(i, r); return nil }); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
+	return writeJUnit(w, rs, idx)
+}
+
+// WriteJUnitCollected is WriteJUnitStream with the pass made by the
+// caller's Collector over the same stream.
+func WriteJUnitCollected(w io.Writer, rs harness.ResultStream, c *Collector) error {
+	return writeJUnit(w, rs, c.junit)
+}
+
+// junitIndex is junit.xml's view of the results: per (version, suite),
+// each case's ID, time, outcome and position.
+type junitIndex struct {
+	groups   map[junitKey]*junitGroup
+	versions []string
+	seen     map[string]bool
+	tests    int
+	failures int
+}
+
+type junitKey struct{ version, suite string }
+
+type junitGroup struct {
+	entries   []junitEntry
+	failures  int
+	latencyUS int64
+}
+
+type junitEntry struct {
+	id        string
+	pos       int
+	latencyUS int64
+	pass      bool
+}
+
+func newJUnitIndex() *junitIndex {
+	return &junitIndex{groups: map[junitKey]*junitGroup{}, seen: map[string]bool{}}
+}
+
+func (x *junitIndex) add(i int, r *harness.Result) {
+	if !x.seen[r.Version] {
+		x.seen[r.Version] = true
+		x.versions = append(x.versions, r.Version)
+	}
+	k := junitKey{r.Version, r.Suite}
+	g := x.groups[k]
+	if g == nil {
+		g = &junitGroup{}
+		x.groups[k] = g
+	}
+	g.entries = append(g.entries, junitEntry{r.Case, i, r.LatencyUS, r.Pass})
+	g.latencyUS += r.LatencyUS
+	x.tests++
+	if !r.Pass {
+		g.failures++
+		x.failures++
+	}
+}
+
+func writeJUnit(w io.Writer, rs harness.ResultStream, x *junitIndex) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
@@ -93,48 +119,23 @@ func WriteJUnitStream(w io.Writer, rs harness.ResultStream) error {
 	start := func(name string, attrs ...xml.Attr) xml.StartElement {
 		return xml.StartElement{Name: xml.Name{Local: name}, Attr: attrs}
 	}
-	// The same bytes as encoding a junitSuites value whole, which is what
-	// this writer did when it held every result.
-	root := start("testsuites", attr("name", "routebench"), attr("tests", itoa(tests)), attr("failures", itoa(failures)))
+	// The same bytes as encoding the whole document as one value, which is
+	// what this writer did when it held every result.
+	root := start("testsuites", attr("name", "routebench"), attr("tests", itoa(x.tests)), attr("failures", itoa(x.failures)))
 	if err := enc.EncodeToken(root); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
-	for _, v := range versions {
+	for _, v := range x.versions {
 		var suites []string
-		for k := range groups {
+		for k := range x.groups {
 			if k.version == v {
 				suites = append(suites, k.suite)
 			}
 		}
 		for _, s := range sortSuites(suites) {
-			g := groups[key{v, s}]
-			sort.SliceStable(g.entries, func(i, j int) bool { return g.entries[i].id < g.entries[j].id })
-			suite := start("testsuite", attr("name", v+"/"+s), attr("tests", itoa(len(g.entries))), attr("failures", itoa(g.failures)),
-				attr("errors", "0"), attr("skipped", "0"), attr("time", seconds(g.latencyUS)))
-			if err := enc.EncodeToken(suite); err != nil {
+			if err := writeJUnitSuite(enc, rs, v, s, x.groups[junitKey{v, s}]); err != nil {
 				return fmt.Errorf("write junit: %w", err)
 			}
-			props := struct {
-				XMLName xml.Name        `xml:"properties"`
-				P       []junitProperty `xml:"property"`
-			}{P: []junitProperty{{"version", v}, {"suite", s}}}
-			if err := enc.Encode(props); err != nil {
-				return fmt.Errorf("write junit: %w", err)
-			}
-			positions := make([]int, len(g.entries))
-			for i, e := range g.entries {
-				positions[i] = e.pos
-			}
-			err := rs.Read(positions, func(_ int, r *harness.Result) error {
-				return enc.EncodeElement(junitCaseOf(v, s, r), start("testcase"))
-			})
-			if err != nil {
-				return fmt.Errorf("write junit: %w", err)
-			}
-			if err := enc.EncodeToken(suite.End()); err != nil {
-				return fmt.Errorf("write junit: %w", err)
-			}
-			delete(groups, key{v, s})
 		}
 	}
 	if err := enc.EncodeToken(root.End()); err != nil {
@@ -147,6 +148,64 @@ func WriteJUnitStream(w io.Writer, rs harness.ResultStream) error {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	return nil
+}
+
+// writeJUnitSuite writes one testsuite, cases sorted by ID; a passed case
+// is written from the index, a failed one from its result read back.
+func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, version, suite string, g *junitGroup) error {
+	sort.SliceStable(g.entries, func(i, j int) bool { return g.entries[i].id < g.entries[j].id })
+	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
+	el := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{attr("name", version+"/"+suite),
+		attr("tests", itoa(len(g.entries))), attr("failures", itoa(g.failures)), attr("errors", "0"),
+		attr("skipped", "0"), attr("time", seconds(g.latencyUS))}}
+	if err := enc.EncodeToken(el); err != nil {
+		return err
+	}
+	props := struct {
+		XMLName xml.Name        `xml:"properties"`
+		P       []junitProperty `xml:"property"`
+	}{P: []junitProperty{{"version", version}, {"suite", suite}}}
+	if err := enc.Encode(props); err != nil {
+		return err
+	}
+	testcase := xml.StartElement{Name: xml.Name{Local: "testcase"}}
+	next := 0 // the next entry to write
+	passedUpTo := func(end int) error {
+		for ; next < end; next++ {
+			e := g.entries[next]
+			jc := junitCase{Name: e.id, Classname: version + "." + suite, Time: seconds(e.latencyUS)}
+			if err := enc.EncodeElement(jc, testcase); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var failed []int // entry indexes, in written order
+	for i, e := range g.entries {
+		if !e.pass {
+			failed = append(failed, i)
+		}
+	}
+	positions := make([]int, len(failed))
+	for k, i := range failed {
+		positions[k] = g.entries[i].pos
+	}
+	k := 0
+	err := rs.Read(positions, func(_ int, r *harness.Result) error {
+		if err := passedUpTo(failed[k]); err != nil {
+			return err
+		}
+		k++
+		next++
+		return enc.EncodeElement(junitCaseOf(version, suite, r), testcase)
+	})
+	if err != nil {
+		return err
+	}
+	if err := passedUpTo(len(g.entries)); err != nil {
+		return err
+	}
+	return enc.EncodeToken(el.End())
 }
 
 // junitCaseOf is one (version, case) as a testcase: a failed case's

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -124,15 +123,7 @@ type runPlan struct {
 	suitePaths []string
 }
 
-// defaultMemoryLimit is the soft heap limit of a run when GOMEMLIMIT is
-// not set: large runs hold every result for the reports, and without a
-// limit the collector lets the heap grow to twice that.
-const defaultMemoryLimit = 400 << 20
-
 func runCommand(cmd *cobra.Command, o runOptions) error {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(defaultMemoryLimit)
-	}
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
@@ -179,8 +170,9 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	// written; a second one kills the process as usual.
 	ctx, stop := signal.NotifyContext(commandContext(cmd), os.Interrupt)
 	defer stop()
+	interrupted := ctx.Done() // read here: ctx is replaced below
 	go func() {
-		<-ctx.Done()
+		<-interrupted
 		stop()
 	}()
 	ctx, newRouter := withBudget(ctx, routerFactory(o.judge, o.embedder, prog.build))
@@ -470,26 +462,37 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 	if err != nil {
 		return err
 	}
+	// One pass feeds every reader that needs each result: the scores, the
+	// paired comparison's compact records and the reports' counts. After
+	// it the stream knows where each line is, and the writers read back
+	// only the lines they show.
+	rs := harness.NewFileStream(path)
+	scorer := harness.NewScorer()
+	series := compare.NewSeriesCollector(harness.Indicators)
+	collected := reports.NewCollector()
+	if err := rs.Each(func(i int, r *harness.Result) error {
+		scorer.Add(r)
+		series.Add(i, r)
+		collected.Add(i, r)
+		return nil
+	}); err != nil {
+		return err
+	}
+	summary := scorer.Summary()
+	summary.Results = &digest
 	// junit.xml needs only the results, so it is written while the
-	// summary is scored: on a large run the outputs are seconds of work.
-	// Each writer reads the file through its own stream.
+	// rest is prepared: on a large run the outputs are seconds of work.
 	junit := make(chan error, 1)
 	go func() {
 		junit <- outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error {
-			return reports.WriteJUnitStream(w, harness.NewFileStream(path))
+			return reports.WriteJUnitCollected(w, rs, collected)
 		})
 	}()
-	summary, err := harness.ScoreStream(harness.NewFileStream(path))
-	if err != nil {
-		<-junit
-		return err
-	}
-	summary.Results = &digest
 	var trend *harness.Trend
 	if history != nil {
 		trend = history(summary)
 	}
-	if err := writeReports(dir, path, summary, versions, junit, trend); err != nil {
+	if err := writeReports(dir, rs, collected, series, summary, versions, junit, trend); err != nil {
 		return err
 	}
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
@@ -503,41 +506,33 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 
 // writeReports is the single place the run and merge commands render
 // reports (package reports): report.html, junit.xml, summary.md. junit
-// delivers the result of writing junit.xml, started by the caller.
-func writeReports(dir, resultsPath string, summary harness.Summary, versions []reports.VersionMeta, junit <-chan error, trend *harness.Trend) error {
-	meta, err := reports.MetaFromStream(harness.NewFileStream(resultsPath))
+// delivers the result of writing junit.xml, started by the caller. rs has
+// been read once into collected and series.
+func writeReports(dir string, rs harness.ResultStream, collected *reports.Collector, series *compare.SeriesCollector,
+	summary harness.Summary, versions []reports.VersionMeta, junit <-chan error, trend *harness.Trend) error {
+	// Paired like `routebench report` on the same results, so a run's own
+	// report tests its deltas instead of printing plain differences.
+	paired, err := series.Series(rs, stats.DefaultThresholds)
 	if err != nil {
 		return errors.Join(err, <-junit)
 	}
-	series, err := compare.PairedSeriesStream(harness.NewFileStream(resultsPath), stats.DefaultThresholds)
-	if err != nil {
-		return errors.Join(err, <-junit)
-	}
+	meta := collected.Meta()
 	if len(versions) > 0 {
 		meta.Versions = versions
 	}
 	meta.Title = "routebench run"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
-	// Paired like `routebench report` on the same results, so a run's own
-	// report tests its deltas instead of printing plain differences.
-	in := reports.Input{Meta: meta, Summary: summary, Comparisons: series.Comparisons, Trend: trend}
+	in := reports.Input{Meta: meta, Stream: rs, Collected: collected, Summary: summary, Comparisons: paired.Comparisons, Trend: trend}
 	writers := []struct {
 		name  string
 		write func(io.Writer) error
 	}{
-		{"report.html", func(w io.Writer) error {
-			in := in
-			in.Stream = harness.NewFileStream(resultsPath)
-			return reports.WriteHTML(w, in)
-		}},
-		{"summary.md", func(w io.Writer) error {
-			in := in
-			in.Stream = harness.NewFileStream(resultsPath)
-			return reports.WriteMarkdown(w, in)
-		}},
+		{"report.html", func(w io.Writer) error { return reports.WriteHTML(w, in) }},
+		{"summary.md", func(w io.Writer) error { return reports.WriteMarkdown(w, in) }},
 	}
-	// The writers only read their inputs, so they run side by side: on a
+	// The writers only read their inputs (the stream, once indexed, reads
+	// lines by position without changing), so they run side by side: on a
 	// large run the reports are a good part of the wall time.
 	errs := make([]error, len(writers))
 	var wg sync.WaitGroup

@@ -72,23 +72,44 @@ func PairedSeriesStream(rs harness.ResultStream, th stats.Thresholds) (Series, e
 // PairedSeriesStreamWith is PairedSeriesStream with another indicator
 // function.
 func PairedSeriesStreamWith(rs harness.ResultStream, th stats.Thresholds, indicators IndicatorFunc) (Series, error) {
-	var s Series
-	byVersion := map[string][]record{}
-	err := rs.Each(func(i int, r *harness.Result) error {
-		if _, seen := byVersion[r.Version]; !seen {
-			s.Versions = append(s.Versions, r.Version)
-		}
-		byVersion[r.Version] = append(byVersion[r.Version], recordOf(i, r, indicators))
-		return nil
-	})
-	if err != nil {
+	c := NewSeriesCollector(indicators)
+	if err := rs.Each(func(i int, r *harness.Result) error { c.Add(i, r); return nil }); err != nil {
 		return Series{}, err
 	}
+	return c.Series(rs, th)
+}
+
+// SeriesCollector gathers a PairedSeries from a pass over a stream that
+// other readers share (scoring, reports): a compact record per result.
+type SeriesCollector struct {
+	indicators IndicatorFunc
+	versions   []string
+	byVersion  map[string][]record
+}
+
+// NewSeriesCollector starts an empty collection; indicators is
+// harness.Indicators unless a caller defines its own metrics.
+func NewSeriesCollector(indicators IndicatorFunc) *SeriesCollector {
+	return &SeriesCollector{indicators: indicators, byVersion: map[string][]record{}}
+}
+
+// Add records the result at position i of the stream.
+func (c *SeriesCollector) Add(i int, r *harness.Result) {
+	if _, seen := c.byVersion[r.Version]; !seen {
+		c.versions = append(c.versions, r.Version)
+	}
+	c.byVersion[r.Version] = append(c.byVersion[r.Version], recordOf(i, r, c.indicators))
+}
+
+// Series pairs the collected results; rs is the stream they came from,
+// read again for the flipped cases' texts.
+func (c *SeriesCollector) Series(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
+	s := Series{Versions: c.versions}
 	var pending []pendingFlip
 	pair := func(base, head, against string) {
-		c, p := pairRecords(byVersion[base], byVersion[head], th)
-		c.Against = against
-		s.Comparisons = append(s.Comparisons, c)
+		cmp, p := pairRecords(c.byVersion[base], c.byVersion[head], th)
+		cmp.Against = against
+		s.Comparisons = append(s.Comparisons, cmp)
 		pending = append(pending, p...)
 	}
 	for i := 1; i < len(s.Versions); i++ {
