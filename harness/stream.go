@@ -198,3 +198,62 @@ func CaseOrderOf(s ResultStream) (CaseOrder, error) {
 	}
 	return o, nil
 }
+
+// VersionFirst is rs with the given version's results moved to the front
+// (in their order), then the rest in theirs: the base of every delta
+// comes first. It numbers results in that order; the first Each learns
+// where each one is in rs (an int a result).
+func VersionFirst(rs ResultStream, version string) ResultStream {
+	return &versionFirst{inner: rs, version: version}
+}
+
+type versionFirst struct {
+	inner   ResultStream
+	version string
+	order   []int // position in inner of each result, in this stream's order
+}
+
+func (s *versionFirst) Each(fn func(int, *Result) error) error {
+	record := s.order == nil
+	var order []int
+	i := 0
+	for _, first := range []bool{true, false} {
+		err := s.inner.Each(func(j int, r *Result) error {
+			if (r.Version == s.version) != first {
+				return nil
+			}
+			if record {
+				order = append(order, j)
+			}
+			i++
+			return fn(i-1, r)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if record {
+		s.order = order
+	}
+	return nil
+}
+
+func (s *versionFirst) Read(positions []int, fn func(int, *Result) error) error {
+	if s.order == nil {
+		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
+			return err
+		}
+	}
+	inner := make([]int, len(positions))
+	back := make(map[int]int, len(positions))
+	for k, p := range positions {
+		if p < 0 || p >= len(s.order) {
+			return fmt.Errorf("read results: no result %d", p)
+		}
+		inner[k] = s.order[p]
+		back[s.order[p]] = p
+	}
+	return s.inner.Read(inner, func(j int, r *Result) error { return fn(back[j], r) })
+}
+
+func (s *versionFirst) Len() (int, error) { return s.inner.Len() }
