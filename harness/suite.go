@@ -193,13 +193,12 @@ type parsedFile struct {
 }
 
 // parseFiles reads and parses the files, handing each tree to use in file
-// order, so everything after stays deterministic. The next file is parsed
-// while one is used (YAML parsing is most of the loading time for large
-// suites), but no more: a parsed tree is many times its file's size, so
-// holding every file's tree at once would make loading the peak of a
-// large run's memory.
+// order, so everything after stays deterministic. One tree at a time: a
+// parsed tree is many times its file's size (a 10 MB suite is well over
+// 100 MB of nodes), so holding every file's tree at once, or parsing the
+// next while one is used, made loading the peak of a large run's memory.
 func parseFiles(files []string, use func(parsedFile)) {
-	const ahead = 2 // trees parsed and not yet used
+	const ahead = 1 // trees parsed and not yet used
 	parsed := make([]chan parsedFile, len(files))
 	for i := range parsed {
 		parsed[i] = make(chan parsedFile, 1)

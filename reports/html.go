@@ -204,12 +204,9 @@ func WriteHTML(w io.Writer, in Input) error {
 
 // needsFallbackFlips says whether some head version has no comparison
 // with the base, so its flips are read off the results by case ID. The
-// versions are those the summary and header name; a version only the
-// results name gets its flips that way too when no comparison is given.
+// versions are those the summary and header name, and the results once a
+// digest has read them; a single version has no flips at all.
 func (in *Input) needsFallbackFlips() bool {
-	if len(in.Comparisons) == 0 {
-		return true
-	}
 	versions := in.versionOrder()
 	for _, head := range versions[min(1, len(versions)):] {
 		if in.comparison(versions[0], head) == nil {

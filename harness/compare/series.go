@@ -2,13 +2,16 @@ package compare
 
 import (
 	"bytes"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/router"
 )
 
 // What a comparison in a Series is against.
@@ -85,12 +88,15 @@ type SeriesCollector struct {
 	indicators IndicatorFunc
 	versions   []string
 	byVersion  map[string][]record
+	// words holds one copy of each version, suite, failure, action and
+	// skill name: a record's strings would otherwise each keep their own.
+	words map[string]string
 }
 
 // NewSeriesCollector starts an empty collection; indicators is
 // harness.Indicators unless a caller defines its own metrics.
 func NewSeriesCollector(indicators IndicatorFunc) *SeriesCollector {
-	return &SeriesCollector{indicators: indicators, byVersion: map[string][]record{}}
+	return &SeriesCollector{indicators: indicators, byVersion: map[string][]record{}, words: map[string]string{}}
 }
 
 // Add records the result at position i of the stream.
@@ -98,7 +104,29 @@ func (c *SeriesCollector) Add(i int, r *harness.Result) {
 	if _, seen := c.byVersion[r.Version]; !seen {
 		c.versions = append(c.versions, r.Version)
 	}
-	c.byVersion[r.Version] = append(c.byVersion[r.Version], recordOf(i, r, c.indicators))
+	rec := recordOf(i, r, c.indicators)
+	rec.version, rec.suite = c.word(rec.version), c.word(rec.suite)
+	rec.failure, rec.skill = c.word(rec.failure), c.word(rec.skill)
+	rec.action = router.Action(c.word(string(rec.action)))
+	rec.hash = compactHash(rec.hash)
+	c.byVersion[r.Version] = append(c.byVersion[r.Version], rec)
+}
+
+func (c *SeriesCollector) word(s string) string {
+	if w, ok := c.words[s]; ok {
+		return w
+	}
+	c.words[s] = s
+	return s
+}
+
+// compactHash is a case hash as its 32 bytes rather than 64 hex digits;
+// only equality is asked of it. Anything else is kept as it is.
+func compactHash(h string) string {
+	if b, err := hex.DecodeString(h); err == nil && len(b) == 32 && strings.ToLower(h) == h {
+		return string(b)
+	}
+	return h
 }
 
 // Series pairs the collected results; rs is the stream they came from,
