@@ -201,44 +201,49 @@ func CaseOrderOf(s ResultStream) (CaseOrder, error) {
 
 // VersionFirst is rs with the given version's results moved to the front
 // (in their order), then the rest in theirs: the base of every delta
-// comes first. It numbers results in that order; the first Each learns
-// where each one is in rs (an int a result).
+// comes first.
 func VersionFirst(rs ResultStream, version string) ResultStream {
-	return &versionFirst{inner: rs, version: version}
+	return Concat(
+		Select(rs, func(r *Result) bool { return r.Version == version }),
+		Select(rs, func(r *Result) bool { return r.Version != version }))
 }
 
-type versionFirst struct {
-	inner   ResultStream
-	version string
-	order   []int // position in inner of each result, in this stream's order
+// Select is the results of rs that keep accepts, numbered from 0 in their
+// order. The first Each learns where each one is in rs (an int a result).
+func Select(rs ResultStream, keep func(*Result) bool) ResultStream {
+	return &selected{inner: rs, keep: keep}
 }
 
-func (s *versionFirst) Each(fn func(int, *Result) error) error {
+type selected struct {
+	inner ResultStream
+	keep  func(*Result) bool
+	order []int // position in inner of each kept result
+}
+
+func (s *selected) Each(fn func(int, *Result) error) error {
 	record := s.order == nil
 	var order []int
-	i := 0
-	for _, first := range []bool{true, false} {
-		err := s.inner.Each(func(j int, r *Result) error {
-			if (r.Version == s.version) != first {
-				return nil
-			}
-			if record {
-				order = append(order, j)
-			}
-			i++
-			return fn(i-1, r)
-		})
-		if err != nil {
-			return err
+	k := 0
+	err := s.inner.Each(func(j int, r *Result) error {
+		if !s.keep(r) {
+			return nil
 		}
-	}
-	if record {
+		if record {
+			order = append(order, j)
+		}
+		k++
+		return fn(k-1, r)
+	})
+	if err == nil && record {
+		if order == nil {
+			order = []int{}
+		}
 		s.order = order
 	}
-	return nil
+	return err
 }
 
-func (s *versionFirst) Read(positions []int, fn func(int, *Result) error) error {
+func (s *selected) Read(positions []int, fn func(int, *Result) error) error {
 	if s.order == nil {
 		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
 			return err
@@ -256,4 +261,78 @@ func (s *versionFirst) Read(positions []int, fn func(int, *Result) error) error 
 	return s.inner.Read(inner, func(j int, r *Result) error { return fn(back[j], r) })
 }
 
-func (s *versionFirst) Len() (int, error) { return s.inner.Len() }
+func (s *selected) Len() (int, error) {
+	if s.order == nil {
+		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
+			return 0, err
+		}
+	}
+	return len(s.order), nil
+}
+
+// Concat is the streams one after the other, numbered on from 0.
+func Concat(parts ...ResultStream) ResultStream { return &concat{parts: parts} }
+
+type concat struct {
+	parts []ResultStream
+}
+
+func (c *concat) Each(fn func(int, *Result) error) error {
+	offset := 0
+	for _, p := range c.parts {
+		n := 0
+		err := p.Each(func(j int, r *Result) error {
+			n++
+			return fn(offset+j, r)
+		})
+		if err != nil {
+			return err
+		}
+		offset += n
+	}
+	return nil
+}
+
+// Read reads each run of consecutive positions that fall in one part with
+// one call of that part's Read.
+func (c *concat) Read(positions []int, fn func(int, *Result) error) error {
+	starts := make([]int, len(c.parts)+1)
+	for i, p := range c.parts {
+		n, err := p.Len()
+		if err != nil {
+			return err
+		}
+		starts[i+1] = starts[i] + n
+	}
+	partOf := func(pos int) int {
+		return sort.Search(len(c.parts), func(i int) bool { return starts[i+1] > pos })
+	}
+	for i := 0; i < len(positions); {
+		part := partOf(positions[i])
+		if part == len(c.parts) || positions[i] < 0 {
+			return fmt.Errorf("read results: no result %d", positions[i])
+		}
+		j := i
+		var local []int
+		for ; j < len(positions) && positions[j] >= starts[part] && positions[j] < starts[part+1]; j++ {
+			local = append(local, positions[j]-starts[part])
+		}
+		if err := c.parts[part].Read(local, func(k int, r *Result) error { return fn(starts[part]+k, r) }); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
+
+func (c *concat) Len() (int, error) {
+	total := 0
+	for _, p := range c.parts {
+		n, err := p.Len()
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}

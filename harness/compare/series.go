@@ -263,3 +263,30 @@ func seriesCell(c Comparison, name string) string {
 	}
 	return fmt.Sprintf("%+.3f %s", m.Delta, m.Symbol)
 }
+
+// PairedStreams is Paired over two streams, base and head each holding one
+// version's results: a compact record per result, then only the flipped
+// cases are read back for their texts. The Comparison is Paired's for the
+// same results.
+func PairedStreams(base, head harness.ResultStream, th stats.Thresholds) (Comparison, error) {
+	records := func(rs harness.ResultStream) ([]record, error) {
+		c := NewSeriesCollector(harness.Indicators)
+		var out []record
+		err := rs.Each(func(i int, r *harness.Result) error {
+			c.Add(i, r)
+			out = append(out, c.byVersion[r.Version][len(c.byVersion[r.Version])-1])
+			return nil
+		})
+		return out, err
+	}
+	b, err := records(base)
+	if err != nil {
+		return Comparison{}, err
+	}
+	h, err := records(head)
+	if err != nil {
+		return Comparison{}, err
+	}
+	c, pending := pairRecords(b, h, th)
+	return c, fillFlips(head, pending)
+}
