@@ -110,17 +110,6 @@ type tornLine struct {
 	size   int
 }
 
-// readResultsFile decodes every complete line; torn is the cut-off last
-// line, if any.
-func readResultsFile(path string) ([]Result, *tornLine, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read results: %w", err)
-	}
-	defer f.Close()
-	return decodeResults(f, path)
-}
-
 func decodeResults(r io.Reader, name string) ([]Result, *tornLine, error) {
 	var results []Result
 	torn, err := scanResults(r, name, func(res *Result, _ []byte, _ int64) error {
