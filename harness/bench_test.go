@@ -102,10 +102,14 @@ func BenchmarkRunScoreWrite30k(b *testing.B) {
 			Versions: versions, Cases: cases, OutDir: dir,
 			NewRouter: func(v *registry.Version) (Router, error) { return instantRouter{v.ID()}, nil },
 		})
-		if err != nil || len(out.Results) != 30000 {
+		if err != nil || out.Done != 30000 {
 			b.Fatalf("%v", err)
 		}
-		if err := WriteSummaryFile(filepath.Join(dir, SummaryFile), Score(out.Results)); err != nil {
+		sum, err := ScoreStream(NewFileStream(filepath.Join(dir, ResultsFile)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := WriteSummaryFile(filepath.Join(dir, SummaryFile), sum); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -215,7 +215,7 @@ cases:
 				many = append(many, c)
 			}
 			out, err := harness.Run(context.Background(), harness.RunConfig{
-				Versions: []*registry.Version{testVersion("v2", "abcd")}, Cases: many, Concurrency: 4, OutDir: GinkgoT().TempDir(),
+				Versions: []*registry.Version{testVersion("v2", "abcd")}, Cases: many, Concurrency: 4, OutDir: GinkgoT().TempDir(), KeepResults: true,
 				NewRouter: func(*registry.Version) (harness.Router, error) { return rt, nil },
 			})
 			Expect(err).NotTo(HaveOccurred())

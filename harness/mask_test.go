@@ -63,7 +63,7 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 			Turns: []harness.Turn{{Input: typo.Input, Expect: typo.Expect}, {Input: right.Input, Expect: right.Expect}}}
 		dir := GinkgoT().TempDir()
 		out, err := harness.Run(context.Background(), harness.RunConfig{Versions: []*registry.Version{v}, Cases: []harness.Case{conv},
-			NewRouter: func(*registry.Version) (harness.Router, error) { return rt, nil }, OutDir: dir, Concurrency: 1})
+			NewRouter: func(*registry.Version) (harness.Router, error) { return rt, nil }, OutDir: dir, Concurrency: 1, KeepResults: true})
 		Expect(err).NotTo(HaveOccurred())
 		data, err := os.ReadFile(filepath.Join(dir, harness.ResultsFile))
 		Expect(err).NotTo(HaveOccurred())
@@ -87,7 +87,7 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 		cases := []harness.Case{right, wrong}
 		dir := GinkgoT().TempDir()
 		out, err := harness.Run(context.Background(), harness.RunConfig{Versions: []*registry.Version{v}, Cases: cases,
-			NewRouter: func(*registry.Version) (harness.Router, error) { return rt, nil }, OutDir: dir, Concurrency: 1})
+			NewRouter: func(*registry.Version) (harness.Router, error) { return rt, nil }, OutDir: dir, Concurrency: 1, KeepResults: true})
 		Expect(err).NotTo(HaveOccurred())
 
 		Expect(rt.ids).To(Equal([]string{"locker-right", "locker wrong (typo)"}), "the router gets the case id as request id")

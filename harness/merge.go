@@ -221,7 +221,6 @@ func checkShard(run RunOutput) ([]Result, []error) {
 		wantHash[p.key] = p.hash
 	}
 	seen := make(map[pairKey]int, len(run.Results))
-	var problems []error
 	var dups, foreign, stale []string
 	kept := make([]Result, 0, len(run.Results))
 	for _, r := range run.Results {
@@ -248,10 +247,16 @@ func checkShard(run RunOutput) ([]Result, []error) {
 			missing = append(missing, p.key.caseID+" under "+p.key.version)
 		}
 	}
+	return kept, shardProblems(run, len(want), missing, dups, foreign, stale)
+}
+
+// shardProblems says what is wrong with one shard's results.
+func shardProblems(run RunOutput, wanted int, missing, dups, foreign, stale []string) []error {
+	var problems []error
 	label := fmt.Sprintf("%s (shard %s)", run.Dir, run.Plan.Shard)
 	if len(missing) > 0 {
 		problems = append(problems, fmt.Errorf("%s lacks %d of its %d results: %s; finish it with `routebench run --resume` and the flags it ran with",
-			label, len(missing), len(want), listSome(missing)))
+			label, len(missing), wanted, listSome(missing)))
 	}
 	if len(dups) > 0 {
 		problems = append(problems, fmt.Errorf("%s holds %d results more than once: %s; re-run it", label, len(dups), listSome(dups)))
@@ -262,7 +267,7 @@ func checkShard(run RunOutput) ([]Result, []error) {
 	if len(stale) > 0 {
 		problems = append(problems, fmt.Errorf("%s holds %d results of cases whose content has changed since: %s; finish it with `routebench run --resume`", label, len(stale), listSome(stale)))
 	}
-	return kept, problems
+	return problems
 }
 
 // listSome names the first few items and counts the rest, so a message

@@ -33,46 +33,69 @@ func (r SkillRow) DecisionAccuracy() float64 {
 // Rows come by skill, then versions in order of first appearance.
 // Workflow cases without a routing expectation are left out.
 func PerSkill(results []Result) []SkillRow {
-	type key struct{ version, skill string }
-	rows := map[key]*SkillRow{}
-	order := map[string]int{}
-	for _, r := range results {
-		if _, ok := order[r.Version]; !ok {
-			order[r.Version] = len(order)
+	c := NewSkillCounter()
+	for i := range results {
+		c.Add(&results[i])
+	}
+	return c.Rows()
+}
+
+// SkillCounter is PerSkill one result at a time: it holds a row per
+// (version, expected skill), not the results.
+type SkillCounter struct {
+	rows  map[skillKey]*SkillRow
+	order map[string]int
+}
+
+type skillKey struct{ version, skill string }
+
+// NewSkillCounter starts with no rows.
+func NewSkillCounter() *SkillCounter {
+	return &SkillCounter{rows: map[skillKey]*SkillRow{}, order: map[string]int{}}
+}
+
+// Add counts r's decisions; r is not kept.
+func (c *SkillCounter) Add(r *Result) {
+	if _, ok := c.order[r.Version]; !ok {
+		c.order[r.Version] = len(c.order)
+	}
+	for _, d := range DecisionResults(*r) {
+		if d.Expect.Action == "" {
+			continue
 		}
-		for _, d := range DecisionResults(r) {
-			if d.Expect.Action == "" {
-				continue
-			}
-			skill := d.Expect.Skill
-			if skill == "" || !d.Expect.Action.Acts() {
-				skill = "(" + string(d.Expect.Action) + ")"
-			}
-			k := key{r.Version, skill}
-			row := rows[k]
-			if row == nil {
-				row = &SkillRow{Version: r.Version, Skill: skill}
-				rows[k] = row
-			}
-			m := Indicators(d)
-			row.N++
-			if m[DecisionAccuracy] {
-				row.Correct++
-			}
-			if m[WrongExecutionRate] {
-				row.WrongExecutions++
-			}
-			if m[ClarificationRate] {
-				row.Clarifications++
-			}
+		skill := d.Expect.Skill
+		if skill == "" || !d.Expect.Action.Acts() {
+			skill = "(" + string(d.Expect.Action) + ")"
+		}
+		k := skillKey{r.Version, skill}
+		row := c.rows[k]
+		if row == nil {
+			row = &SkillRow{Version: r.Version, Skill: skill}
+			c.rows[k] = row
+		}
+		m := Indicators(d)
+		row.N++
+		if m[DecisionAccuracy] {
+			row.Correct++
+		}
+		if m[WrongExecutionRate] {
+			row.WrongExecutions++
+		}
+		if m[ClarificationRate] {
+			row.Clarifications++
 		}
 	}
-	out := make([]SkillRow, 0, len(rows))
-	for _, r := range rows {
+}
+
+// Rows are the counts so far, by skill, then versions in order of first
+// appearance.
+func (c *SkillCounter) Rows() []SkillRow {
+	out := make([]SkillRow, 0, len(c.rows))
+	for _, r := range c.rows {
 		out = append(out, *r)
 	}
 	slices.SortFunc(out, func(a, b SkillRow) int {
-		return cmp.Or(cmp.Compare(a.Skill, b.Skill), cmp.Compare(order[a.Version], order[b.Version]))
+		return cmp.Or(cmp.Compare(a.Skill, b.Skill), cmp.Compare(c.order[a.Version], c.order[b.Version]))
 	})
 	return out
 }

@@ -110,30 +110,33 @@ type tornLine struct {
 	size   int
 }
 
-// readResultsFile decodes every complete line; torn is the cut-off last
-// line, if any.
-func readResultsFile(path string) ([]Result, *tornLine, error) {
-	f, err := os.Open(path)
+func decodeResults(r io.Reader, name string) ([]Result, *tornLine, error) {
+	var results []Result
+	torn, err := scanResults(r, name, func(res *Result, _ []byte, _ int64) error {
+		results = append(results, *res)
+		return nil
+	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("read results: %w", err)
+		return nil, nil, err
 	}
-	defer f.Close()
-	return decodeResults(f, path)
+	return results, torn, nil
 }
 
-func decodeResults(r io.Reader, name string) ([]Result, *tornLine, error) {
+// scanResults decodes results.jsonl line by line, calling fn with each
+// result, its line (newline included) and where the line starts; torn is
+// a cut-off last line, left out. Any other bad line is a *ResultsError.
+func scanResults(r io.Reader, name string, fn func(res *Result, line []byte, offset int64) error) (*tornLine, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	var results []Result
 	var offset int64
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, nil, &ResultsError{Path: name, Line: lineNo, Err: err}
+			return nil, &ResultsError{Path: name, Line: lineNo, Err: err}
 		}
 		last := err != nil
 		if len(bytes.TrimSpace(line)) == 0 {
 			if last {
-				return results, nil, nil
+				return nil, nil
 			}
 			offset += int64(len(line))
 			continue
@@ -142,18 +145,20 @@ func decodeResults(r io.Reader, name string) ([]Result, *tornLine, error) {
 		if jerr := json.Unmarshal(line, &res); jerr != nil {
 			if last {
 				// No newline and not a whole object: cut off mid-write.
-				return results, &tornLine{line: lineNo, offset: offset, size: len(line)}, nil
+				return &tornLine{line: lineNo, offset: offset, size: len(line)}, nil
 			}
-			return nil, nil, &ResultsError{Path: name, Line: lineNo, Err: fmt.Errorf("not a result line: %v; fix or delete the line", jerr)}
+			return nil, &ResultsError{Path: name, Line: lineNo, Err: fmt.Errorf("not a result line: %v; fix or delete the line", jerr)}
 		}
 		// A complete object without its newline is kept: the process
 		// died between the object and its newline.
 		if err := checkFormat(res, name, lineNo); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		results = append(results, res)
+		if err := fn(&res, line, offset); err != nil {
+			return nil, err
+		}
 		if last {
-			return results, nil, nil
+			return nil, nil
 		}
 		offset += int64(len(line))
 	}

@@ -3,11 +3,14 @@ package harness
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -52,13 +55,20 @@ type RunConfig struct {
 	// Progress, when set, is called after each case with the cases done
 	// (resumed ones included) and planned. Calls come from one goroutine.
 	Progress func(done, total int)
+	// KeepResults puts every result in RunOutcome.Results. A run does not
+	// need them: results.jsonl holds them and reports stream it, so
+	// without this the run's memory does not grow with its cases.
+	KeepResults bool
 }
 
 // RunOutcome is what a run produced.
 type RunOutcome struct {
 	// Results holds every planned result that is done, in plan order
-	// (version order, then case order).
+	// (version order, then case order), when RunConfig.KeepResults asks
+	// for them; otherwise nil (read OutDir/results.jsonl).
 	Results []Result
+	// Done counts the planned results that are done (in results.jsonl).
+	Done    int
 	Planned int
 	// Resumed results were kept from an earlier run; Ran were routed now.
 	Resumed, Ran int
@@ -81,10 +91,17 @@ type job struct {
 // finished is a routed job, encoded by its worker so the single writer
 // only copies bytes.
 type finished struct {
-	pos  int // index into the jobs still to run
-	res  Result
-	line []byte
-	err  error
+	pos           int // index into the jobs still to run
+	line          []byte
+	providerError bool
+	err           error
+}
+
+// lineSpan is where a planned result's line is in results.jsonl; n == 0
+// while it is not done. A run keeps these (12 bytes a result), not results.
+type lineSpan struct {
+	off int64
+	n   int32
 }
 
 // Run routes every planned (version, case) and appends each result to
@@ -117,10 +134,11 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	path := filepath.Join(cfg.OutDir, ResultsFile)
 
 	out := &RunOutcome{Planned: len(plan)}
-	done := make([]*Result, len(plan))
+	spans := make([]lineSpan, len(plan))
+	var end int64 // results.jsonl's length as this run writes it
 	if cfg.Resume {
 		var err error
-		if out.Resumed, err = resumeFrom(path, cfg, plan, done, &out.Notes); err != nil {
+		if out.Resumed, end, err = resumeFrom(path, cfg, plan, spans, &out.Notes); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +152,7 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	var toRun []int
 	gaps := false
 	for i := range plan {
-		if done[i] == nil {
+		if spans[i].n == 0 {
 			toRun = append(toRun, i)
 		} else if len(toRun) > 0 {
 			gaps = true
@@ -149,7 +167,8 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	runErr := route(ctx, cfg, routers, flows, plan, toRun, done, bufio.NewWriterSize(f, 1<<16))
+	w := &spanWriter{w: bufio.NewWriterSize(f, 1<<16), off: end}
+	ran, runErr := route(ctx, cfg, routers, flows, plan, toRun, spans, w, &out.ProviderErrors)
 	// On disk before a summary can name these results.
 	if err := f.Sync(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write results: %w", err)
@@ -157,33 +176,93 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	if err := f.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write results: %w", err)
 	}
-
-	// Sized up front: a result is over 500 bytes, and growing a slice of
-	// tens of thousands by doubling copies them several times.
-	finishedCount := 0
-	for _, r := range done {
-		if r != nil {
-			finishedCount++
-		}
-	}
-	if finishedCount > 0 {
-		out.Results = make([]Result, 0, finishedCount)
-	}
-	for _, r := range done {
-		if r != nil {
-			out.Results = append(out.Results, *r)
-			if HasProviderError(*r) {
-				out.ProviderErrors++
-			}
-		}
-	}
-	out.Ran = len(out.Results) - out.Resumed
+	out.Ran = ran
+	out.Done = out.Resumed + ran
 	if gaps && runErr == nil {
-		if err := WriteResultsFile(path, out.Results); err != nil {
+		if err := rewriteInPlanOrder(path, spans); err != nil {
 			return out, err
 		}
 	}
+	if cfg.KeepResults {
+		if out.Results, err = readSpans(path, spans); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
 	return out, runErr
+}
+
+// spanWriter writes results.jsonl lines and says where each one went.
+type spanWriter struct {
+	w   *bufio.Writer
+	off int64
+}
+
+func (s *spanWriter) write(line []byte) (lineSpan, error) {
+	_, err := s.w.Write(line)
+	sp := lineSpan{off: s.off, n: int32(len(line))}
+	s.off += int64(len(line))
+	return sp, err
+}
+
+// rewriteInPlanOrder replaces results.jsonl with its lines in plan order,
+// copying each line's bytes: one line in memory at a time. spans then say
+// where the lines are in the new file.
+func rewriteInPlanOrder(path string, spans []lineSpan) error {
+	src, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	defer src.Close()
+	err = writeAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		var buf []byte
+		var off int64
+		for i, sp := range spans {
+			if sp.n == 0 {
+				continue
+			}
+			buf = slices.Grow(buf[:0], int(sp.n))[:sp.n]
+			if _, err := src.ReadAt(buf, sp.off); err != nil {
+				return err
+			}
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
+			spans[i].off = off
+			off += int64(sp.n)
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	return nil
+}
+
+// readSpans decodes the done results in plan order (RunConfig.KeepResults).
+func readSpans(path string, spans []lineSpan) ([]Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer f.Close()
+	var out []Result
+	var buf []byte
+	for _, sp := range spans {
+		if sp.n == 0 {
+			continue
+		}
+		buf = slices.Grow(buf[:0], int(sp.n))[:sp.n]
+		if _, err := f.ReadAt(buf, sp.off); err != nil {
+			return nil, fmt.Errorf("read results: %w", err)
+		}
+		var r Result
+		if err := json.Unmarshal(buf, &r); err != nil {
+			return nil, fmt.Errorf("read results %s: %w", path, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 func buildPlan(cfg RunConfig) []job {
@@ -206,42 +285,75 @@ func buildPlan(cfg RunConfig) []job {
 // changed cases and results no longer planned are dropped, and provider
 // errors are routed again (an outage is what --resume is for). Any other
 // unreadable line is a *ResultsError: the file is not this run's to
-// repair.
-func resumeFrom(path string, cfg RunConfig, plan []job, done []*Result, notes *[]string) (int, error) {
-	existing, torn, err := readResultsFile(path)
+// repair. It reads the file twice, once for where each result is and once
+// to copy the kept ones, holding one result at a time; end is the length
+// of the rewritten file.
+func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes *[]string) (kept int, end int64, err error) {
+	src, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
+		return 0, 0, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("resume: %w", err)
+		return 0, 0, fmt.Errorf("resume: read results: %w", err)
+	}
+	defer src.Close()
+	type key struct{ version, id, hash string }
+	type found struct {
+		span          lineSpan
+		providerError bool
+	}
+	have := map[key]found{}
+	torn, err := scanResults(src, path, func(r *Result, line []byte, offset int64) error {
+		// The last of duplicates wins, as it always did.
+		have[key{r.Version, r.Case, r.CaseHash}] = found{lineSpan{offset, int32(len(line))}, HasProviderError(*r)}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("resume: %w", err)
 	}
 	if torn != nil {
 		*notes = append(*notes, fmt.Sprintf("%s:%d: dropped a last line cut off mid-write (%d bytes); that case runs again", path, torn.line, torn.size))
 	}
-	type key struct{ version, id, hash string }
-	have := make(map[key]int, len(existing))
-	for i, r := range existing {
-		have[key{r.Version, r.Case, r.CaseHash}] = i
-	}
-	var kept []Result
-	for i, j := range plan {
-		v, c := cfg.Versions[j.v], &cfg.Cases[j.c]
-		if k, ok := have[key{v.ID(), c.ID, c.Hash}]; ok && !HasProviderError(existing[k]) {
-			r := existing[k]
+	err = writeAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		var buf []byte
+		for i, j := range plan {
+			v, c := cfg.Versions[j.v], &cfg.Cases[j.c]
+			fd, ok := have[key{v.ID(), c.ID, c.Hash}]
+			if !ok || fd.providerError {
+				continue
+			}
+			buf = slices.Grow(buf[:0], int(fd.span.n))[:fd.span.n]
+			if _, err := src.ReadAt(buf, fd.span.off); err != nil {
+				return err
+			}
+			var r Result
+			if err := json.Unmarshal(buf, &r); err != nil {
+				return err
+			}
 			r.Seq = j.c
-			done[i] = &r
-			kept = append(kept, r)
+			line, err := encodeResult(&r)
+			if err != nil {
+				return err
+			}
+			if _, err := bw.Write(line); err != nil {
+				return err
+			}
+			spans[i] = lineSpan{end, int32(len(line))}
+			end += int64(len(line))
+			kept++
 		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("resume: write results: %w", err)
 	}
-	if err := WriteResultsFile(path, kept); err != nil {
-		return 0, fmt.Errorf("resume: %w", err)
-	}
-	return len(kept), nil
+	return kept, end, nil
 }
 
 // route runs the jobs in toRun on a worker pool and writes their lines in
 // toRun order through a reorder buffer.
-func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*VersionWorkflows, plan []job, toRun []int, done []*Result, w *bufio.Writer) error {
+func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*VersionWorkflows, plan []job, toRun []int, spans []lineSpan, w *spanWriter, providerErrors *int) (int, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := cfg.Concurrency
@@ -274,7 +386,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 				if err == nil {
 					line, err = encodeResult(&res)
 				}
-				results <- finished{pos: pos, res: res, line: line, err: err}
+				results <- finished{pos: pos, line: line, providerError: err == nil && HasProviderError(res), err: err}
 			}
 		}()
 	}
@@ -282,14 +394,18 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 
 	var firstErr error
 	pending := map[int]finished{}
-	next, count := 0, len(plan)-len(toRun)
+	next, count, ran := 0, len(plan)-len(toRun), 0
 	write := func(f finished) {
-		if _, err := w.Write(f.line); err != nil && firstErr == nil {
+		sp, err := w.write(f.line)
+		if err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("write results: %w", err)
 			cancel()
 		}
-		r := f.res
-		done[toRun[f.pos]] = &r
+		spans[toRun[f.pos]] = sp
+		ran++
+		if f.providerError {
+			*providerErrors++
+		}
 	}
 	for f := range results {
 		if f.err != nil {
@@ -311,7 +427,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			write(p)
 			next++
 		}
-		if err := w.Flush(); err != nil && firstErr == nil {
+		if err := w.w.Flush(); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("write results: %w", err)
 			cancel()
 		}
@@ -327,16 +443,16 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			write(p)
 		}
 	}
-	if err := w.Flush(); err != nil && firstErr == nil {
+	if err := w.w.Flush(); err != nil && firstErr == nil {
 		firstErr = fmt.Errorf("write results: %w", err)
 	}
 	if firstErr != nil {
-		return firstErr
+		return ran, firstErr
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("%w after %d of %d cases; finish with --resume: %w", ErrInterrupted, count, len(plan), ctx.Err())
+		return ran, fmt.Errorf("%w after %d of %d cases; finish with --resume: %w", ErrInterrupted, count, len(plan), ctx.Err())
 	}
-	return nil
+	return ran, nil
 }
 
 // RunCase routes one case under one version and judges the decision; a

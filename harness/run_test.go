@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -101,7 +102,7 @@ func runCases(n int) []harness.Case {
 func runConfig(dir string, cases []harness.Case, concurrency int) harness.RunConfig {
 	versions := []*registry.Version{testVersion("v1", "aaaaaaaa11"), testVersion("v2", "bbbbbbbb22")}
 	return harness.RunConfig{
-		Versions: versions, Cases: cases, Concurrency: concurrency, OutDir: dir,
+		Versions: versions, Cases: cases, Concurrency: concurrency, OutDir: dir, KeepResults: true,
 		NewRouter: func(v *registry.Version) (harness.Router, error) { return &fakeRouter{version: v.ID()}, nil },
 	}
 }
@@ -263,6 +264,70 @@ var _ = Describe("Run", func() {
 		dir := GinkgoT().TempDir()
 		Expect(harness.WriteSummaryFile(filepath.Join(dir, "s.json"), harness.Score(merged))).To(Succeed())
 		Expect(string(readFile(filepath.Join(dir, "s.json")))).To(Equal(string(wantSummary)))
+	})
+
+	Describe("merging shards from disk (PrepareMerge, WriteTo)", func() {
+		// shardDirs runs the cases as n shards and returns their directories.
+		shardDirs := func(n int) []string {
+			var dirs []string
+			for i := 1; i <= n; i++ {
+				dir := GinkgoT().TempDir()
+				cfg := runConfig(dir, cases, 2)
+				cfg.Shard = harness.Shard{Index: i, Count: n}
+				_, err := harness.Run(context.Background(), cfg)
+				Expect(err).NotTo(HaveOccurred())
+				dirs = append(dirs, dir)
+			}
+			return dirs
+		}
+		mergeTo := func(dirs ...string) (string, error) {
+			m, err := harness.PrepareMerge(dirs)
+			if err != nil {
+				return "", err
+			}
+			Expect(m.Count()).To(Equal(240))
+			out := filepath.Join(GinkgoT().TempDir(), harness.ResultsFile)
+			Expect(m.WriteTo(out)).To(Succeed())
+			return string(readFile(out)), nil
+		}
+
+		It("writes what the full run wrote, shards given in any order", func() {
+			wantResults, _ := fullRun(cases)
+			dirs := shardDirs(3)
+			got, err := mergeTo(dirs[2], dirs[0], dirs[1])
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(string(wantResults)))
+		})
+
+		It("puts a shard written out of plan order back in order", func() {
+			wantResults, _ := fullRun(cases)
+			dirs := shardDirs(2)
+			path := filepath.Join(dirs[1], harness.ResultsFile)
+			lines := strings.SplitAfter(string(readFile(path)), "\n")
+			slices.Reverse(lines)
+			Expect(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)).To(Succeed())
+			got, err := mergeTo(dirs...)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(string(wantResults)))
+		})
+
+		It("names the cases a shard lacks or holds twice, as Merge does", func() {
+			dirs := shardDirs(3)
+			path := filepath.Join(dirs[1], harness.ResultsFile)
+			lines := strings.SplitAfter(string(readFile(path)), "\n")
+			planned := len(lines) - 1 // the last is the empty rest after the final newline
+			lines = append(lines[1:planned], lines[2])
+			Expect(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)).To(Succeed())
+			_, err := mergeTo(dirs...)
+			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s (shard 2/3) lacks 1 of its %d results: ", dirs[1], planned))))
+			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s (shard 2/3) holds 1 results more than once: ", dirs[1]))))
+		})
+
+		It("names a missing shard", func() {
+			dirs := shardDirs(3)
+			_, err := mergeTo(dirs[0], dirs[2])
+			Expect(err).To(MatchError(ContainSubstring("shard 2/3 is missing: ")))
+		})
 	})
 
 	Describe("merge checks the shards form one complete run", func() {

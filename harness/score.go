@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/router"
@@ -23,23 +22,80 @@ const calibrationBins = 10
 // and over all cases ("all"). It is a pure function of the results, so
 // summary.json can be recomputed from results.jsonl alone.
 func Score(results []Result) Summary {
-	var order []string
-	byVersion := map[string][]int{}
-	for i, r := range results {
-		if _, ok := byVersion[r.Version]; !ok {
-			order = append(order, r.Version)
+	s := NewScorer()
+	for i := range results {
+		s.Add(&results[i])
+	}
+	return s.Summary()
+}
+
+// ScoreStream is Score over a stream: one pass, holding per-group counters
+// (and each group's latencies, 8 bytes a decision) rather than results.
+func ScoreStream(rs ResultStream) (Summary, error) {
+	s := NewScorer()
+	err := rs.Each(func(_ int, r *Result) error { s.Add(r); return nil })
+	return s.Summary(), err
+}
+
+// Scorer folds results into every group's counters one at a time, in the
+// order they come: the same sums in the same order as Score, so the same
+// numbers.
+type Scorer struct {
+	order    []string
+	versions map[string]*versionScore
+}
+
+type versionScore struct {
+	model string
+	accs  map[string]*accumulator
+}
+
+// NewScorer starts an empty summary.
+func NewScorer() *Scorer { return &Scorer{versions: map[string]*versionScore{}} }
+
+// Add counts one result; r is not kept.
+func (s *Scorer) Add(r *Result) {
+	vs := s.versions[r.Version]
+	if vs == nil {
+		vs = &versionScore{accs: map[string]*accumulator{}}
+		s.versions[r.Version] = vs
+		s.order = append(s.order, r.Version)
+	}
+	if vs.model == "" {
+		vs.model = r.Decision.Model
+	}
+	get := func(name string) *accumulator {
+		a, ok := vs.accs[name]
+		if !ok {
+			a = newAccumulator()
+			vs.accs[name] = a
 		}
-		byVersion[r.Version] = append(byVersion[r.Version], i)
+		return a
 	}
-	// Versions are scored side by side: each reads only its own results
-	// and sums them in the same order as ever, so the numbers do not
-	// depend on the scheduling.
-	sum := Summary{Format: FormatVersion, Versions: make([]VersionSummary, len(order))}
-	var wg sync.WaitGroup
-	for i, id := range order {
-		wg.Go(func() { sum.Versions[i] = scoreVersion(id, results, byVersion[id]) })
+	// A conversation adds one decision per turn; a single case one.
+	drs := DecisionResults(*r)
+	ts := make([]terms, len(drs))
+	for k := range drs {
+		ts[k] = termsOf(&drs[k])
 	}
-	wg.Wait()
+	get(GroupAll).add(r, drs, ts)
+	get("suite:"+r.Suite).add(r, drs, ts)
+	for _, tag := range uniqueSorted(r.Tags) {
+		get("tag:"+tag).add(r, drs, ts)
+	}
+}
+
+// Summary is every version's groups so far.
+func (s *Scorer) Summary() Summary {
+	sum := Summary{Format: FormatVersion, Versions: make([]VersionSummary, len(s.order))}
+	for i, id := range s.order {
+		v := s.versions[id]
+		out := VersionSummary{Name: VersionName(id), Version: id, Model: v.model, Groups: make(map[string]Group, len(v.accs))}
+		for name, a := range v.accs {
+			out.Groups[name] = a.group()
+		}
+		sum.Versions[i] = out
+	}
 	return sum
 }
 
@@ -49,41 +105,6 @@ func VersionName(id string) string {
 		return id[:i]
 	}
 	return id
-}
-
-func scoreVersion(id string, results []Result, idx []int) VersionSummary {
-	vs := VersionSummary{Name: VersionName(id), Version: id}
-	accs := map[string]*accumulator{}
-	get := func(name string) *accumulator {
-		a, ok := accs[name]
-		if !ok {
-			a = newAccumulator()
-			accs[name] = a
-		}
-		return a
-	}
-	for _, i := range idx {
-		r := &results[i]
-		if vs.Model == "" {
-			vs.Model = r.Decision.Model
-		}
-		// A conversation adds one decision per turn; a single case one.
-		drs := DecisionResults(*r)
-		ts := make([]terms, len(drs))
-		for k := range drs {
-			ts[k] = termsOf(&drs[k])
-		}
-		get(GroupAll).add(r, drs, ts)
-		get("suite:"+r.Suite).add(r, drs, ts)
-		for _, tag := range uniqueSorted(r.Tags) {
-			get("tag:"+tag).add(r, drs, ts)
-		}
-	}
-	vs.Groups = make(map[string]Group, len(accs))
-	for name, a := range accs {
-		vs.Groups[name] = a.group()
-	}
-	return vs
 }
 
 // terms is what one result contributes to every group it belongs to.

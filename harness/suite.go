@@ -8,11 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -39,13 +37,13 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 	}
 	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
 	var cases []Case
-	for _, doc := range parseFiles(files) {
+	parseFiles(files, func(doc parsedFile) {
 		if doc.problem != nil {
 			l.problems = append(l.problems, *doc.problem)
-			continue
+			return
 		}
 		cases = append(cases, l.file(doc.file, doc.root)...)
-	}
+	})
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
 		return nil, &registry.LoadError{Problems: l.problems}
@@ -194,29 +192,39 @@ type parsedFile struct {
 	problem *registry.Problem
 }
 
-// parseFiles reads and parses the files concurrently (YAML parsing is most
-// of the loading time for large suites); the results keep file order, so
-// everything after stays deterministic.
-func parseFiles(files []string) []parsedFile {
-	out := make([]parsedFile, len(files))
-	sem := make(chan struct{}, runtime.NumCPU())
-	var wg sync.WaitGroup
-	for i, file := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			out[i].file = file
-			data, err := inputfile.ReadFile(file, inputfile.DefaultLimit)
-			if err != nil {
-				p := readProblem(file, err)
-				out[i].problem = &p
-				return
-			}
-			out[i].root, out[i].problem = parseYAML(file, data, suiteEmpty)
-		}()
+// parseFiles reads and parses the files, handing each tree to use in file
+// order, so everything after stays deterministic. One tree at a time: a
+// parsed tree is many times its file's size (a 10 MB suite is well over
+// 100 MB of nodes), so holding every file's tree at once, or parsing the
+// next while one is used, made loading the peak of a large run's memory.
+func parseFiles(files []string, use func(parsedFile)) {
+	const ahead = 1 // trees parsed and not yet used
+	parsed := make([]chan parsedFile, len(files))
+	for i := range parsed {
+		parsed[i] = make(chan parsedFile, 1)
 	}
-	wg.Wait()
+	slots := make(chan struct{}, ahead)
+	go func() {
+		for i, file := range files {
+			slots <- struct{}{}
+			go func() { parsed[i] <- parseFile(file) }()
+		}
+	}()
+	for i := range files {
+		use(<-parsed[i])
+		<-slots
+	}
+}
+
+func parseFile(file string) parsedFile {
+	out := parsedFile{file: file}
+	data, err := inputfile.ReadFile(file, inputfile.DefaultLimit)
+	if err != nil {
+		p := readProblem(file, err)
+		out.problem = &p
+		return out
+	}
+	out.root, out.problem = parseYAML(file, data, suiteEmpty)
 	return out
 }
 
@@ -257,6 +265,9 @@ func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
 		if ok {
 			cases = append(cases, c)
 		}
+		// The case holds what it needs; its nodes can go before the rest
+		// of a large file is read.
+		casesNode.Content[i] = nil
 	}
 	return cases
 }

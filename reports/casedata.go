@@ -1,7 +1,10 @@
 package reports
 
 import (
+	"errors"
+	"io"
 	"math"
+	"os"
 	"sort"
 	"strings"
 
@@ -128,81 +131,151 @@ func (t *interner) ids(ss []string) []int {
 	return out
 }
 
-// buildCaseData turns results into the case table's JSON, cases sorted by
-// ID, in chunks. It is compact JSON whose <, > and & are \u escaped, so it
-// can sit inside a <script> element without ending it.
-func buildCaseData(versions []string, results []harness.Result) ([][]byte, error) {
-	return encodeCaseData(caseDataOf(versions, results))
-}
-
-// caseDataOf is the case table's data before encoding.
+// caseDataOf is the case table's data before encoding, for results in
+// memory (the report streams it: writeCaseData).
 func caseDataOf(versions []string, results []harness.Result) *caseData {
 	strs := newInterner()
 	d := caseData{Versions: strs.ids(versions)}
+	col := columns(versions)
+	order, err := harness.CaseOrderOf(harness.SliceStream(results))
+	if err != nil {
+		panic(err) // a slice cannot fail
+	}
+	if len(order.IDs) > 0 {
+		d.Cases = make([]caseJSON, 0, len(order.IDs)) // nil when empty: the JSON says null, as it always did
+	}
+	for i, id := range order.IDs {
+		rs := make([]*harness.Result, len(order.Positions[i]))
+		for k, p := range order.Positions[i] {
+			rs[k] = &results[p]
+		}
+		d.Cases = append(d.Cases, caseOf(strs, col, id, rs))
+	}
+	d.Strings = strs.strings
+	return &d
+}
+
+func columns(versions []string) map[string]int {
 	col := map[string]int{}
 	for i, v := range versions {
 		col[v] = i
 	}
-	// Each case's results, by pointer: a result is over 500 bytes and a
-	// large run holds tens of thousands.
-	byCase := map[string][]*harness.Result{}
-	for i := range results {
-		byCase[results[i].Case] = append(byCase[results[i].Case], &results[i])
+	return col
+}
+
+// writeCaseData writes the case table's JSON to w, cases sorted by ID,
+// reading each case's results from the stream as it goes: the bytes are
+// caseDataOf's, and memory holds one case at a time plus the string
+// table. The string table comes first in the JSON but is filled in case
+// order, so the cases are encoded to a temporary file first and copied
+// after it. It is compact JSON whose <, > and & are \u escaped, so it can
+// sit inside a <script> element without ending it.
+func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, order harness.CaseOrder) (err error) {
+	strs := newInterner()
+	vids := strs.ids(versions)
+	col := columns(versions)
+	tmp, err := os.CreateTemp("", "routebench-cases-*.json")
+	if err != nil {
+		return err
 	}
-	ids := make([]string, 0, len(byCase))
-	for id := range byCase {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	// Intern in case order, not result order, so the string table (and
-	// the bytes) do not depend on the order results arrived in.
-	if len(ids) > 0 {
-		d.Cases = make([]caseJSON, 0, len(ids)) // nil when empty: the JSON says null, as it always did
-	}
-	for _, id := range ids {
-		c := caseJSON{ID: id, Results: make([]*resultJSON, len(versions))}
-		rs := byCase[id]
-		sort.SliceStable(rs, func(i, j int) bool { return col[rs[i].Version] < col[rs[j].Version] })
-		first := rs[0]
-		c.Suite = strs.id(first.Suite)
-		c.Input = truncateRunes(first.Input, maxInputRunes)
-		c.Tags = strs.ids(first.Tags)
-		c.Expect = expectView(strs, first.Expect)
-		if first.IsConversation() {
-			c.Input = conversationText(first)
-			for _, t := range first.Turns {
-				c.Turns = append(c.Turns, turnJSON{Input: truncateRunes(t.Input, maxInputRunes), Expect: expectView(strs, t.Expect)})
-			}
+	defer func() {
+		tmp.Close()
+		if rerr := os.Remove(tmp.Name()); rerr != nil && err == nil {
+			err = rerr
 		}
-		for _, r := range rs {
-			rj := resultView(strs, r)
-			if r.IsConversation() {
-				rj.FailedTurn = r.FailedTurn
-				turns := harness.DecisionResults(*r)
-				for i := range turns {
-					rj.Turns = append(rj.Turns, resultView(strs, &turns[i]))
-				}
-				if in := conversationText(r); in != c.Input {
-					rj.Input = in
-				}
-			} else if r.Input != first.Input {
-				rj.Input = truncateRunes(r.Input, maxInputRunes)
-			}
-			if !r.Pass {
-				rj.Severity = int(harness.SeverityOf(*r))
-			}
-			c.Results[col[r.Version]] = rj
+	}()
+	cw := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4), out: tmp}
+	var results []*harness.Result
+	for i, id := range order.IDs {
+		results = results[:0]
+		if err := rs.Read(order.Positions[i], func(_ int, r *harness.Result) error {
+			cp := *r
+			results = append(results, &cp)
+			return nil
+		}); err != nil {
+			return err
 		}
-		for _, r := range rs[1:] {
-			if r.Pass != first.Pass || r.Failure != first.Failure ||
-				r.Decision.Action != first.Decision.Action || r.Decision.Skill != first.Decision.Skill {
-				c.Differs = 1
-			}
+		if i > 0 {
+			cw.b = append(cw.b, ',')
 		}
-		d.Cases = append(d.Cases, c)
+		c := caseOf(strs, col, id, results)
+		cw.caseJSON(&c)
+		cw.flush()
 	}
-	d.Strings = strs.strings
-	return &d
+	if _, err := tmp.Write(cw.b); err != nil || cw.err != nil {
+		return errors.Join(err, cw.err)
+	}
+
+	w := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4), out: out}
+	w.b = append(w.b, `{"v":`...)
+	w.ints(vids)
+	w.b = append(w.b, `,"s":`...)
+	w.strings(strs.strings)
+	w.b = append(w.b, `,"c":`...)
+	if len(order.IDs) == 0 {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.b = append(w.b, '[')
+	}
+	if _, err := out.Write(w.b); err != nil || w.err != nil {
+		return errors.Join(err, w.err)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, tmp); err != nil {
+		return err
+	}
+	end := "}"
+	if len(order.IDs) > 0 {
+		end = "]}"
+	}
+	_, err = io.WriteString(out, end)
+	return err
+}
+
+// caseOf is one case's row of the case table: rs are its results, in the
+// order they came.
+func caseOf(strs *interner, col map[string]int, id string, rs []*harness.Result) caseJSON {
+	c := caseJSON{ID: id, Results: make([]*resultJSON, len(col))}
+	sort.SliceStable(rs, func(i, j int) bool { return col[rs[i].Version] < col[rs[j].Version] })
+	first := rs[0]
+	c.Suite = strs.id(first.Suite)
+	c.Input = truncateRunes(first.Input, maxInputRunes)
+	c.Tags = strs.ids(first.Tags)
+	c.Expect = expectView(strs, first.Expect)
+	if first.IsConversation() {
+		c.Input = conversationText(first)
+		for _, t := range first.Turns {
+			c.Turns = append(c.Turns, turnJSON{Input: truncateRunes(t.Input, maxInputRunes), Expect: expectView(strs, t.Expect)})
+		}
+	}
+	for _, r := range rs {
+		rj := resultView(strs, r)
+		if r.IsConversation() {
+			rj.FailedTurn = r.FailedTurn
+			turns := harness.DecisionResults(*r)
+			for i := range turns {
+				rj.Turns = append(rj.Turns, resultView(strs, &turns[i]))
+			}
+			if in := conversationText(r); in != c.Input {
+				rj.Input = in
+			}
+		} else if r.Input != first.Input {
+			rj.Input = truncateRunes(r.Input, maxInputRunes)
+		}
+		if !r.Pass {
+			rj.Severity = int(harness.SeverityOf(*r))
+		}
+		c.Results[col[r.Version]] = rj
+	}
+	for _, r := range rs[1:] {
+		if r.Pass != first.Pass || r.Failure != first.Failure ||
+			r.Decision.Action != first.Decision.Action || r.Decision.Skill != first.Decision.Skill {
+			c.Differs = 1
+		}
+	}
+	return c
 }
 
 // conversationText is a conversation's user turns on one line, for the

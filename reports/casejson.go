@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -26,6 +27,8 @@ type caseDataWriter struct {
 	chunks [][]byte
 	b      []byte
 	err    error
+	// out, when set, receives each full chunk instead of chunks.
+	out io.Writer
 }
 
 // encodeCaseData writes d as JSON.
@@ -34,19 +37,7 @@ func encodeCaseData(d *caseData) ([][]byte, error) {
 	w.b = append(w.b, `{"v":`...)
 	w.ints(d.Versions)
 	w.b = append(w.b, `,"s":`...)
-	if d.Strings == nil {
-		w.b = append(w.b, "null"...)
-	} else {
-		w.b = append(w.b, '[')
-		for i, s := range d.Strings {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.b = appendJSONString(w.b, s)
-			w.flush()
-		}
-		w.b = append(w.b, ']')
-	}
+	w.strings(d.Strings)
 	w.b = append(w.b, `,"c":`...)
 	if d.Cases == nil {
 		w.b = append(w.b, "null"...)
@@ -68,12 +59,37 @@ func encodeCaseData(d *caseData) ([][]byte, error) {
 	return append(w.chunks, w.b), nil
 }
 
+// strings writes the string table: null when nil.
+func (w *caseDataWriter) strings(ss []string) {
+	if ss == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.b = append(w.b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendJSONString(w.b, s)
+		w.flush()
+	}
+	w.b = append(w.b, ']')
+}
+
 // flush starts a new chunk once the current one is full.
 func (w *caseDataWriter) flush() {
-	if len(w.b) >= chunkSize {
-		w.chunks = append(w.chunks, w.b)
-		w.b = make([]byte, 0, chunkSize+chunkSize/4)
+	if len(w.b) < chunkSize {
+		return
 	}
+	if w.out != nil {
+		if _, err := w.out.Write(w.b); err != nil && w.err == nil {
+			w.err = err
+		}
+		w.b = w.b[:0]
+		return
+	}
+	w.chunks = append(w.chunks, w.b)
+	w.b = make([]byte, 0, chunkSize+chunkSize/4)
 }
 
 // ints writes a []int without omitempty: null when nil.

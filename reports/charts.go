@@ -3,9 +3,6 @@ package reports
 import (
 	"math"
 	"strings"
-
-	"github.com/routebench/routebench/harness"
-	"github.com/routebench/routebench/router"
 )
 
 // confidenceBins is the number of bins of the histogram and the
@@ -105,21 +102,11 @@ type calibrationPoint struct {
 // calibration and whether each was right, the way the ece metric counts:
 // decision_accuracy's indicator, over decisions that are not errors (an
 // error has no meaningful confidence). Both charts read these.
-func calibrationPoints(versions []string, perVersion map[string][]harness.Result) [][]calibrationPoint {
+// The digest gathers them (digest.add).
+func calibrationPoints(versions []string, d *digest) [][]calibrationPoint {
 	out := make([][]calibrationPoint, len(versions))
 	for i, id := range versions {
-		rs := perVersion[id]
-		for j := range rs {
-			r := &rs[j]
-			c := r.Decision.Confidence
-			if r.Decision.Action == router.Fail || math.IsNaN(c) || math.IsInf(c, 0) {
-				continue
-			}
-			// harness.Indicators(r)[harness.DecisionAccuracy], without
-			// building every other indicator of every result.
-			right := harness.DecisionCorrect(r.Expect, r.Decision) && r.Failure != harness.FailPolicyViolation
-			out[i] = append(out[i], calibrationPoint{conf: c, right: right})
-		}
+		out[i] = d.version(id).points
 	}
 	return out
 }

@@ -30,7 +30,7 @@ type flipSet struct {
 
 // flipSets pairs every later version with the first: from the given
 // comparison when there is one, else by case ID from the results.
-func (in *Input) flipSets(versions []string, perVersion map[string][]harness.Result) []flipSet {
+func (in *Input) flipSets(versions []string, d *digest) []flipSet {
 	if len(versions) < 2 {
 		return nil
 	}
@@ -39,21 +39,17 @@ func (in *Input) flipSets(versions []string, perVersion map[string][]harness.Res
 	for _, head := range versions[1:] {
 		c := in.comparison(base, head)
 		if c == nil {
-			sets = append(sets, flipsFromResults(base, head, perVersion[base], perVersion[head]))
+			sets = append(sets, flipsFromResults(base, head, d.version(base).flips, d.version(head).flips))
 			continue
 		}
 		// A comparison keeps its inputs already cut; the results have
-		// them whole.
-		inputs := make(map[string]string, len(perVersion[head]))
-		for _, r := range perVersion[head] {
-			inputs[r.Case] = r.Input
-		}
+		// them whole (the digest kept those of the flipped cases).
 		s := flipSet{Base: base, Head: head, Paired: true}
 		for _, f := range c.Fixed {
-			s.Fixed = append(s.Fixed, fromCompare(f, inputs))
+			s.Fixed = append(s.Fixed, fromCompare(f, head, d.flipInputs))
 		}
 		for _, f := range c.Broken {
-			s.Broken = append(s.Broken, fromCompare(f, inputs))
+			s.Broken = append(s.Broken, fromCompare(f, head, d.flipInputs))
 		}
 		for _, w := range c.Warnings {
 			s.Warnings = append(s.Warnings, w.Message)
@@ -63,8 +59,8 @@ func (in *Input) flipSets(versions []string, perVersion map[string][]harness.Res
 	return sets
 }
 
-func fromCompare(f compare.Flip, inputs map[string]string) flip {
-	input, ok := inputs[f.Case]
+func fromCompare(f compare.Flip, head string, inputs map[[2]string]string) flip {
+	input, ok := inputs[[2]string{head, f.Case}]
 	if !ok {
 		input = f.Input
 	}
@@ -78,20 +74,20 @@ func newFlip(id, suite, input, baseFailure, headFailure string) flip {
 
 // flipsFromResults pairs two versions' results by case ID, for reports
 // made without a comparison.
-func flipsFromResults(base, head string, baseResults, headResults []harness.Result) flipSet {
+func flipsFromResults(base, head string, baseResults, headResults []flipTerms) flipSet {
 	s := flipSet{Base: base, Head: head}
-	before := make(map[string]*harness.Result, len(baseResults))
+	before := make(map[string]*flipTerms, len(baseResults))
 	for i := range baseResults {
-		before[baseResults[i].Case] = &baseResults[i]
+		before[baseResults[i].id] = &baseResults[i]
 	}
 	for i := range headResults {
 		r := &headResults[i]
-		b, ok := before[r.Case]
-		if !ok || b.Pass == r.Pass {
+		b, ok := before[r.id]
+		if !ok || b.pass == r.pass {
 			continue
 		}
-		f := newFlip(r.Case, r.Suite, r.Input, b.Failure, r.Failure)
-		if r.Pass {
+		f := newFlip(r.id, r.suite, r.input, b.failure, r.failure)
+		if r.pass {
 			s.Fixed = append(s.Fixed, f)
 		} else {
 			s.Broken = append(s.Broken, f)

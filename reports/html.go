@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
 )
 
@@ -163,19 +162,17 @@ const flipLimit = 100
 // failure categories, flipped cases and every case in a filterable table.
 // It makes no network request when opened; all text from cases and models
 // is escaped. The output depends only on in (GeneratedAt included).
+//
+// The results are read as a stream (Input.Stream, or Input.Results): one
+// pass gathers the page's counts (digest), and the case table is written
+// case by case straight into w, so memory holds counts and one case, not
+// every result with its trace.
 func WriteHTML(w io.Writer, in Input) error {
-	// The case table's data is half the work and depends only on the
-	// results, so it is built beside the rest of the page.
-	type encoded struct {
-		data [][]byte
-		err  error
+	d, err := digestOf(&in)
+	if err != nil {
+		return fmt.Errorf("read results for the html report: %w", err)
 	}
-	caseData := make(chan encoded, 1)
-	go func() {
-		data, err := buildCaseData(in.versionOrder(), in.Results)
-		caseData <- encoded{data, err}
-	}()
-	view := buildHTMLView(&in)
+	view := buildHTMLView(&in, d)
 	// The case data is most of a large report (13 MB for 10,000 cases ×
 	// 3 versions). Passing it through the template would copy it twice
 	// more (text/template prints through fmt), so the template renders a
@@ -184,28 +181,39 @@ func WriteHTML(w io.Writer, in Input) error {
 	// cannot produce.
 	var buf bytes.Buffer
 	buf.Grow(256 << 10)
-	err := reportTmpl.Execute(&buf, view)
-	cd := <-caseData
-	if err != nil {
+	if err := reportTmpl.Execute(&buf, view); err != nil {
 		return fmt.Errorf("render html report: %w", err)
 	}
-	if cd.err != nil {
-		return fmt.Errorf("encode case data: %w", cd.err)
-	}
-	view.caseData = cd.data
 	page := buf.Bytes()
 	at := bytes.Index(page, []byte(caseDataSlot))
 	if at < 0 {
 		return fmt.Errorf("render html report: template has no case data slot")
 	}
 	at += len(caseDataTag)
-	parts := append(append([][]byte{page[:at]}, view.caseData...), page[at+len(caseDataPlaceholder):])
-	for _, part := range parts {
-		if _, err := w.Write(part); err != nil {
-			return fmt.Errorf("write html report: %w", err)
-		}
+	if _, err := w.Write(page[:at]); err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	if err := writeCaseData(w, in.versionOrder(), in.results(), d.caseOrder()); err != nil {
+		return fmt.Errorf("write html report: case data: %w", err)
+	}
+	if _, err := w.Write(page[at+len(caseDataPlaceholder):]); err != nil {
+		return fmt.Errorf("write html report: %w", err)
 	}
 	return nil
+}
+
+// needsFallbackFlips says whether some head version has no comparison
+// with the base, so its flips are read off the results by case ID. The
+// versions are those the summary and header name, and the results once a
+// digest has read them; a single version has no flips at all.
+func (in *Input) needsFallbackFlips() bool {
+	versions := in.versionOrder()
+	for _, head := range versions[min(1, len(versions)):] {
+		if in.comparison(versions[0], head) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // caseDataSlot is where the template prints the case data, placeholder
@@ -217,10 +225,9 @@ const (
 )
 
 // buildHTMLView is the page without its case data (see WriteHTML).
-func buildHTMLView(in *Input) *htmlView {
+func buildHTMLView(in *Input, d *digest) *htmlView {
 	versions := in.versionOrder()
-	perVersion := byVersion(in.Results)
-	points := calibrationPoints(versions, perVersion)
+	points := calibrationPoints(versions, d)
 	v := &htmlView{
 		Title:       in.Meta.Title,
 		Gate:        gateViews(in.Gate),
@@ -230,11 +237,11 @@ func buildHTMLView(in *Input) *htmlView {
 		Histograms:  histograms(versions, points),
 		Reliability: reliability(versions, points),
 		Trends:      trendCharts(in.Trend),
-		Failures:    in.failures(versions, perVersion),
-		Flips:       in.flipSets(versions, perVersion),
+		Failures:    in.failures(versions, d),
+		Flips:       in.flipSets(versions, d),
 		Changes:     changeViews(in.Changes),
 		FlipLimit:   flipLimit,
-		RowCount:    len(in.Results),
+		RowCount:    d.rows,
 		CaseData:    caseDataPlaceholder,
 		CSS:         template.CSS(reportCSS),
 		JS:          template.JS(reportJS),
@@ -249,21 +256,18 @@ func buildHTMLView(in *Input) *htmlView {
 	if !in.Meta.GeneratedAt.IsZero() {
 		v.GeneratedAt = in.Meta.GeneratedAt.UTC().Format(time.RFC3339)
 	}
-	cases := map[string]bool{}
-	for _, r := range in.Results {
-		cases[r.Case] = true
-	}
-	v.CaseCount = len(cases)
+	v.CaseCount = len(d.cases)
 	v.Glossary = glossary(v.Failures)
-	v.PerSkill = perSkillTable(versions, in.Results)
-	v.Workflows, v.WorkflowTotal = workflowViews(in.Results)
-	skills := topExpectedSkills(in.Results, skillMatrixSize)
+	v.PerSkill = perSkillTable(versions, d.skills.Rows())
+	v.Workflows, v.WorkflowTotal = d.workflows, d.workflowTotal
+	skills := topExpectedSkills(d.expected, skillMatrixSize)
 	v.SkillCount = len(skills)
 	for i, id := range versions {
-		v.Versions = append(v.Versions, in.versionHead(i, id, perVersion[id]))
+		vd := d.version(id)
+		v.Versions = append(v.Versions, in.versionHead(i, id, vd))
 		v.HasDirs = v.HasDirs || v.Versions[i].Dir != ""
-		v.Actions = append(v.Actions, actionMatrix(id, perVersion[id]))
-		v.Skills = append(v.Skills, skillMatrix(id, perVersion[id], skills))
+		v.Actions = append(v.Actions, actionMatrix(id, vd))
+		v.Skills = append(v.Skills, skillMatrix(id, vd, skills))
 	}
 	if len(v.Tables) > 0 {
 		v.Verdicts = verdicts(versions, v.Tables[0], in)
@@ -271,8 +275,8 @@ func buildHTMLView(in *Input) *htmlView {
 	return v
 }
 
-func (in *Input) versionHead(i int, id string, results []harness.Result) versionHead {
-	h := versionHead{ID: id, Color: versionColor(i), Cases: len(results)}
+func (in *Input) versionHead(i int, id string, vd *versionDigest) versionHead {
+	h := versionHead{ID: id, Color: versionColor(i), Cases: vd.n, Passed: vd.passed}
 	if i == 0 {
 		h.Role = "base"
 	}
@@ -292,11 +296,6 @@ func (in *Input) versionHead(i int, id string, results []harness.Result) version
 		}
 	}
 	h.Base = h.Role == "base"
-	for _, r := range results {
-		if r.Pass {
-			h.Passed++
-		}
-	}
 	return h
 }
 

@@ -18,9 +18,17 @@ import (
 
 // Input is everything a report shows.
 type Input struct {
-	Meta    Meta
+	Meta Meta
+	// Results are the results in memory; Stream, when set, reads them
+	// instead (results.jsonl), so a report of any size holds counts and
+	// one case at a time rather than every result.
 	Results []harness.Result
-	Summary harness.Summary
+	Stream  harness.ResultStream
+	// Collected, when set, is what a Collector gathered from the same
+	// results in a pass the caller made, so the writers do not read them
+	// for it again.
+	Collected *Collector
+	Summary   harness.Summary
 	// Comparisons are paired comparisons (compare.Paired) of later
 	// versions against the first (base) one, one per head version, and,
 	// with three versions or more, of each against its previous one
@@ -38,6 +46,18 @@ type Input struct {
 	// Trend is the headline metrics over the last runs of the history
 	// file (harness.NewTrend), drawn one chart per metric; nil draws none.
 	Trend *harness.Trend
+
+	// seen are the versions the results name, in order of first
+	// appearance, once a digest has read them.
+	seen []string
+}
+
+// results is the stream the report reads.
+func (in *Input) results() harness.ResultStream {
+	if in.Stream != nil {
+		return in.Stream
+	}
+	return harness.SliceStream(in.Results)
 }
 
 // GateVerdict is the gate's outcome for one head version, as computed by
@@ -104,10 +124,16 @@ type VersionMeta struct {
 // order of first appearance and the models their decisions name. Callers
 // add Dir, Description, Commit and GeneratedAt when they know them.
 func MetaFromResults(results []harness.Result) Meta {
+	m, _ := MetaFromStream(harness.SliceStream(results))
+	return m
+}
+
+// MetaFromStream is MetaFromResults reading a stream.
+func MetaFromStream(rs harness.ResultStream) (Meta, error) {
 	var m Meta
 	seenVersion := map[string]bool{}
 	models := map[string]bool{}
-	for _, r := range results {
+	err := rs.Each(func(_ int, r *harness.Result) error {
 		if !seenVersion[r.Version] {
 			seenVersion[r.Version] = true
 			name, fp, _ := strings.Cut(r.Version, "@")
@@ -116,12 +142,13 @@ func MetaFromResults(results []harness.Result) Meta {
 		if r.Decision.Model != "" {
 			models[r.Decision.Model] = true
 		}
-	}
+		return nil
+	})
 	for model := range models {
 		m.Models = append(m.Models, model)
 	}
 	sort.Strings(m.Models)
-	return m
+	return m, err
 }
 
 // versionOrder is the order versions are shown in: the summary's order
@@ -142,8 +169,8 @@ func (in *Input) versionOrder() []string {
 	for _, v := range in.Meta.Versions {
 		add(v.ID)
 	}
-	for _, r := range in.Results {
-		add(r.Version)
+	for _, id := range in.seen {
+		add(id)
 	}
 	return order
 }

@@ -13,25 +13,6 @@ import (
 )
 
 // JUnit XML shapes, as CI systems (GitHub, GitLab, Jenkins) read them.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
-	Properties []junitProperty `xml:"properties>property"`
-	Cases      []junitCase     `xml:"testcase"`
-}
-
 type junitProperty struct {
 	Name  string `xml:"name,attr"`
 	Value string `xml:"value,attr"`
@@ -58,42 +39,109 @@ type junitFailure struct {
 // trace as body. Suites follow the results' version order and the design's
 // suite order; cases are sorted by ID, so equal results give equal bytes.
 func WriteJUnit(w io.Writer, results []harness.Result) error {
-	type key struct{ version, suite string }
-	// Groups hold pointers: a result is over 500 bytes.
-	groups := map[key][]*harness.Result{}
-	var versions []string
-	seen := map[string]bool{}
-	for i := range results {
-		r := &results[i]
-		if !seen[r.Version] {
-			seen[r.Version] = true
-			versions = append(versions, r.Version)
-		}
-		k := key{r.Version, r.Suite}
-		groups[k] = append(groups[k], r)
+	return WriteJUnitStream(w, harness.SliceStream(results))
+}
+
+// WriteJUnitStream is WriteJUnit reading a stream: one pass counts each
+// (version, suite) and notes its cases (ID, time, position), then only the
+// failed cases are read back for their reports, so memory holds a few
+// words per result, not the results.
+func WriteJUnitStream(w io.Writer, rs harness.ResultStream) error {
+	idx := newJUnitIndex()
+	if err := rs.Each(func(i int, r *harness.Result) error { idx.add(i, r); return nil }); err != nil {
+		return fmt.Errorf("write junit: %w", err)
 	}
-	doc := junitSuites{Name: "routebench"}
-	for _, v := range versions {
-		var suites []string
-		for k := range groups {
-			if k.version == v {
-				suites = append(suites, k.suite)
-			}
-		}
-		for _, s := range sortSuites(suites) {
-			doc.Suites = append(doc.Suites, junitSuiteOf(v, s, groups[key{v, s}]))
-		}
+	return writeJUnit(w, rs, idx)
+}
+
+// WriteJUnitCollected is WriteJUnitStream with the pass made by the
+// caller's Collector over the same stream.
+func WriteJUnitCollected(w io.Writer, rs harness.ResultStream, c *Collector) error {
+	return writeJUnit(w, rs, c.junit)
+}
+
+// junitIndex is junit.xml's view of the results: per (version, suite),
+// each case's ID, time, outcome and position.
+type junitIndex struct {
+	groups   map[junitKey]*junitGroup
+	versions []string
+	seen     map[string]bool
+	tests    int
+	failures int
+}
+
+type junitKey struct{ version, suite string }
+
+type junitGroup struct {
+	entries   []junitEntry
+	failures  int
+	latencyUS int64
+}
+
+type junitEntry struct {
+	id        string
+	pos       int
+	latencyUS int64
+	pass      bool
+}
+
+func newJUnitIndex() *junitIndex {
+	return &junitIndex{groups: map[junitKey]*junitGroup{}, seen: map[string]bool{}}
+}
+
+func (x *junitIndex) add(i int, r *harness.Result) {
+	if !x.seen[r.Version] {
+		x.seen[r.Version] = true
+		x.versions = append(x.versions, r.Version)
 	}
-	for _, s := range doc.Suites {
-		doc.Tests += s.Tests
-		doc.Failures += s.Failures
+	k := junitKey{r.Version, r.Suite}
+	g := x.groups[k]
+	if g == nil {
+		g = &junitGroup{}
+		x.groups[k] = g
 	}
+	g.entries = append(g.entries, junitEntry{r.Case, i, r.LatencyUS, r.Pass})
+	g.latencyUS += r.LatencyUS
+	x.tests++
+	if !r.Pass {
+		g.failures++
+		x.failures++
+	}
+}
+
+func writeJUnit(w io.Writer, rs harness.ResultStream, x *junitIndex) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
+	start := func(name string, attrs ...xml.Attr) xml.StartElement {
+		return xml.StartElement{Name: xml.Name{Local: name}, Attr: attrs}
+	}
+	// The same bytes as encoding the whole document as one value, which is
+	// what this writer did when it held every result.
+	root := start("testsuites", attr("name", "routebench"), attr("tests", itoa(x.tests)), attr("failures", itoa(x.failures)))
+	if err := enc.EncodeToken(root); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	for _, v := range x.versions {
+		var suites []string
+		for k := range x.groups {
+			if k.version == v {
+				suites = append(suites, k.suite)
+			}
+		}
+		for _, s := range sortSuites(suites) {
+			if err := writeJUnitSuite(enc, rs, v, s, x.groups[junitKey{v, s}]); err != nil {
+				return fmt.Errorf("write junit: %w", err)
+			}
+		}
+	}
+	if err := enc.EncodeToken(root.End()); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	if err := enc.Flush(); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	if _, err := io.WriteString(w, "\n"); err != nil {
@@ -102,27 +150,77 @@ func WriteJUnit(w io.Writer, results []harness.Result) error {
 	return nil
 }
 
-func junitSuiteOf(version, suite string, rs []*harness.Result) junitSuite {
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Case < rs[j].Case })
-	js := junitSuite{Name: version + "/" + suite, Tests: len(rs),
-		Properties: []junitProperty{{"version", version}, {"suite", suite}},
-		Cases:      make([]junitCase, 0, len(rs))}
-	var total int64
-	for _, r := range rs {
-		total += r.LatencyUS
-		jc := junitCase{Name: r.Case, Classname: version + "." + suite, Time: seconds(r.LatencyUS)}
-		if !r.Pass {
-			js.Failures++
-			category := r.Failure
-			if category == "" {
-				category = "uncategorised"
-			}
-			jc.Failure = &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: xmlSafe(caseReport(r))}
-		}
-		js.Cases = append(js.Cases, jc)
+// writeJUnitSuite writes one testsuite, cases sorted by ID; a passed case
+// is written from the index, a failed one from its result read back.
+func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, version, suite string, g *junitGroup) error {
+	sort.SliceStable(g.entries, func(i, j int) bool { return g.entries[i].id < g.entries[j].id })
+	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
+	el := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{attr("name", version+"/"+suite),
+		attr("tests", itoa(len(g.entries))), attr("failures", itoa(g.failures)), attr("errors", "0"),
+		attr("skipped", "0"), attr("time", seconds(g.latencyUS))}}
+	if err := enc.EncodeToken(el); err != nil {
+		return err
 	}
-	js.Time = seconds(total)
-	return js
+	props := struct {
+		XMLName xml.Name        `xml:"properties"`
+		P       []junitProperty `xml:"property"`
+	}{P: []junitProperty{{"version", version}, {"suite", suite}}}
+	if err := enc.Encode(props); err != nil {
+		return err
+	}
+	testcase := xml.StartElement{Name: xml.Name{Local: "testcase"}}
+	next := 0 // the next entry to write
+	passedUpTo := func(end int) error {
+		for ; next < end; next++ {
+			e := g.entries[next]
+			jc := junitCase{Name: e.id, Classname: version + "." + suite, Time: seconds(e.latencyUS)}
+			if err := enc.EncodeElement(jc, testcase); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var failed []int // entry indexes, in written order
+	for i, e := range g.entries {
+		if !e.pass {
+			failed = append(failed, i)
+		}
+	}
+	positions := make([]int, len(failed))
+	for k, i := range failed {
+		positions[k] = g.entries[i].pos
+	}
+	k := 0
+	err := rs.Read(positions, func(_ int, r *harness.Result) error {
+		if err := passedUpTo(failed[k]); err != nil {
+			return err
+		}
+		k++
+		next++
+		return enc.EncodeElement(junitCaseOf(version, suite, r), testcase)
+	})
+	if err != nil {
+		return err
+	}
+	if err := passedUpTo(len(g.entries)); err != nil {
+		return err
+	}
+	return enc.EncodeToken(el.End())
+}
+
+// junitCaseOf is one (version, case) as a testcase: a failed case's
+// failure has its primary failure category as type, expected-versus-decided
+// as message, and the stage trace as body.
+func junitCaseOf(version, suite string, r *harness.Result) junitCase {
+	jc := junitCase{Name: r.Case, Classname: version + "." + suite, Time: seconds(r.LatencyUS)}
+	if !r.Pass {
+		category := r.Failure
+		if category == "" {
+			category = "uncategorised"
+		}
+		jc.Failure = &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: xmlSafe(caseReport(r))}
+	}
+	return jc
 }
 
 // seconds prints microseconds as JUnit's decimal seconds.

@@ -19,8 +19,11 @@ const (
 // flipped cases. Text from cases is escaped for Markdown and HTML.
 func WriteMarkdown(w io.Writer, in Input) error {
 	var b strings.Builder
+	d, err := digestOf(&in)
+	if err != nil {
+		return fmt.Errorf("read results for summary.md: %w", err)
+	}
 	versions := in.versionOrder()
-	perVersion := byVersion(in.Results)
 	title := in.Meta.Title
 	if title == "" {
 		title = "routebench"
@@ -29,7 +32,7 @@ func WriteMarkdown(w io.Writer, in Input) error {
 
 	b.WriteString("| version | fingerprint | passed |\n|---|---|---|\n")
 	for i, id := range versions {
-		h := in.versionHead(i, id, perVersion[id])
+		h := in.versionHead(i, id, d.version(id))
 		name := "`" + mdCode(id) + "`"
 		if h.Role != "" {
 			name += " (" + h.Role + ")"
@@ -78,7 +81,7 @@ func WriteMarkdown(w io.Writer, in Input) error {
 		b.WriteString(".\n")
 	}
 
-	ft := in.failures(versions, perVersion)
+	ft := in.failures(versions, d)
 	if len(ft.Rows) > 0 {
 		b.WriteString("\n### Failure categories\n\n| category |")
 		for _, v := range ft.Versions {
@@ -94,7 +97,7 @@ func WriteMarkdown(w io.Writer, in Input) error {
 		}
 	}
 
-	for _, fs := range in.flipSets(versions, perVersion) {
+	for _, fs := range in.flipSets(versions, d) {
 		fmt.Fprintf(&b, "\n### %s → %s: %d broken, %d fixed\n", mdEscape(fs.Base), mdEscape(fs.Head),
 			len(fs.Broken), len(fs.Fixed))
 		for _, warn := range fs.Warnings {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/routebench/routebench/harness"
@@ -50,50 +51,9 @@ type matrixCell struct {
 	Title string
 }
 
-// byVersion groups results by version ID. A run writes each version's
-// results in one block, so the groups are usually windows onto results
-// (no copy: a result is over 500 bytes and a large run has tens of
-// thousands); interleaved results are copied into exact-size slices.
-// Callers only read the groups.
-func byVersion(results []harness.Result) map[string][]harness.Result {
-	m := map[string][]harness.Result{}
-	contiguous := true
-	for i := 0; i < len(results); {
-		j := i + 1
-		for j < len(results) && results[j].Version == results[i].Version {
-			j++
-		}
-		if _, seen := m[results[i].Version]; seen {
-			contiguous = false
-			break
-		}
-		m[results[i].Version] = results[i:j:j]
-		i = j
-	}
-	if contiguous {
-		return m
-	}
-	counts := map[string]int{}
-	for i := range results {
-		counts[results[i].Version]++
-	}
-	m = make(map[string][]harness.Result, len(counts))
-	for i := range results {
-		v := results[i].Version
-		if m[v] == nil {
-			m[v] = make([]harness.Result, 0, counts[v])
-		}
-		m[v] = append(m[v], results[i])
-	}
-	return m
-}
-
 // actionMatrix counts expected action × decided action.
-func actionMatrix(version string, results []harness.Result) matrixView {
-	rowSet := map[string]bool{}
-	for _, r := range results {
-		rowSet[string(r.Expect.Action)] = true
-	}
+func actionMatrix(version string, vd *versionDigest) matrixView {
+	rowSet := maps.Clone(vd.actionRows)
 	var rows []string
 	for _, a := range matrixActions {
 		if rowSet[a] {
@@ -103,28 +63,17 @@ func actionMatrix(version string, results []harness.Result) matrixView {
 	}
 	rows = append(rows, sortedKeys(rowSet)...)
 	cols := append([]string(nil), matrixActions...)
-	colSet := map[string]bool{}
-	for _, r := range results {
-		colSet[string(r.Decision.Action)] = true
-	}
+	colSet := maps.Clone(vd.actionCols)
 	for _, a := range matrixActions {
 		delete(colSet, a)
 	}
 	cols = append(cols, sortedKeys(colSet)...)
-	return buildMatrix(version, rows, cols, results, func(r *harness.Result) (string, string, bool) {
-		return string(r.Expect.Action), string(r.Decision.Action), true
-	}, "expected %s, decided %s")
+	return buildMatrix(version, rows, cols, vd.actions, nil, "expected %s, decided %s")
 }
 
 // topExpectedSkills picks the skills most often expected over all
 // versions, so every version's skill matrix has the same axes.
-func topExpectedSkills(results []harness.Result, n int) []string {
-	counts := map[string]int{}
-	for _, r := range results {
-		if r.Expect.Skill != "" {
-			counts[r.Expect.Skill]++
-		}
-	}
+func topExpectedSkills(counts map[string]int, n int) []string {
 	skills := sortedKeys(boolKeys(counts))
 	sort.SliceStable(skills, func(i, j int) bool { return counts[skills[i]] > counts[skills[j]] })
 	if len(skills) > n {
@@ -137,7 +86,7 @@ func topExpectedSkills(results []harness.Result, n int) []string {
 // skillMatrix counts expected skill × decided skill over cases that
 // expect a skill. A decision that does not act lands in its action's
 // column, so a refused skill is told apart from a wrong one.
-func skillMatrix(version string, results []harness.Result, skills []string) matrixView {
+func skillMatrix(version string, vd *versionDigest, skills []string) matrixView {
 	known := map[string]bool{}
 	for _, s := range skills {
 		known[s] = true
@@ -151,19 +100,15 @@ func skillMatrix(version string, results []harness.Result, skills []string) matr
 	rows := append(append([]string(nil), skills...), otherSkills)
 	cols := append(append([]string(nil), skills...), otherSkills,
 		"("+string(router.Clarify)+")", "("+string(router.Refuse)+")", "("+string(router.Fail)+")")
-	m := buildMatrix(version, rows, cols, results, func(r *harness.Result) (string, string, bool) {
-		if r.Expect.Skill == "" {
-			return "", "", false
+	counts := map[[2]string]int{}
+	for k, n := range vd.skillCells {
+		decided := k[1]
+		if !vd.extraSeen[decided] {
+			decided = fold(decided)
 		}
-		decided := "(" + string(r.Decision.Action) + ")"
-		if r.Decision.Action.Acts() {
-			decided = noSkill
-			if r.Decision.Skill != "" {
-				decided = fold(r.Decision.Skill)
-			}
-		}
-		return fold(r.Expect.Skill), decided, true
-	}, "expected %s, decided %s")
+		counts[[2]string{fold(k[0]), decided}] += n
+	}
+	m := buildMatrix(version, rows, cols, counts, vd.extraCols, "expected %s, decided %s")
 	// "other skills" on both axes is not a correct answer: it may be two
 	// different skills.
 	for i := range m.Rows {
@@ -176,26 +121,19 @@ func skillMatrix(version string, results []harness.Result, skills []string) matr
 	return m
 }
 
-// buildMatrix counts results into rows × cols; key says where a result
-// goes, or false to leave it out. Rows with no results are dropped; an
-// unlisted column value is added at the end.
-func buildMatrix(version string, rows, cols []string, results []harness.Result,
-	key func(*harness.Result) (string, string, bool), title string) matrixView {
-	counts := map[[2]string]int{}
+// buildMatrix lays counts out as rows × cols; extra are column values
+// seen in the results, in order of first appearance, and those not listed
+// in cols are added at the end. Rows with no results are dropped.
+func buildMatrix(version string, rows, cols []string, counts map[[2]string]int, extra []string, title string) matrixView {
 	colIndex := map[string]bool{}
 	for _, c := range cols {
 		colIndex[c] = true
 	}
-	for i := range results {
-		row, col, ok := key(&results[i])
-		if !ok {
-			continue
-		}
+	for _, col := range extra {
 		if !colIndex[col] {
 			colIndex[col] = true
 			cols = append(cols, col)
 		}
-		counts[[2]string{row, col}]++
 	}
 	m := matrixView{Version: version, Cols: cols}
 	for _, row := range rows {
@@ -245,7 +183,7 @@ type failureCell struct {
 
 // failures counts primary failure categories per version: the summary's
 // counts where it has them, else the results'.
-func (in *Input) failures(versions []string, perVersion map[string][]harness.Result) failureTable {
+func (in *Input) failures(versions []string, d *digest) failureTable {
 	counts := map[string]map[string]int{}
 	for _, id := range versions {
 		counts[id] = map[string]int{}
@@ -255,14 +193,8 @@ func (in *Input) failures(versions []string, perVersion map[string][]harness.Res
 			}
 			continue
 		}
-		for _, r := range perVersion[id] {
-			if !r.Pass {
-				cat := r.Failure
-				if cat == "" {
-					cat = "uncategorised"
-				}
-				counts[id][cat]++
-			}
+		for cat, n := range d.version(id).failures {
+			counts[id][cat] = n
 		}
 	}
 	present := map[string]bool{}
@@ -287,12 +219,8 @@ func (in *Input) failures(versions []string, perVersion map[string][]harness.Res
 	cats = append(cats, sortedKeys(present)...)
 	t := failureTable{Versions: versions}
 	for _, id := range versions {
-		failed, n := 0, len(perVersion[id])
-		for _, r := range perVersion[id] {
-			if !r.Pass {
-				failed++
-			}
-		}
+		vd := d.version(id)
+		failed, n := vd.n-vd.passed, vd.n
 		share := ""
 		if n > 0 {
 			share = " (" + fixed(100*float64(failed)/float64(n), 1) + "%)"

@@ -28,7 +28,7 @@ type skillCell struct {
 	Bad bool
 }
 
-func perSkillTable(versions []string, results []harness.Result) skillTable {
+func perSkillTable(versions []string, rows []harness.SkillRow) skillTable {
 	t := skillTable{Versions: versions}
 	col := map[string]int{}
 	for i, v := range versions {
@@ -36,7 +36,7 @@ func perSkillTable(versions []string, results []harness.Result) skillTable {
 	}
 	bySkill := map[string][]harness.SkillRow{}
 	var skills []string
-	for _, r := range harness.PerSkill(results) {
+	for _, r := range rows {
 		if _, ok := col[r.Version]; !ok {
 			continue
 		}

@@ -47,32 +47,20 @@ type workflowClaimView struct {
 	Flagged bool
 }
 
-// workflowViews draws every workflow result, in the results' order, up to
-// workflowRunLimit; the second value is how many there are in all.
-func workflowViews(results []harness.Result) ([]workflowCaseView, int) {
-	var out []workflowCaseView
-	total := 0
-	for i := range results {
-		r := &results[i]
-		if r.Workflow == nil {
-			continue
-		}
-		total++
-		if len(out) >= workflowRunLimit {
-			continue
-		}
-		v := workflowCaseView{Case: r.Case, Version: r.Version, Pass: r.Pass, Failure: r.Failure,
-			Decision: actionSkill(r.Decision.Action, r.Decision.Skill)}
-		for _, m := range harness.WorkflowMismatches(r.Expect, r.Workflow, r.Resume) {
-			v.Differs = append(v.Differs, m.String())
-		}
-		v.Runs = append(v.Runs, workflowRun("run", r.Workflow))
-		if r.Resume != nil {
-			v.Runs = append(v.Runs, workflowRun("resume", r.Resume))
-		}
-		out = append(out, v)
+// workflowView draws one workflow result. The page draws the workflow
+// results in the results' order, up to workflowRunLimit, and says how many
+// there are in all; the digest gathers them (digest.add).
+func workflowView(r *harness.Result) workflowCaseView {
+	v := workflowCaseView{Case: r.Case, Version: r.Version, Pass: r.Pass, Failure: r.Failure,
+		Decision: actionSkill(r.Decision.Action, r.Decision.Skill)}
+	for _, m := range harness.WorkflowMismatches(r.Expect, r.Workflow, r.Resume) {
+		v.Differs = append(v.Differs, m.String())
 	}
-	return out, total
+	v.Runs = append(v.Runs, workflowRun("run", r.Workflow))
+	if r.Resume != nil {
+		v.Runs = append(v.Runs, workflowRun("resume", r.Resume))
+	}
+	return v
 }
 
 func workflowRun(title string, o *workflow.Outcome) workflowRunView {

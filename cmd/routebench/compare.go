@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -103,7 +102,10 @@ func compareCommand(stdout io.Writer, oldPath, newPath string, o compareOptions)
 	if err := joinVersionErrors(baseErr, headErr); err != nil {
 		return err
 	}
-	c := compare.Paired(base, head, th)
+	c, err := compare.PairedStreams(base, head, th)
+	if err != nil {
+		return exitcode.With(exitcode.Usage, fmt.Errorf("compare: %w", err))
+	}
 	if err := compare.WriteText(stdout, c, compare.TextOptions{MaxFlips: o.maxFlips, Width: textWidth(stdout, o.wide)}); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
@@ -129,11 +131,11 @@ func compareSeries(stdout io.Writer, path string, single bool, th stats.Threshol
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, harness.ResultsFile)
 	}
-	results, err := harness.ReadResults(path)
+	// Read as a stream: compact records per result, never the results.
+	s, err := compare.PairedSeriesStream(harness.NewFileStream(path), th)
 	if err != nil {
 		return true, exitcode.With(exitcode.Usage, fmt.Errorf("compare: %w", err))
 	}
-	s := compare.PairedSeries(results, th)
 	switch {
 	case len(s.Versions) == 2 && single:
 		o.baseVersion, o.headVersion = s.Versions[0], s.Versions[1]
@@ -160,21 +162,17 @@ func compareSeries(stdout io.Writer, path string, single bool, th stats.Threshol
 	return true, nil
 }
 
-// readVersion reads a results file (or a run directory's results.jsonl)
-// and returns one version's results: the one named, or the only one.
-func readVersion(path, want, flag string) ([]harness.Result, error) {
+// readVersion opens a results file (or a run directory's results.jsonl)
+// as a stream of one version's results: the one named, or the only one.
+// It reads the file once, for its versions (and to check every line).
+func readVersion(path, want, flag string) (harness.ResultStream, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, harness.ResultsFile)
 	}
-	results, err := harness.ReadResults(path)
+	results := harness.NewFileStream(path)
+	ids, err := streamVersions(results)
 	if err != nil {
 		return nil, exitcode.With(exitcode.Usage, fmt.Errorf("compare: %w", err))
-	}
-	var ids []string
-	for _, r := range results {
-		if !slices.Contains(ids, r.Version) {
-			ids = append(ids, r.Version)
-		}
 	}
 	switch {
 	case len(ids) == 0:
@@ -197,13 +195,7 @@ func readVersion(path, want, flag string) ([]harness.Result, error) {
 	default:
 		return nil, exitcode.Usagef("compare: %s %s matches %s in %s: give the full id", flag, want, strings.Join(matched, ", "), path)
 	}
-	var out []harness.Result
-	for _, r := range results {
-		if r.Version == matched[0] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return harness.Select(results, func(r *harness.Result) bool { return r.Version == matched[0] }), nil
 }
 
 // unnamedVersionError: a results file holds several versions and the flag
@@ -262,11 +254,20 @@ func writeJSONValue(path string, v any) error {
 // writeComparisonHTML renders the two versions' results with the paired
 // comparison through package reports (base first: reports take the first
 // version as the base of every delta).
-func writeComparisonHTML(path string, base, head []harness.Result, c compare.Comparison) error {
-	results := slices.Concat(base, head)
-	meta := reports.MetaFromResults(results)
+func writeComparisonHTML(path string, base, head harness.ResultStream, c compare.Comparison) error {
+	results := harness.Concat(base, head)
+	scorer := harness.NewScorer()
+	collected := reports.NewCollector()
+	if err := results.Each(func(i int, r *harness.Result) error {
+		scorer.Add(r)
+		collected.Add(i, r)
+		return nil
+	}); err != nil {
+		return exitcode.With(exitcode.Usage, fmt.Errorf("compare: %w", err))
+	}
+	meta := collected.Meta()
 	meta.Title = fmt.Sprintf("routebench compare %s → %s", c.Base, c.Head)
 	meta.GeneratedAt = time.Now().UTC()
-	in := reports.Input{Meta: meta, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{c}}
+	in := reports.Input{Meta: meta, Stream: results, Collected: collected, Summary: scorer.Summary(), Comparisons: []compare.Comparison{c}}
 	return outdir.WriteFile(path, func(w io.Writer) error { return reports.WriteHTML(w, in) })
 }

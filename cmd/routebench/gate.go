@@ -189,11 +189,21 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 		}
 	}
 
-	headSummary := harness.Score(headRun.Results)
+	// Scored and compared from the results files as streams: compact
+	// records per result, never every result with its trace.
+	headResults := harness.NewFileStream(filepath.Join(o.out, harness.ResultsFile))
+	var baseResults harness.ResultStream
+	if len(bases) > 0 {
+		baseResults = harness.NewFileStream(filepath.Join(o.out, "base", harness.ResultsFile))
+	}
+	headSummary, err := harness.ScoreStream(headResults)
+	if err != nil {
+		return exitcode.With(exitcode.RunError, fmt.Errorf("gate: %w", err))
+	}
 	var verdicts []gate.Verdict
 	var comparisons []gateComparison
 	for _, p := range pairs {
-		hr := versionResults(headRun.Results, p.head.ID())
+		hr := versionResults(headResults, p.head.ID())
 		vs := versionSummary(headSummary, p.head.ID())
 		if p.base == nil {
 			v := gate.Evaluate(vs, nil, cfg)
@@ -203,9 +213,12 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 		}
 		br := hr
 		if !p.unchanged() {
-			br = versionResults(baseRun.Results, p.base.ID())
+			br = versionResults(baseResults, p.base.ID())
 		}
-		c := compare.Paired(br, hr, stats.DefaultThresholds)
+		c, err := compare.PairedStreams(br, hr, stats.DefaultThresholds)
+		if err != nil {
+			return exitcode.With(exitcode.RunError, fmt.Errorf("gate: %w", err))
+		}
 		v := gate.Evaluate(vs, &c, cfg)
 		v.Notes = append(v.Notes, notes[p.head.ID()]...)
 		// A change the head's judge cannot read changes no decision, so
@@ -228,7 +241,7 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 		history = ""
 	}
 	trend := recordHistory(stderr, history, harness.HistoryGate, headSummary)
-	if err := writeGateOutputs(o.out, hc, cfg, headRun.Results, headSummary, baseRun.Results, pairs, comparisons, verdicts, trend); err != nil {
+	if err := writeGateOutputs(o.out, hc, cfg, headResults, headSummary, baseResults, pairs, comparisons, verdicts, trend); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	for _, gc := range comparisons {
@@ -300,12 +313,12 @@ func gateVerdicts(vs []gate.Verdict) []reports.GateVerdict {
 // head against its base, each labelled by its role. With no changed
 // version, or several, it shows the heads (each labelled head); every
 // changed version also has its own compare-NAME.html.
-func gateReportInput(meta reports.Meta, headResults []harness.Result, headSummary harness.Summary,
-	comparisons []gateComparison, verdicts []gate.Verdict) reports.Input {
+func gateReportInput(meta reports.Meta, headResults harness.ResultStream, headSummary harness.Summary,
+	comparisons []gateComparison, verdicts []gate.Verdict) (reports.Input, error) {
 	for i := range meta.Versions {
 		meta.Versions[i].Role = "head"
 	}
-	in := reports.Input{Meta: meta, Results: headResults, Summary: headSummary, Gate: gateVerdicts(verdicts)}
+	in := reports.Input{Meta: meta, Stream: headResults, Summary: headSummary, Gate: gateVerdicts(verdicts)}
 	var changed []gateComparison
 	for _, gc := range comparisons {
 		if !gc.pair.unchanged() {
@@ -313,22 +326,29 @@ func gateReportInput(meta reports.Meta, headResults []harness.Result, headSummar
 		}
 	}
 	if len(changed) != 1 {
-		return in
+		return in, nil
 	}
-	paired := pairReportInput(changed[0], meta)
+	paired, err := pairReportInput(changed[0], meta)
 	paired.Gate = in.Gate
-	return paired
+	return paired, err
 }
 
 // pairReportInput is the paired report of one changed version: its base
 // and head results, each version labelled by its role, under meta's title,
 // time and commit.
-func pairReportInput(gc gateComparison, meta reports.Meta) reports.Input {
-	results := slices.Concat(gc.base, gc.head)
+func pairReportInput(gc gateComparison, meta reports.Meta) (reports.Input, error) {
+	results := harness.Concat(gc.base, gc.head)
 	meta.Versions = versionMetas([]*registry.Version{gc.pair.base, gc.pair.head})
 	meta.Versions[0].Role, meta.Versions[1].Role = "base", "head"
-	meta.Models = reports.MetaFromResults(results).Models
-	return reports.Input{Meta: meta, Results: results, Summary: harness.Score(results), Comparisons: []compare.Comparison{gc.cmp}}
+	scorer := harness.NewScorer()
+	collected := reports.NewCollector()
+	err := results.Each(func(i int, r *harness.Result) error {
+		scorer.Add(r)
+		collected.Add(i, r)
+		return nil
+	})
+	meta.Models = collected.Meta().Models
+	return reports.Input{Meta: meta, Stream: results, Collected: collected, Summary: scorer.Summary(), Comparisons: []compare.Comparison{gc.cmp}}, err
 }
 
 // loadGateConfig reads routebench.yaml and validates its gate block before
@@ -546,14 +566,8 @@ func gateRun(cmd *cobra.Command, o gateOptions, versions []*registry.Version, ca
 	return outcome, nil
 }
 
-func versionResults(results []harness.Result, id string) []harness.Result {
-	var out []harness.Result
-	for _, r := range results {
-		if r.Version == id {
-			out = append(out, r)
-		}
-	}
-	return out
+func versionResults(results harness.ResultStream, id string) harness.ResultStream {
+	return harness.Select(results, func(r *harness.Result) bool { return r.Version == id })
 }
 
 func versionSummary(s harness.Summary, id string) harness.VersionSummary {
@@ -567,7 +581,7 @@ func versionSummary(s harness.Summary, id string) harness.VersionSummary {
 
 type gateComparison struct {
 	pair       versionPair
-	base, head []harness.Result
+	base, head harness.ResultStream
 	cmp        compare.Comparison
 }
 
@@ -591,13 +605,17 @@ func writeDigestedSummary(dir string, s harness.Summary) error {
 	return harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), s)
 }
 
-func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults []harness.Result, headSummary harness.Summary,
-	baseResults []harness.Result, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict, trend *harness.Trend) error {
+func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResults harness.ResultStream, headSummary harness.Summary,
+	baseResults harness.ResultStream, pairs []versionPair, comparisons []gateComparison, verdicts []gate.Verdict, trend *harness.Trend) error {
 	if err := writeDigestedSummary(dir, headSummary); err != nil {
 		return err
 	}
-	if len(baseResults) > 0 {
-		if err := writeDigestedSummary(filepath.Join(dir, "base"), harness.Score(baseResults)); err != nil {
+	if baseResults != nil {
+		baseSummary, err := harness.ScoreStream(baseResults)
+		if err != nil {
+			return err
+		}
+		if err := writeDigestedSummary(filepath.Join(dir, "base"), baseSummary); err != nil {
 			return err
 		}
 	}
@@ -605,19 +623,25 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 	for _, p := range pairs {
 		heads = append(heads, p.head)
 	}
-	meta := reports.MetaFromResults(headResults)
+	meta, err := reports.MetaFromStream(headResults)
+	if err != nil {
+		return err
+	}
 	meta.Versions = versionMetas(heads)
 	meta.Title = "routebench gate"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
 	changes := promptChanges(pairs)
-	headIn := gateReportInput(meta, headResults, headSummary, comparisons, verdicts)
+	headIn, err := gateReportInput(meta, headResults, headSummary, comparisons, verdicts)
+	if err != nil {
+		return err
+	}
 	headIn.Changes = changes
 	headIn.Trend = trend
 	if err := outdir.WriteFile(filepath.Join(dir, "report.html"), func(w io.Writer) error { return reports.WriteHTML(w, headIn) }); err != nil {
 		return err
 	}
-	if err := outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, headResults) }); err != nil {
+	if err := outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnitStream(w, headResults) }); err != nil {
 		return err
 	}
 
@@ -634,7 +658,10 @@ func writeGateOutputs(dir string, hc *harness.Config, cfg gate.Config, headResul
 		}
 		m := meta
 		m.Title = fmt.Sprintf("routebench gate: %s → %s", gc.cmp.Base, gc.cmp.Head)
-		in := pairReportInput(gc, m)
+		in, err := pairReportInput(gc, m)
+		if err != nil {
+			return err
+		}
 		for _, c := range changes {
 			if c.Head == gc.pair.head.ID() && c.Base == gc.pair.base.ID() {
 				in.Changes = append(in.Changes, c)

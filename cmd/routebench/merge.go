@@ -36,11 +36,9 @@ Examples:
 			if out == "" {
 				return exitcode.Usagef("merge: -o DIR is required")
 			}
-			runs, err := harness.ReadRunOutputs(args)
-			if err != nil {
-				return exitcode.With(exitcode.Usage, fmt.Errorf("merge: %w", err))
-			}
-			merged, err := harness.Merge(runs)
+			// Checked before anything is written: one pass over each
+			// shard's results, keeping positions, not results.
+			merge, err := harness.PrepareMerge(args)
 			if err != nil {
 				return exitcode.With(exitcode.Usage, err)
 			}
@@ -52,20 +50,20 @@ Examples:
 			if err := removeOutputs(out); err != nil {
 				return err
 			}
-			if err := harness.WriteResultsFile(filepath.Join(out, harness.ResultsFile), merged); err != nil {
+			if err := merge.WriteTo(filepath.Join(out, harness.ResultsFile)); err != nil {
 				return err
 			}
 			// The merged directory is one whole run: its plan is the shards'
 			// plan, unsharded, so it can be merged or resumed like one.
-			plan := runs[0].Plan
+			plan := merge.Plan
 			plan.Shard = harness.Shard{}
 			if err := harness.WritePlanFile(filepath.Join(out, harness.PlanFile), plan); err != nil {
 				return err
 			}
-			if err := writeOutputs(cmd.OutOrStdout(), out, merged, nil, wide, nil); err != nil {
+			if err := writeOutputs(cmd.OutOrStdout(), out, nil, wide, nil); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "merged %d results from %d runs into %s\n", len(merged), len(args), out)
+			fmt.Fprintf(cmd.ErrOrStderr(), "merged %d results from %d runs into %s\n", merge.Count(), len(args), out)
 			return nil
 		},
 	}

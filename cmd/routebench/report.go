@@ -62,28 +62,53 @@ unless --base names another.`,
 }
 
 func runReport(stdout io.Writer, path string, f reportFlags) error {
-	results, err := harness.ReadResults(path)
+	// The results are read as a stream, a few passes one result at a
+	// time: a report of any size holds counts, not results.
+	var rs harness.ResultStream = harness.NewFileStream(path)
+	versions, err := streamVersions(rs)
 	if err != nil {
 		return exitcode.With(exitcode.Usage, err)
 	}
-	if len(results) == 0 {
+	n, _ := rs.Len()
+	if n == 0 {
 		return exitcode.Usagef("%s holds no results: run `routebench run` first", path)
 	}
-	if err := refreshSummary(stdout, path, results); err != nil {
+	if err := refreshSummary(stdout, path, rs); err != nil {
 		return err
 	}
 	if f.base != "" {
-		if results, err = baseFirst(results, f.base); err != nil {
+		base, err := baseVersion(versions, f.base)
+		if err != nil {
 			return exitcode.With(exitcode.Usage, fmt.Errorf("--base: %w", err))
 		}
+		rs = harness.VersionFirst(rs, base)
 	}
-	meta := reports.MetaFromResults(results)
+	// One pass feeds the scores, the comparison's records and the reports'
+	// counts, as for a run's own outputs.
+	scorer := harness.NewScorer()
+	series := compare.NewSeriesCollector(harness.Indicators)
+	collected := reports.NewCollector()
+	if err := rs.Each(func(i int, r *harness.Result) error {
+		scorer.Add(r)
+		if !f.unpaired {
+			series.Add(i, r)
+		}
+		collected.Add(i, r)
+		return nil
+	}); err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
+	meta := collected.Meta()
 	meta.Title = f.title
 	meta.Commit = f.commit
 	meta.GeneratedAt = time.Now().UTC()
-	in := reports.Input{Meta: meta, Results: results, Summary: harness.Score(results)}
+	in := reports.Input{Meta: meta, Stream: rs, Collected: collected, Summary: scorer.Summary()}
 	if !f.unpaired {
-		in.Comparisons = pairedAgainstFirst(results)
+		paired, err := series.Series(rs, stats.DefaultThresholds)
+		if err != nil {
+			return exitcode.With(exitcode.Usage, err)
+		}
+		in.Comparisons = paired.Comparisons
 	}
 	if f.history != "" {
 		// Asked for by name, so a history that cannot be read is an error.
@@ -99,7 +124,7 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 		write func(io.Writer) error
 	}{
 		{f.out, func(w io.Writer) error { return reports.WriteHTML(w, in) }},
-		{f.junit, func(w io.Writer) error { return reports.WriteJUnit(w, results) }},
+		{f.junit, func(w io.Writer) error { return reports.WriteJUnitCollected(w, rs, collected) }},
 		{f.markdown, func(w io.Writer) error { return reports.WriteMarkdown(w, in) }},
 	}
 	for _, o := range outputs {
@@ -111,15 +136,28 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", o.path)
 	}
-	fmt.Fprintf(stdout, "%d results, %d versions, base %s\n", len(results), len(meta.Versions), meta.Versions[0].ID)
+	fmt.Fprintf(stdout, "%d results, %d versions, base %s\n", n, len(meta.Versions), meta.Versions[0].ID)
 	return nil
+}
+
+// streamVersions lists version IDs by first appearance; the pass also
+// checks every line, so a bad file is reported before anything is written.
+func streamVersions(rs harness.ResultStream) ([]string, error) {
+	var ids []string
+	err := rs.Each(func(_ int, r *harness.Result) error {
+		if !slices.Contains(ids, r.Version) {
+			ids = append(ids, r.Version)
+		}
+		return nil
+	})
+	return ids, err
 }
 
 // refreshSummary checks the summary.json beside a run's results.jsonl:
 // one scored from other results (a run killed after truncating them) is
 // rewritten from these results, never trusted. The report itself is
 // always scored from the results, so it is right either way.
-func refreshSummary(stdout io.Writer, resultsPath string, results []harness.Result) error {
+func refreshSummary(stdout io.Writer, resultsPath string, results harness.ResultStream) error {
 	dir := filepath.Dir(resultsPath)
 	if filepath.Base(resultsPath) != harness.ResultsFile || !fileExists(filepath.Join(dir, harness.SummaryFile)) {
 		return nil
@@ -138,7 +176,10 @@ func refreshSummary(stdout io.Writer, resultsPath string, results []harness.Resu
 		return exitcode.With(exitcode.RunError, err)
 	}
 	defer lock.Release()
-	summary := harness.Score(results)
+	summary, err := harness.ScoreStream(results)
+	if err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
 	digest, err := harness.DigestResultsFile(resultsPath)
 	if err != nil {
 		return exitcode.With(exitcode.RunError, err)
@@ -151,46 +192,21 @@ func refreshSummary(stdout io.Writer, resultsPath string, results []harness.Resu
 	return nil
 }
 
-// versionsInOrder lists version IDs by first appearance, the order
-// harness.Score and the reports use.
-func versionsInOrder(results []harness.Result) []string {
-	var ids []string
-	for _, r := range results {
-		if !slices.Contains(ids, r.Version) {
-			ids = append(ids, r.Version)
-		}
-	}
-	return ids
-}
-
-// baseFirst moves the named version's results to the front, so it becomes
-// the base of every delta.
-func baseFirst(results []harness.Result, base string) ([]harness.Result, error) {
-	ids := versionsInOrder(results)
+// baseVersion finds the version --base names, by ID or name.
+func baseVersion(ids []string, base string) (string, error) {
 	var match string
 	for _, id := range ids {
 		if id == base || harness.VersionName(id) == base {
 			if match != "" {
-				return nil, fmt.Errorf("%q names both %s and %s: give the full ID", base, match, id)
+				return "", fmt.Errorf("%q names both %s and %s: give the full ID", base, match, id)
 			}
 			match = id
 		}
 	}
 	if match == "" {
-		return nil, fmt.Errorf("no version %q in the results (they hold %v)", base, ids)
+		return "", fmt.Errorf("no version %q in the results (they hold %v)", base, ids)
 	}
-	out := make([]harness.Result, 0, len(results))
-	for _, r := range results {
-		if r.Version == match {
-			out = append(out, r)
-		}
-	}
-	for _, r := range results {
-		if r.Version != match {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return match, nil
 }
 
 // pairedAgainstFirst compares every later version with the first and,

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -20,6 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/internal/exitcode"
 	"github.com/routebench/routebench/internal/outdir"
 	"github.com/routebench/routebench/reports"
@@ -129,15 +130,7 @@ type runPlan struct {
 	targets *targets
 }
 
-// defaultMemoryLimit is the soft heap limit of a run when GOMEMLIMIT is
-// not set: large runs hold every result for the reports, and without a
-// limit the collector lets the heap grow to twice that.
-const defaultMemoryLimit = 400 << 20
-
 func runCommand(cmd *cobra.Command, o runOptions) error {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(defaultMemoryLimit)
-	}
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
@@ -184,8 +177,9 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	// written; a second one kills the process as usual.
 	ctx, stop := signal.NotifyContext(commandContext(cmd), os.Interrupt)
 	defer stop()
+	interrupted := ctx.Done() // read here: ctx is replaced below
 	go func() {
-		<-ctx.Done()
+		<-interrupted
 		stop()
 	}()
 	newRouter := routerFactory(o.judge, o.embedder, prog.build)
@@ -231,8 +225,8 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	if plan.shard.Count > 1 || outcome.ProviderErrors > 0 {
 		history = nil
 	}
-	prog.phase("scoring %s results and writing reports", thousands(len(outcome.Results)))
-	if err := writeOutputs(cmd.OutOrStdout(), o.out, outcome.Results, versionMetas(plan.versions), o.wide, history); err != nil {
+	prog.phase("scoring %s results and writing reports", thousands(outcome.Done))
+	if err := writeOutputs(cmd.OutOrStdout(), o.out, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
@@ -471,28 +465,51 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 // was made from exactly those results. history, when not nil, records the
 // summary and returns the trend report.html draws.
 // wide prints the table with its intervals instead of fitting it to stdout.
-func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versions []reports.VersionMeta, wide bool,
+//
+// Everything is read from DIR/results.jsonl as a stream (a few passes, one
+// result at a time), so memory holds counters, compact per-case records
+// and one case of the report at a time, never every result with its trace.
+func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, wide bool,
 	history func(harness.Summary) *harness.Trend) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
-	digest, err := harness.DigestResultsFile(filepath.Join(dir, harness.ResultsFile))
+	path := filepath.Join(dir, harness.ResultsFile)
+	digest, err := harness.DigestResultsFile(path)
 	if err != nil {
 		return err
 	}
+	// One pass feeds every reader that needs each result: the scores, the
+	// paired comparison's compact records and the reports' counts. After
+	// it the stream knows where each line is, and the writers read back
+	// only the lines they show.
+	rs := harness.NewFileStream(path)
+	scorer := harness.NewScorer()
+	series := compare.NewSeriesCollector(harness.Indicators)
+	collected := reports.NewCollector()
+	if err := rs.Each(func(i int, r *harness.Result) error {
+		scorer.Add(r)
+		series.Add(i, r)
+		collected.Add(i, r)
+		return nil
+	}); err != nil {
+		return err
+	}
+	summary := scorer.Summary()
+	summary.Results = &digest
 	// junit.xml needs only the results, so it is written while the
-	// summary is scored: on a large run the outputs are seconds of work.
+	// rest is prepared: on a large run the outputs are seconds of work.
 	junit := make(chan error, 1)
 	go func() {
-		junit <- outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return reports.WriteJUnit(w, results) })
+		junit <- outdir.WriteFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error {
+			return reports.WriteJUnitCollected(w, rs, collected)
+		})
 	}()
-	summary := harness.Score(results)
-	summary.Results = &digest
 	var trend *harness.Trend
 	if history != nil {
 		trend = history(summary)
 	}
-	if err := writeReports(dir, results, summary, versions, junit, trend); err != nil {
+	if err := writeReports(dir, rs, collected, series, summary, versions, junit, trend); err != nil {
 		return err
 	}
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
@@ -506,18 +523,24 @@ func writeOutputs(stdout io.Writer, dir string, results []harness.Result, versio
 
 // writeReports is the single place the run and merge commands render
 // reports (package reports): report.html, junit.xml, summary.md. junit
-// delivers the result of writing junit.xml, started by the caller.
-func writeReports(dir string, results []harness.Result, summary harness.Summary, versions []reports.VersionMeta, junit <-chan error, trend *harness.Trend) error {
-	meta := reports.MetaFromResults(results)
+// delivers the result of writing junit.xml, started by the caller. rs has
+// been read once into collected and series.
+func writeReports(dir string, rs harness.ResultStream, collected *reports.Collector, series *compare.SeriesCollector,
+	summary harness.Summary, versions []reports.VersionMeta, junit <-chan error, trend *harness.Trend) error {
+	// Paired like `routebench report` on the same results, so a run's own
+	// report tests its deltas instead of printing plain differences.
+	paired, err := series.Series(rs, stats.DefaultThresholds)
+	if err != nil {
+		return errors.Join(err, <-junit)
+	}
+	meta := collected.Meta()
 	if len(versions) > 0 {
 		meta.Versions = versions
 	}
 	meta.Title = "routebench run"
 	meta.GeneratedAt = time.Now().UTC()
 	meta.Commit = gitCommit()
-	// Paired like `routebench report` on the same results, so a run's own
-	// report tests its deltas instead of printing plain differences.
-	in := reports.Input{Meta: meta, Results: results, Summary: summary, Comparisons: pairedAgainstFirst(results), Trend: trend}
+	in := reports.Input{Meta: meta, Stream: rs, Collected: collected, Summary: summary, Comparisons: paired.Comparisons, Trend: trend}
 	writers := []struct {
 		name  string
 		write func(io.Writer) error
@@ -525,7 +548,8 @@ func writeReports(dir string, results []harness.Result, summary harness.Summary,
 		{"report.html", func(w io.Writer) error { return reports.WriteHTML(w, in) }},
 		{"summary.md", func(w io.Writer) error { return reports.WriteMarkdown(w, in) }},
 	}
-	// The writers only read their inputs, so they run side by side: on a
+	// The writers only read their inputs (the stream, once indexed, reads
+	// lines by position without changing), so they run side by side: on a
 	// large run the reports are a good part of the wall time.
 	errs := make([]error, len(writers))
 	var wg sync.WaitGroup

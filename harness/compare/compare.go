@@ -125,10 +125,99 @@ func Paired(base, head []harness.Result, th stats.Thresholds) Comparison {
 // PairedWith is Paired with another indicator function (tests, or metrics
 // a caller defines).
 func PairedWith(base, head []harness.Result, th stats.Thresholds, indicators IndicatorFunc) Comparison {
+	c, flipped := pairRecords(recordsOf(base, indicators), recordsOf(head, indicators), th)
+	for _, f := range flipped {
+		f.fill(&head[f.pos])
+	}
+	return c
+}
+
+// record is what a comparison keeps of one result: who it is, its
+// outcome, and its paired terms as bits, a few dozen bytes and the ids.
+// A flipped case's texts are read again from its result (pendingFlip).
+type record struct {
+	pos            int // in its side's results or stream
+	id, hash       string
+	version, suite string
+	pass           bool
+	failure, skill string
+	action         router.Action
+	units          []unitTerms
+}
+
+// unitTerms are one unit's indicators over RateMetrics: has says which
+// metrics count the unit, val which of those it is in the numerator of.
+type unitTerms struct{ has, val uint64 }
+
+// metricBit numbers the rate metrics for unitTerms.
+var metricBit = func() map[string]uint {
+	ms := RateMetrics()
+	if len(ms) > 64 {
+		panic("compare: more than 64 rate metrics do not fit unitTerms")
+	}
+	m := make(map[string]uint, len(ms))
+	for i, name := range ms {
+		m[name] = uint(i)
+	}
+	return m
+}()
+
+func termsOf(m map[string]bool) unitTerms {
+	var t unitTerms
+	for name, ok := range m {
+		if bit, known := metricBit[name]; known {
+			t.has |= 1 << bit
+			if ok {
+				t.val |= 1 << bit
+			}
+		}
+	}
+	return t
+}
+
+// get is the unit's term for the metric, as a map lookup would say.
+func (t unitTerms) get(bit uint) (value, ok bool) {
+	return t.val&(1<<bit) != 0, t.has&(1<<bit) != 0
+}
+
+func recordOf(pos int, r *harness.Result, indicators IndicatorFunc) record {
+	rec := record{pos: pos, id: r.Case, hash: r.CaseHash, version: r.Version, suite: r.Suite, pass: r.Pass,
+		failure: r.Failure, action: r.Decision.Action, skill: r.Decision.Skill}
+	for _, u := range units(*r, indicators) {
+		rec.units = append(rec.units, termsOf(u))
+	}
+	return rec
+}
+
+func recordsOf(rs []harness.Result, indicators IndicatorFunc) []record {
+	out := make([]record, len(rs))
+	for i := range rs {
+		out[i] = recordOf(i, &rs[i], indicators)
+	}
+	return out
+}
+
+// pendingFlip is a flip whose case texts (tags, input, expectation) come
+// from the head's result at pos.
+type pendingFlip struct {
+	pos  int
+	flip *Flip
+}
+
+func (p pendingFlip) fill(head *harness.Result) {
+	p.flip.Tags = head.Tags
+	p.flip.Input = truncate(head.Input, InputLimit)
+	p.flip.Expect = head.Expect.Action
+	p.flip.ExpectSkill = head.Expect.Skill
+}
+
+// pairRecords compares head against base; the flips it returns still need
+// their texts (pendingFlip.fill).
+func pairRecords(base, head []record, th stats.Thresholds) (Comparison, []pendingFlip) {
 	c := Comparison{Thresholds: th}
-	var baseByID map[string]harness.Result
+	var baseByID map[string]*record
 	c.Base, baseByID = index("base", base, &c.Warnings)
-	var headByID map[string]harness.Result
+	var headByID map[string]*record
 	c.Head, headByID = index("head", head, &c.Warnings)
 
 	pairs := pairCases(baseByID, headByID, &c.Warnings)
@@ -139,12 +228,12 @@ func PairedWith(base, head []harness.Result, th stats.Thresholds, indicators Ind
 	// conversation is one unit per turn (paired turn by turn, both
 	// versions having routed the same turns) and one for the
 	// conversation's own success.
-	var terms [][2]map[string]bool
+	var terms [][2]unitTerms
 	unitsOf := make([][]int, len(pairs))
 	for i, p := range pairs {
-		bs, hs := units(p.base, indicators), units(p.head, indicators)
+		bs, hs := p.base.units, p.head.units
 		for u := range max(len(bs), len(hs)) {
-			var t [2]map[string]bool
+			var t [2]unitTerms
 			if u < len(bs) {
 				t[0] = bs[u]
 			}
@@ -159,7 +248,7 @@ func PairedWith(base, head []harness.Result, th stats.Thresholds, indicators Ind
 		var members []int
 		n := 0
 		for i, p := range pairs {
-			if g == GroupAll || g == "suite:"+p.head.Suite {
+			if g == GroupAll || g == "suite:"+p.head.suite {
 				members = append(members, unitsOf[i]...)
 				n++
 			}
@@ -169,20 +258,41 @@ func PairedWith(base, head []harness.Result, th stats.Thresholds, indicators Ind
 		c.Groups = append(c.Groups, grp)
 	}
 
+	var fixed, broken []pair
 	for _, p := range pairs {
 		switch {
-		case !p.base.Pass && p.head.Pass:
-			c.Fixed = append(c.Fixed, flipOf(p))
-		case p.base.Pass && !p.head.Pass:
-			c.Broken = append(c.Broken, flipOf(p))
+		case !p.base.pass && p.head.pass:
+			fixed = append(fixed, p)
+		case p.base.pass && !p.head.pass:
+			broken = append(broken, p)
 		}
 	}
-	slices.SortFunc(c.Fixed, compareFlips)
-	slices.SortFunc(c.Broken, compareFlips)
-	return c
+	var pending []pendingFlip
+	flips := func(ps []pair) []Flip {
+		if len(ps) == 0 {
+			return nil
+		}
+		out := make([]Flip, len(ps))
+		for i, p := range ps {
+			out[i] = Flip{Case: p.head.id, Suite: p.head.suite, Base: sideOf(p.base), Head: sideOf(p.head)}
+		}
+		slices.SortFunc(out, compareFlips)
+		return out
+	}
+	c.Fixed, c.Broken = flips(fixed), flips(broken)
+	headPos := map[string]int{}
+	for _, p := range pairs {
+		headPos[p.head.id] = p.head.pos
+	}
+	for _, fs := range [][]Flip{c.Fixed, c.Broken} {
+		for i := range fs {
+			pending = append(pending, pendingFlip{pos: headPos[fs[i].Case], flip: &fs[i]})
+		}
+	}
+	return c, pending
 }
 
-type pair struct{ base, head harness.Result }
+type pair struct{ base, head *record }
 
 // units are a result's paired terms: its indicators for a single case; for
 // a conversation, each turn's indicators with turn_accuracy, then the
@@ -204,20 +314,21 @@ func units(r harness.Result, indicators IndicatorFunc) []map[string]bool {
 	return append(out, map[string]bool{harness.ConversationSuccessRate: success})
 }
 
-// index maps results by case id, keeping the first of duplicates, and
+// index maps records by case id, keeping the first of duplicates, and
 // names the side's version.
-func index(side string, rs []harness.Result, warns *[]stats.Warning) (string, map[string]harness.Result) {
-	byID := make(map[string]harness.Result, len(rs))
+func index(side string, rs []record, warns *[]stats.Warning) (string, map[string]*record) {
+	byID := make(map[string]*record, len(rs))
 	var versions, dups []string
-	for _, r := range rs {
-		if !slices.Contains(versions, r.Version) {
-			versions = append(versions, r.Version)
+	for i := range rs {
+		r := &rs[i]
+		if !slices.Contains(versions, r.version) {
+			versions = append(versions, r.version)
 		}
-		if _, seen := byID[r.Case]; seen {
-			dups = append(dups, r.Case)
+		if _, seen := byID[r.id]; seen {
+			dups = append(dups, r.id)
 			continue
 		}
-		byID[r.Case] = r
+		byID[r.id] = r
 	}
 	if len(versions) > 1 {
 		*warns = append(*warns, stats.Warning{Kind: WarnMixed, Message: fmt.Sprintf(
@@ -235,7 +346,7 @@ func index(side string, rs []harness.Result, warns *[]stats.Warning) (string, ma
 
 // pairCases pairs by id in sorted id order; a case whose hash differs
 // between runs was edited in between, so its results are not comparable.
-func pairCases(base, head map[string]harness.Result, warns *[]stats.Warning) []pair {
+func pairCases(base, head map[string]*record, warns *[]stats.Warning) []pair {
 	var pairs []pair
 	var changed, onlyBase, onlyHead []string
 	for _, id := range sortedKeys(base) {
@@ -243,7 +354,7 @@ func pairCases(base, head map[string]harness.Result, warns *[]stats.Warning) []p
 		switch {
 		case !ok:
 			onlyBase = append(onlyBase, id)
-		case base[id].CaseHash != h.CaseHash:
+		case base[id].hash != h.hash:
 			changed = append(changed, id)
 		default:
 			pairs = append(pairs, pair{base[id], h})
@@ -272,16 +383,17 @@ func pairCases(base, head map[string]harness.Result, warns *[]stats.Warning) []p
 	return pairs
 }
 
-func compareGroup(name string, members []int, terms [][2]map[string]bool, metrics []string, th stats.Thresholds) Group {
+func compareGroup(name string, members []int, terms [][2]unitTerms, metrics []string, th stats.Thresholds) Group {
 	g := Group{Name: name, N: len(members)}
 	ps := make([]stats.Pair, len(members))
 	for _, metric := range metrics {
-		if (harness.IsWorkflowMetric(metric) || harness.IsConversationMetric(metric)) && !anyTerm(metric, members, terms) {
+		bit := metricBit[metric]
+		if (harness.IsWorkflowMetric(metric) || harness.IsConversationMetric(metric)) && !anyTerm(bit, members, terms) {
 			continue // a comparison without workflow cases or conversations reads as before
 		}
 		for j, i := range members {
-			b, bok := terms[i][0][metric]
-			h, hok := terms[i][1][metric]
+			b, bok := terms[i][0].get(bit)
+			h, hok := terms[i][1].get(bit)
 			ps[j] = stats.Pair{Base: stats.OutcomeOf(bok, b), Head: stats.OutcomeOf(hok, h)}
 		}
 		d := stats.ComparePaired(ps, th)
@@ -314,12 +426,12 @@ func sign(x float64) int {
 }
 
 // anyTerm reports whether some member has the metric under either version.
-func anyTerm(metric string, members []int, terms [][2]map[string]bool) bool {
+func anyTerm(bit uint, members []int, terms [][2]unitTerms) bool {
 	for _, i := range members {
-		if _, ok := terms[i][0][metric]; ok {
+		if _, ok := terms[i][0].get(bit); ok {
 			return true
 		}
-		if _, ok := terms[i][1][metric]; ok {
+		if _, ok := terms[i][1].get(bit); ok {
 			return true
 		}
 	}
@@ -331,8 +443,8 @@ func anyTerm(metric string, members []int, terms [][2]map[string]bool) bool {
 func groupNames(pairs []pair) []string {
 	var suites []string
 	for _, p := range pairs {
-		if !slices.Contains(suites, p.head.Suite) {
-			suites = append(suites, p.head.Suite)
+		if !slices.Contains(suites, p.head.suite) {
+			suites = append(suites, p.head.suite)
 		}
 	}
 	slices.SortFunc(suites, func(a, b string) int {
@@ -370,21 +482,8 @@ func compareFlips(a, b Flip) int {
 	return cmp.Or(cmp.Compare(severity(b.Suite), severity(a.Suite)), cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Case, b.Case))
 }
 
-func flipOf(p pair) Flip {
-	return Flip{
-		Case:        p.head.Case,
-		Suite:       p.head.Suite,
-		Tags:        p.head.Tags,
-		Input:       truncate(p.head.Input, InputLimit),
-		Expect:      p.head.Expect.Action,
-		ExpectSkill: p.head.Expect.Skill,
-		Base:        sideOf(p.base),
-		Head:        sideOf(p.head),
-	}
-}
-
-func sideOf(r harness.Result) Side {
-	return Side{Action: r.Decision.Action, Skill: r.Decision.Skill, Failure: r.Failure}
+func sideOf(r *record) Side {
+	return Side{Action: r.action, Skill: r.skill, Failure: r.failure}
 }
 
 func truncate(s string, limit int) string {

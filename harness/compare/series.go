@@ -2,13 +2,16 @@ package compare
 
 import (
 	"bytes"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/router"
 )
 
 // What a comparison in a Series is against.
@@ -59,6 +62,110 @@ func PairedSeriesWith(results []harness.Result, th stats.Thresholds, indicators 
 		pair(s.Versions[i-1], s.Versions[i], AgainstPrevious)
 	}
 	return s
+}
+
+// PairedSeriesStream is PairedSeries over a stream (results.jsonl): one
+// pass keeps a compact record per result (ids, outcome, its terms as
+// bits), and a second reads back only the flipped cases for their texts.
+// The Series is PairedSeries's for the same results.
+func PairedSeriesStream(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
+	return PairedSeriesStreamWith(rs, th, harness.Indicators)
+}
+
+// PairedSeriesStreamWith is PairedSeriesStream with another indicator
+// function.
+func PairedSeriesStreamWith(rs harness.ResultStream, th stats.Thresholds, indicators IndicatorFunc) (Series, error) {
+	c := NewSeriesCollector(indicators)
+	if err := rs.Each(func(i int, r *harness.Result) error { c.Add(i, r); return nil }); err != nil {
+		return Series{}, err
+	}
+	return c.Series(rs, th)
+}
+
+// SeriesCollector gathers a PairedSeries from a pass over a stream that
+// other readers share (scoring, reports): a compact record per result.
+type SeriesCollector struct {
+	indicators IndicatorFunc
+	versions   []string
+	byVersion  map[string][]record
+	// words holds one copy of each version, suite, failure, action and
+	// skill name: a record's strings would otherwise each keep their own.
+	words map[string]string
+}
+
+// NewSeriesCollector starts an empty collection; indicators is
+// harness.Indicators unless a caller defines its own metrics.
+func NewSeriesCollector(indicators IndicatorFunc) *SeriesCollector {
+	return &SeriesCollector{indicators: indicators, byVersion: map[string][]record{}, words: map[string]string{}}
+}
+
+// Add records the result at position i of the stream.
+func (c *SeriesCollector) Add(i int, r *harness.Result) {
+	if _, seen := c.byVersion[r.Version]; !seen {
+		c.versions = append(c.versions, r.Version)
+	}
+	rec := recordOf(i, r, c.indicators)
+	rec.version, rec.suite = c.word(rec.version), c.word(rec.suite)
+	rec.failure, rec.skill = c.word(rec.failure), c.word(rec.skill)
+	rec.action = router.Action(c.word(string(rec.action)))
+	rec.hash = compactHash(rec.hash)
+	c.byVersion[r.Version] = append(c.byVersion[r.Version], rec)
+}
+
+func (c *SeriesCollector) word(s string) string {
+	if w, ok := c.words[s]; ok {
+		return w
+	}
+	c.words[s] = s
+	return s
+}
+
+// compactHash is a case hash as its 32 bytes rather than 64 hex digits;
+// only equality is asked of it. Anything else is kept as it is.
+func compactHash(h string) string {
+	if b, err := hex.DecodeString(h); err == nil && len(b) == 32 && strings.ToLower(h) == h {
+		return string(b)
+	}
+	return h
+}
+
+// Series pairs the collected results; rs is the stream they came from,
+// read again for the flipped cases' texts.
+func (c *SeriesCollector) Series(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
+	s := Series{Versions: c.versions}
+	var pending []pendingFlip
+	pair := func(base, head, against string) {
+		cmp, p := pairRecords(c.byVersion[base], c.byVersion[head], th)
+		cmp.Against = against
+		s.Comparisons = append(s.Comparisons, cmp)
+		pending = append(pending, p...)
+	}
+	for i := 1; i < len(s.Versions); i++ {
+		pair(s.Versions[0], s.Versions[i], AgainstBase)
+	}
+	for i := 2; i < len(s.Versions); i++ {
+		pair(s.Versions[i-1], s.Versions[i], AgainstPrevious)
+	}
+	return s, fillFlips(rs, pending)
+}
+
+// fillFlips reads each flipped head result once, in stream order.
+func fillFlips(rs harness.ResultStream, pending []pendingFlip) error {
+	byPos := map[int][]pendingFlip{}
+	for _, p := range pending {
+		byPos[p.pos] = append(byPos[p.pos], p)
+	}
+	positions := make([]int, 0, len(byPos))
+	for pos := range byPos {
+		positions = append(positions, pos)
+	}
+	slices.Sort(positions)
+	return rs.Read(positions, func(i int, r *harness.Result) error {
+		for _, p := range byPos[i] {
+			p.fill(r)
+		}
+		return nil
+	})
 }
 
 // Against returns head's comparison with the base or with its previous
@@ -155,4 +262,31 @@ func seriesCell(c Comparison, name string) string {
 		return "-"
 	}
 	return fmt.Sprintf("%+.3f %s", m.Delta, m.Symbol)
+}
+
+// PairedStreams is Paired over two streams, base and head each holding one
+// version's results: a compact record per result, then only the flipped
+// cases are read back for their texts. The Comparison is Paired's for the
+// same results.
+func PairedStreams(base, head harness.ResultStream, th stats.Thresholds) (Comparison, error) {
+	records := func(rs harness.ResultStream) ([]record, error) {
+		c := NewSeriesCollector(harness.Indicators)
+		var out []record
+		err := rs.Each(func(i int, r *harness.Result) error {
+			c.Add(i, r)
+			out = append(out, c.byVersion[r.Version][len(c.byVersion[r.Version])-1])
+			return nil
+		})
+		return out, err
+	}
+	b, err := records(base)
+	if err != nil {
+		return Comparison{}, err
+	}
+	h, err := records(head)
+	if err != nil {
+		return Comparison{}, err
+	}
+	c, pending := pairRecords(b, h, th)
+	return c, fillFlips(head, pending)
 }

@@ -1,0 +1,347 @@
+package harness
+
+import (
+	"bufio"
+	"cmp"
+	"container/heap"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Merger is a merge of shards checked and ready to write (PrepareMerge):
+// it holds, per shard, where each kept result sits in its results.jsonl
+// and its place in the plan (16 bytes a result), never the results. The
+// merged file is then written in one k-way pass over the shards.
+type Merger struct {
+	// Plan is the run's plan (the first shard's).
+	Plan  Plan
+	runs  []mergeRun
+	count int
+}
+
+type mergeRun struct {
+	dir    string
+	stream *FileStream
+	kept   []mergeItem
+}
+
+// mergeItem is a kept result: its rank in plan order (version, then
+// case) and its position in its shard's stream.
+type mergeItem struct {
+	rank int64
+	pos  int
+}
+
+// Count is the number of results the merge writes.
+func (m *Merger) Count() int { return m.count }
+
+// PrepareMerge checks that the runs at paths (output directories, or
+// results.jsonl files with plan.json beside them) are the shards of one
+// complete run, as Merge does, reading each results file once and keeping
+// only positions. The first shard's plan.json is read whole; the others'
+// only up to their hash, unless it differs (then whole, to say how).
+// Errors are Merge's.
+func PrepareMerge(paths []string) (*Merger, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("merge: no runs given")
+	}
+	runs := make([]RunOutput, len(paths))
+	files := make([]string, len(paths))
+	for i, path := range paths {
+		dir, file := path, filepath.Join(path, ResultsFile)
+		if info, err := os.Stat(path); err == nil && !info.IsDir() {
+			dir, file = filepath.Dir(path), path
+		}
+		files[i] = file
+		planPath := filepath.Join(dir, PlanFile)
+		var plan Plan
+		var err error
+		if i == 0 {
+			plan, err = ReadPlanFile(planPath)
+		} else if plan, err = readPlanHeader(planPath); err == nil && plan.Hash != runs[0].Plan.Hash {
+			plan, err = ReadPlanFile(planPath)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		if _, err := os.Stat(file); err != nil {
+			return nil, fmt.Errorf("merge: read results: %w", err)
+		}
+		runs[i] = RunOutput{Dir: path, Plan: plan}
+	}
+	if err := samePlan(runs); err != nil {
+		return nil, err
+	}
+	problems := shardCoverage(runs)
+	plan := runs[0].Plan
+	byShard := plan.pairsByShard(plan.Shard, runs[0].Plan.Shard.Count)
+	m := &Merger{Plan: plan}
+	for i, run := range runs {
+		mr := mergeRun{dir: run.Dir, stream: NewFileStream(files[i])}
+		errs, err := checkShardStream(&plan, run, &mr, byShard[run.Plan.Shard.Index])
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		problems = append(problems, errs...)
+		m.count += len(mr.kept)
+		m.runs = append(m.runs, mr)
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("merge: the runs are not one complete run:\n  %w", joinIndented(problems))
+	}
+	return m, nil
+}
+
+// readPlanHeader reads plan.json only up to its hash and shard, which
+// come first: a shard of a large run carries the whole run's case list.
+func readPlanHeader(path string) (Plan, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Plan{}, fmt.Errorf("%s: %w", path, err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReader(f))
+	var p Plan
+	bad := func(err error) (Plan, error) {
+		return Plan{}, fmt.Errorf("%s: not a plan record: %w", path, err)
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return bad(fmt.Errorf("want an object (%v)", err))
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return bad(err)
+		}
+		var dst any
+		switch t {
+		case "format":
+			dst = &p.Format
+		case "hash":
+			dst = &p.Hash
+		case "shard":
+			dst = &p.Shard
+		default:
+			var skip json.RawMessage
+			dst = &skip
+		}
+		if err := dec.Decode(dst); err != nil {
+			return bad(err)
+		}
+		if p.Format != 0 && p.Hash != "" && t == "shard" {
+			break
+		}
+	}
+	if p.Format != FormatVersion {
+		return p, fmt.Errorf("%s: plan format %d, this routebench reads format %d; re-run the shard with this version", path, p.Format, FormatVersion)
+	}
+	return p, nil
+}
+
+// pairsByShard is plan.pairs for every shard of an n-way split at once,
+// hashing each case id once: merging n shards stays linear in the plan.
+// A single run (n <= 1) is all its pairs under its own shard index.
+func (p *Plan) pairsByShard(own Shard, n int) map[int][]planPair {
+	out := map[int][]planPair{}
+	if n <= 1 {
+		out[own.Index] = p.pairs(own)
+		return out
+	}
+	shardOf := make([]int, len(p.Cases))
+	for i, c := range p.Cases {
+		h := fnv.New64a()
+		h.Write([]byte(c.ID))
+		shardOf[i] = int(h.Sum64()%uint64(n)) + 1
+	}
+	for vi, v := range p.Versions {
+		for seq, c := range p.Cases {
+			if len(c.Versions) > 0 && !slices.Contains(c.Versions, vi) {
+				continue
+			}
+			out[shardOf[seq]] = append(out[shardOf[seq]], planPair{key: pairKey{v.ID, c.ID}, hash: c.Hash, seq: seq})
+		}
+	}
+	return out
+}
+
+// checkShardStream is checkShard reading the shard's results file once:
+// it keeps the positions of the results to merge, with their plan rank.
+func checkShardStream(plan *Plan, run RunOutput, mr *mergeRun, want []planPair) ([]error, error) {
+	type wanted struct {
+		hash string
+		rank int64
+	}
+	wantOf := make(map[pairKey]wanted, len(want))
+	versionRank := map[string]int64{}
+	for i, v := range plan.Versions {
+		versionRank[v.ID] = int64(i)
+	}
+	cases := int64(len(plan.Cases))
+	for _, p := range want {
+		wantOf[p.key] = wanted{p.hash, versionRank[p.key.version]*cases + int64(p.seq)}
+	}
+	seen := make(map[pairKey]int, len(want))
+	var dups, foreign, stale []string
+	err := mr.stream.Each(func(i int, r *Result) error {
+		k := pairKey{r.Version, r.Case}
+		seen[k]++
+		name := r.Case + " under " + r.Version
+		w, ok := wantOf[k]
+		switch {
+		case !ok:
+			foreign = append(foreign, name)
+		case seen[k] > 1:
+			if seen[k] == 2 {
+				dups = append(dups, name)
+			}
+		case r.CaseHash != w.hash:
+			stale = append(stale, name)
+		default:
+			mr.kept = append(mr.kept, mergeItem{w.rank, i})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, p := range want {
+		if seen[p.key] == 0 {
+			missing = append(missing, p.key.caseID+" under "+p.key.version)
+		}
+	}
+	return shardProblems(run, len(want), missing, dups, foreign, stale), nil
+}
+
+// WriteTo writes the merged results to path (replaced whole), in plan
+// order: a k-way merge of the shards, each read front to back once (a
+// shard whose file is not in plan order is read by position instead).
+// Lines are encoded as WriteResultsFile encodes them.
+func (m *Merger) WriteTo(path string) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		var cursors mergeHeap
+		for i := range m.runs {
+			c, err := newMergeCursor(&m.runs[i])
+			if err != nil {
+				return err
+			}
+			defer c.stop()
+			if ok, err := c.next(); err != nil {
+				return err
+			} else if ok {
+				cursors = append(cursors, c)
+			}
+		}
+		heap.Init(&cursors)
+		for len(cursors) > 0 {
+			c := cursors[0]
+			line, err := encodeResult(&c.result)
+			if err != nil {
+				return err
+			}
+			if _, err := bw.Write(line); err != nil {
+				return err
+			}
+			ok, err := c.next()
+			if err != nil {
+				return err
+			}
+			if ok {
+				heap.Fix(&cursors, 0)
+			} else {
+				heap.Pop(&cursors)
+			}
+		}
+		return bw.Flush()
+	})
+}
+
+// mergeCursor walks one shard's kept results in plan order.
+type mergeCursor struct {
+	run    *mergeRun
+	k      int // next kept item
+	rank   int64
+	result Result
+	// pull reads the shard front to back when its kept results are in
+	// plan order already (as a run writes them); pullErr is what stopped
+	// the read.
+	pull    func() (mergeItem, *Result, bool)
+	pullErr error
+	stop    func()
+}
+
+func newMergeCursor(run *mergeRun) (*mergeCursor, error) {
+	c := &mergeCursor{run: run, stop: func() {}}
+	slices.SortStableFunc(run.kept, func(a, b mergeItem) int { return cmp.Compare(a.rank, b.rank) })
+	inOrder := slices.IsSortedFunc(run.kept, func(a, b mergeItem) int { return a.pos - b.pos })
+	if !inOrder {
+		return c, nil
+	}
+	errStopped := errors.New("merge stopped")
+	seq := func(yield func(mergeItem, *Result) bool) {
+		k := 0
+		err := run.stream.Each(func(i int, r *Result) error {
+			if k >= len(run.kept) || run.kept[k].pos != i {
+				return nil
+			}
+			if !yield(run.kept[k], r) {
+				return errStopped
+			}
+			k++
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopped) {
+			c.pullErr = err
+		}
+	}
+	c.pull, c.stop = iter.Pull2(seq)
+	return c, nil
+}
+
+// next moves to the cursor's next result; false when it has none.
+func (c *mergeCursor) next() (bool, error) {
+	if c.k >= len(c.run.kept) {
+		return false, nil
+	}
+	if c.pull != nil {
+		it, r, ok := c.pull()
+		if c.pullErr != nil {
+			return false, fmt.Errorf("merge: %w", c.pullErr)
+		}
+		if !ok {
+			return false, fmt.Errorf("merge: %s changed while it was merged", c.run.stream.Path)
+		}
+		c.k++
+		c.rank, c.result = it.rank, *r
+		return true, nil
+	}
+	it := c.run.kept[c.k]
+	c.k++
+	c.rank = it.rank
+	return true, c.run.stream.Read([]int{it.pos}, func(_ int, r *Result) error {
+		c.result = *r
+		return nil
+	})
+}
+
+// mergeHeap orders cursors by the rank of their current result.
+type mergeHeap []*mergeCursor
+
+func (h mergeHeap) Len() int           { return len(h) }
+func (h mergeHeap) Less(i, j int) bool { return h[i].rank < h[j].rank }
+func (h mergeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *mergeHeap) Push(x any)        { *h = append(*h, x.(*mergeCursor)) }
+func (h *mergeHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}

@@ -1,0 +1,338 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// ResultStream is results read one at a time, so that scoring and reports
+// hold counters instead of every result: a large run's results.jsonl (its
+// traces above all) stays on disk. Each call of Each starts over.
+type ResultStream interface {
+	// Each calls fn with every result in order; i counts from 0. r is
+	// only valid during the call.
+	Each(fn func(i int, r *Result) error) error
+	// Read calls fn with the results at the given positions (as Each
+	// numbers them), in the order given.
+	Read(positions []int, fn func(i int, r *Result) error) error
+	// Len is the number of results; it may read the stream once.
+	Len() (int, error)
+}
+
+// SliceStream is results already in memory.
+type SliceStream []Result
+
+// Each implements ResultStream.
+func (s SliceStream) Each(fn func(int, *Result) error) error {
+	for i := range s {
+		if err := fn(i, &s[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Read implements ResultStream.
+func (s SliceStream) Read(positions []int, fn func(int, *Result) error) error {
+	for _, i := range positions {
+		if err := fn(i, &s[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Len implements ResultStream.
+func (s SliceStream) Len() (int, error) { return len(s), nil }
+
+// FileStream reads a results.jsonl line by line. The first Each records
+// where every line starts (8 bytes a result), so Read can fetch results
+// out of order without reading the rest.
+type FileStream struct {
+	Path    string
+	offsets []int64 // line starts, and the file's length last
+	indexed bool
+}
+
+// NewFileStream streams the results file at path.
+func NewFileStream(path string) *FileStream { return &FileStream{Path: path} }
+
+// Each implements ResultStream; a bad line is a *ResultsError naming it.
+func (s *FileStream) Each(fn func(int, *Result) error) error {
+	f, err := os.Open(s.Path)
+	if err != nil {
+		return fmt.Errorf("read results: %w", err)
+	}
+	defer f.Close()
+	record := !s.indexed
+	if record {
+		s.offsets = s.offsets[:0]
+	}
+	br := bufio.NewReaderSize(f, 1<<16)
+	var offset int64
+	i := 0
+	for lineNo := 1; ; lineNo++ {
+		line, rerr := br.ReadBytes('\n')
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return &ResultsError{Path: s.Path, Line: lineNo, Err: rerr}
+		}
+		start := offset
+		offset += int64(len(line))
+		if len(bytes.TrimSpace(line)) > 0 {
+			var res Result
+			if err := decodeLine(line, &res, s.Path, lineNo, rerr != nil); err != nil {
+				return err
+			}
+			if record {
+				s.offsets = append(s.offsets, start)
+			}
+			if err := fn(i, &res); err != nil {
+				return err
+			}
+			i++
+		}
+		if rerr != nil {
+			break
+		}
+	}
+	if record {
+		s.offsets = append(s.offsets, offset)
+		s.indexed = true
+	}
+	return nil
+}
+
+// decodeLine decodes one results.jsonl line; last says it had no newline.
+func decodeLine(line []byte, res *Result, path string, lineNo int, last bool) error {
+	if err := json.Unmarshal(line, res); err != nil {
+		if last {
+			return &ResultsError{Path: path, Line: lineNo,
+				Err: errors.New("the last line is cut off (an interrupted run?); finish it with `routebench run --resume`")}
+		}
+		return &ResultsError{Path: path, Line: lineNo, Err: fmt.Errorf("not a result line: %v; fix or delete the line", err)}
+	}
+	return checkFormat(*res, path, lineNo)
+}
+
+// Read implements ResultStream.
+func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
+	if !s.indexed {
+		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
+			return err
+		}
+	}
+	f, err := os.Open(s.Path)
+	if err != nil {
+		return fmt.Errorf("read results: %w", err)
+	}
+	defer f.Close()
+	var buf []byte
+	for _, i := range positions {
+		if i < 0 || i >= len(s.offsets)-1 {
+			return fmt.Errorf("read results %s: no result %d", s.Path, i)
+		}
+		start, end := s.offsets[i], s.offsets[i+1]
+		if n := int(end - start); cap(buf) < n {
+			buf = make([]byte, n)
+		} else {
+			buf = buf[:n]
+		}
+		if _, err := f.ReadAt(buf, start); err != nil {
+			return fmt.Errorf("read results %s: %w", s.Path, err)
+		}
+		var res Result
+		// The line number is not known here without counting blank
+		// lines; Each has already read every line without error.
+		if err := json.Unmarshal(buf, &res); err != nil {
+			return fmt.Errorf("read results %s: result %d changed while it was read: %w", s.Path, i+1, err)
+		}
+		if err := fn(i, &res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Len implements ResultStream.
+func (s *FileStream) Len() (int, error) {
+	if !s.indexed {
+		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
+			return 0, err
+		}
+	}
+	return len(s.offsets) - 1, nil
+}
+
+// CaseOrder is positions of a stream grouped by case ID: IDs sorted, and
+// each ID's positions in stream order. Reports that show a case with all
+// its versions side by side walk it with ResultStream.Read; it holds an
+// ID and an int per result, not the results.
+type CaseOrder struct {
+	IDs       []string
+	Positions [][]int
+}
+
+// CaseOrderOf reads the stream once for its case IDs.
+func CaseOrderOf(s ResultStream) (CaseOrder, error) {
+	byID := map[string][]int{}
+	if err := s.Each(func(i int, r *Result) error {
+		byID[r.Case] = append(byID[r.Case], i)
+		return nil
+	}); err != nil {
+		return CaseOrder{}, err
+	}
+	o := CaseOrder{IDs: make([]string, 0, len(byID))}
+	for id := range byID {
+		o.IDs = append(o.IDs, id)
+	}
+	sort.Strings(o.IDs)
+	o.Positions = make([][]int, len(o.IDs))
+	for i, id := range o.IDs {
+		o.Positions[i] = byID[id]
+	}
+	return o, nil
+}
+
+// VersionFirst is rs with the given version's results moved to the front
+// (in their order), then the rest in theirs: the base of every delta
+// comes first.
+func VersionFirst(rs ResultStream, version string) ResultStream {
+	return Concat(
+		Select(rs, func(r *Result) bool { return r.Version == version }),
+		Select(rs, func(r *Result) bool { return r.Version != version }))
+}
+
+// Select is the results of rs that keep accepts, numbered from 0 in their
+// order. The first Each learns where each one is in rs (an int a result).
+func Select(rs ResultStream, keep func(*Result) bool) ResultStream {
+	return &selected{inner: rs, keep: keep}
+}
+
+type selected struct {
+	inner ResultStream
+	keep  func(*Result) bool
+	order []int // position in inner of each kept result
+}
+
+func (s *selected) Each(fn func(int, *Result) error) error {
+	record := s.order == nil
+	var order []int
+	k := 0
+	err := s.inner.Each(func(j int, r *Result) error {
+		if !s.keep(r) {
+			return nil
+		}
+		if record {
+			order = append(order, j)
+		}
+		k++
+		return fn(k-1, r)
+	})
+	if err == nil && record {
+		if order == nil {
+			order = []int{}
+		}
+		s.order = order
+	}
+	return err
+}
+
+func (s *selected) Read(positions []int, fn func(int, *Result) error) error {
+	if s.order == nil {
+		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
+			return err
+		}
+	}
+	inner := make([]int, len(positions))
+	back := make(map[int]int, len(positions))
+	for k, p := range positions {
+		if p < 0 || p >= len(s.order) {
+			return fmt.Errorf("read results: no result %d", p)
+		}
+		inner[k] = s.order[p]
+		back[s.order[p]] = p
+	}
+	return s.inner.Read(inner, func(j int, r *Result) error { return fn(back[j], r) })
+}
+
+func (s *selected) Len() (int, error) {
+	if s.order == nil {
+		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
+			return 0, err
+		}
+	}
+	return len(s.order), nil
+}
+
+// Concat is the streams one after the other, numbered on from 0.
+func Concat(parts ...ResultStream) ResultStream { return &concat{parts: parts} }
+
+type concat struct {
+	parts []ResultStream
+}
+
+func (c *concat) Each(fn func(int, *Result) error) error {
+	offset := 0
+	for _, p := range c.parts {
+		n := 0
+		err := p.Each(func(j int, r *Result) error {
+			n++
+			return fn(offset+j, r)
+		})
+		if err != nil {
+			return err
+		}
+		offset += n
+	}
+	return nil
+}
+
+// Read reads each run of consecutive positions that fall in one part with
+// one call of that part's Read.
+func (c *concat) Read(positions []int, fn func(int, *Result) error) error {
+	starts := make([]int, len(c.parts)+1)
+	for i, p := range c.parts {
+		n, err := p.Len()
+		if err != nil {
+			return err
+		}
+		starts[i+1] = starts[i] + n
+	}
+	partOf := func(pos int) int {
+		return sort.Search(len(c.parts), func(i int) bool { return starts[i+1] > pos })
+	}
+	for i := 0; i < len(positions); {
+		part := partOf(positions[i])
+		if part == len(c.parts) || positions[i] < 0 {
+			return fmt.Errorf("read results: no result %d", positions[i])
+		}
+		j := i
+		var local []int
+		for ; j < len(positions) && positions[j] >= starts[part] && positions[j] < starts[part+1]; j++ {
+			local = append(local, positions[j]-starts[part])
+		}
+		if err := c.parts[part].Read(local, func(k int, r *Result) error { return fn(starts[part]+k, r) }); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
+
+func (c *concat) Len() (int, error) {
+	total := 0
+	for _, p := range c.parts {
+		n, err := p.Len()
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
