@@ -46,7 +46,8 @@ what was skipped and why, and what was assumed.
   mcp-tools     an MCP tools/list result (the JSON-RPC response, its result, or the
                 tools array); annotations give the side effect (readOnlyHint -> read,
                 destructiveHint true/false -> delete/write).
-  rasa          Rasa NLU YAML: one skill per intent, entities as string params
+  rasa          Rasa NLU YAML (a file, or a folder such as data/: every file with nlu:):
+                one skill per intent, entities as string params
                 (synonyms -> x-synonyms on an enum, lookup tables -> enum, entity
                 regexes -> pattern); responses/rules/stories are read past.
   csv           CSV with a header text,label[,split] (any column order): one skill per

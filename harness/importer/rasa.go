@@ -2,7 +2,10 @@ package importer
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -58,7 +61,7 @@ type rasaFile struct {
 	// alsoSeen are values of an entity annotated again in one example:
 	// not the expected param, but values the param takes all the same.
 	alsoSeen map[string][]string
-	r           *Report
+	r        *Report
 }
 
 // ImportRasa reads Rasa NLU training data (YAML, version "3.1" and the
@@ -73,21 +76,35 @@ type rasaFile struct {
 // rules, stories and domain keys in the same file are ignored with a note.
 func ImportRasa(path, out string, opt IntentOptions) (*Report, error) {
 	opt = opt.withDefaults()
-	data, err := readInput(path)
+	files, dir, err := rasaFiles(path)
 	if err != nil {
 		return nil, err
-	}
-	root, err := yamldoc.Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	r := &Report{Source: "rasa " + path}
 	f := &rasaFile{path: path, r: r, synonyms: map[string]string{}, synOf: map[string][]string{}, synWhere: map[string]string{},
 		lookups: map[string][]string{}, lookupAt: map[string]string{}, regexes: map[string][]rasaRegex{},
 		paramEntity: map[string]string{}, paramValues: map[string]map[string]bool{}, paramTexts: map[string]map[string]bool{}, labelParams: map[string]map[string]bool{}}
-	if err := f.read(root); err != nil {
-		return nil, err
+	for _, file := range files {
+		data, err := readInput(file)
+		if err != nil {
+			return nil, err
+		}
+		root, err := yamldoc.Parse(data)
+		if dir && root != nil && !hasKey(root, "nlu") || dir && isEmptyYAML(err) {
+			// A project's data folder also holds rules, stories and the
+			// domain: only the files with NLU examples are imported.
+			r.note("%s skipped: no nlu: section", file)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		f.path = file
+		if err := f.read(root); err != nil {
+			return nil, err
+		}
 	}
+	f.path = path
 	if len(f.items) == 0 {
 		return nil, fmt.Errorf("%s: no intent examples under nlu:; want - intent: NAME with examples: | - text lines", path)
 	}
@@ -122,7 +139,10 @@ func ImportRasa(path, out string, opt IntentOptions) (*Report, error) {
 	if f.repeated > 0 {
 		r.note("%d examples annotate the same entity twice: the first value is the expected param", f.repeated)
 	}
-	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	base := filepath.Base(filepath.Clean(path))
+	if !dir {
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+	}
 	err = writeIntentSet(r, out, intentSet{
 		source:      "rasa",
 		versionName: versionName("rasa-" + base),
@@ -162,7 +182,7 @@ func (f *rasaFile) read(root *yaml.Node) error {
 				return err
 			}
 		case slices.Contains(rasaIgnoredKeys, k.Value):
-			f.r.note("%s (line %d) ignored: routebench imports the NLU examples; %s is dialogue or domain data", k.Value, k.Line, k.Value)
+			f.r.note("%s (%s:%d) ignored: routebench imports the NLU examples; %s is dialogue or domain data", k.Value, f.path, k.Line, k.Value)
 		default:
 			return f.errorf(k, "unknown key %q; a Rasa NLU file has version and nlu (responses, rules, stories and domain keys are read past)", k.Value)
 		}
@@ -524,4 +544,57 @@ func toAnyList(s []string) []any {
 		out[i] = v
 	}
 	return out
+}
+
+// rasaFiles is what a Rasa import reads: the file given, or every .yml and
+// .yaml file below a folder (a project's data/, where NLU examples may be
+// split over several files), in path order, hidden entries skipped.
+func rasaFiles(path string) (files []string, dir bool, err error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !info.IsDir() {
+		return []string{path}, false, nil
+	}
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != path && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := strings.ToLower(filepath.Ext(p)); !d.IsDir() && (ext == ".yml" || ext == ".yaml") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, true, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(files) == 0 {
+		return nil, true, fmt.Errorf("%s: no .yml or .yaml files in the folder; give Rasa NLU data (data/nlu.yml or its folder)", path)
+	}
+	sort.Strings(files)
+	return files, true, nil
+}
+
+func hasKey(root *yaml.Node, key string) bool {
+	if root.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+func isEmptyYAML(err error) bool {
+	var ye *yamldoc.Error
+	return errors.As(err, &ye) && ye.Message == yamldoc.ErrEmpty
 }

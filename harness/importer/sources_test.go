@@ -318,11 +318,33 @@ var _ = Describe("ImportRasa", func() {
 		Expect(inScope).To(BeNumerically(">=", 3))
 
 		text := printed(r)
-		Expect(text).To(ContainSubstring("responses (line 60) ignored"))
-		Expect(text).To(ContainSubstring("stories (line 70) ignored"))
+		Expect(text).To(ContainSubstring("responses (testdata/rasa/nlu.yml:60) ignored"))
+		Expect(text).To(ContainSubstring("stories (testdata/rasa/nlu.yml:70) ignored"))
 		Expect(text).To(ContainSubstring("regex check_balance (testdata/rasa/nlu.yml:52) ignored: it names an intent"))
 		Expect(text).To(ContainSubstring("synonym parking (testdata/rasa/nlu.yml:46) ignored"))
 		Expect(text).To(ContainSubstring(`label "reverted_card_payment?" renamed "reverted_card_payment_2"`))
+	})
+
+	It("reads a project's data folder: every file with nlu: examples, the others skipped and named", func() {
+		data := GinkgoT().TempDir()
+		write := func(name, text string) {
+			Expect(os.MkdirAll(filepath.Dir(filepath.Join(data, name)), 0o755)).To(Succeed())
+			Expect(os.WriteFile(filepath.Join(data, name), []byte(text), 0o644)).To(Succeed())
+		}
+		write("nlu/greet.yml", "version: \"3.1\"\nnlu:\n- intent: greet\n  examples: |\n    - hello there\n    - good morning\n    - hi\n")
+		write("nlu/orders.yaml", "version: \"3.1\"\nnlu:\n- intent: track_order\n  examples: |\n    - where is order [A-1234](order_id)\n    - track my parcel\n    - has my order shipped\n")
+		write("rules.yml", "version: \"3.1\"\nrules:\n- rule: greet back\n  steps:\n  - intent: greet\n  - action: utter_greet\n")
+		write(".hidden/nlu.yml", "nlu: [broken")
+		out := GinkgoT().TempDir()
+		r, err := importer.ImportRasa(data, out, importer.IntentOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		reg := loadImport(out).version.Registry
+		Expect(reg.Names()).To(Equal([]string{"greet", "track_order"}))
+		Expect(reg.Skill("track_order").Properties()).To(HaveKey("order_id"))
+		Expect(printed(r)).To(ContainSubstring(filepath.Join(data, "rules.yml") + " skipped: no nlu: section"))
+
+		_, err = importer.ImportRasa(GinkgoT().TempDir(), out, importer.IntentOptions{})
+		Expect(err).To(MatchError(ContainSubstring("no .yml or .yaml files in the folder")))
 	})
 
 	It("carves the same val split every time, keeping a train example per intent", func() {
