@@ -58,6 +58,52 @@ type FileStream struct {
 	Path    string
 	offsets []int64 // line starts, and the file's length last
 	indexed bool
+	// spool holds what a pipe (`<(git show …)`, /dev/stdin) gave, which
+	// can be read only once while a stream is read several times: an
+	// unlinked temporary file, gone when the process ends.
+	spool *os.File
+}
+
+// resultsReader is an open results file: read from the start, or at offsets.
+type resultsReader interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
+}
+
+type spoolReader struct{ *io.SectionReader }
+
+func (spoolReader) Close() error { return nil }
+
+// open opens the results for one pass. A path that is not a regular file
+// is copied to the spool on first use.
+func (s *FileStream) open() (resultsReader, error) {
+	if s.spool == nil {
+		f, err := os.Open(s.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read results: %w", err)
+		}
+		st, err := f.Stat()
+		if err != nil || st.Mode().IsRegular() {
+			return f, err
+		}
+		defer f.Close()
+		spool, err := os.CreateTemp("", "routebench-results-*.jsonl")
+		if err != nil {
+			return nil, fmt.Errorf("read results %s: spool a pipe: %w", s.Path, err)
+		}
+		os.Remove(spool.Name())
+		if _, err := io.Copy(spool, f); err != nil {
+			spool.Close()
+			return nil, fmt.Errorf("read results %s: %w", s.Path, err)
+		}
+		s.spool = spool
+	}
+	st, err := s.spool.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read results %s: %w", s.Path, err)
+	}
+	return spoolReader{io.NewSectionReader(s.spool, 0, st.Size())}, nil
 }
 
 // NewFileStream streams the results file at path.
@@ -65,9 +111,9 @@ func NewFileStream(path string) *FileStream { return &FileStream{Path: path} }
 
 // Each implements ResultStream; a bad line is a *ResultsError naming it.
 func (s *FileStream) Each(fn func(int, *Result) error) error {
-	f, err := os.Open(s.Path)
+	f, err := s.open()
 	if err != nil {
-		return fmt.Errorf("read results: %w", err)
+		return err
 	}
 	defer f.Close()
 	record := !s.indexed
@@ -127,9 +173,9 @@ func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
 			return err
 		}
 	}
-	f, err := os.Open(s.Path)
+	f, err := s.open()
 	if err != nil {
-		return fmt.Errorf("read results: %w", err)
+		return err
 	}
 	defer f.Close()
 	var buf []byte

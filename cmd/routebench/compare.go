@@ -63,6 +63,11 @@ Examples:
   routebench compare out/run`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, done, err := spoolPipes(args)
+			defer done()
+			if err != nil {
+				return exitcode.With(exitcode.Usage, fmt.Errorf("compare: %w", err))
+			}
 			if len(args) == 1 {
 				return compareCommand(cmd.OutOrStdout(), args[0], "", o)
 			}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/routebench/routebench/harness"
@@ -186,5 +187,41 @@ func TestReportReadsTheThirdVersionAgainstThePrevious(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+}
+
+// fifo serves data once through a named pipe, as `<(git show …)` does.
+func fifo(t *testing.T, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.Write(data)
+		f.Close()
+	}()
+	return path
+}
+
+func TestCompareAndReportReadResultsFromAPipe(t *testing.T) {
+	file := writeResults(t, "run.jsonl", compareResults("v1@11111111"), compareResults("v2@22222222"))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := cli("compare", file)
+	code, out, errOut := cli("compare", fifo(t, data))
+	if code != exitcode.Pass || out != want {
+		t.Fatalf("compare over a pipe: exit %d, printed\n%s\nwant\n%s%s", code, out, want, errOut)
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	code, out, errOut = cli("report", fifo(t, data), "-o", html)
+	if code != exitcode.Pass || !strings.Contains(out, "60 results, 2 versions") {
+		t.Fatalf("report over a pipe: exit %d: %s%s", code, out, errOut)
 	}
 }

@@ -136,7 +136,11 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", o.path)
 	}
-	fmt.Fprintf(stdout, "%d results, %d versions, base %s\n", n, len(meta.Versions), meta.Versions[0].ID)
+	base := "none"
+	if len(meta.Versions) > 0 {
+		base = meta.Versions[0].ID
+	}
+	fmt.Fprintf(stdout, "%d results, %d versions, base %s\n", n, len(meta.Versions), base)
 	return nil
 }
 
