@@ -277,3 +277,21 @@ var _ = Describe("an HTTP target", func() {
 		Expect(firstError(d).Message).To(ContainSubstring("no cassette entry"))
 	})
 })
+
+var _ = Describe("a target URL", func() {
+	It("refuses credentials, in the user part or in a query parameter named like one", func() {
+		for _, u := range []string{"http://me:pw@127.0.0.1:9/route", "http://127.0.0.1:9/route?api_key=sk-made-up-123", "https://h/route?access_token=x", "https://h/route?sig=abc"} {
+			_, err := target.ParseSpec(u)
+			Expect(err).To(MatchError(ContainSubstring("credential")), u)
+			Expect(err.Error()).NotTo(ContainSubstring("sk-made-up-123"))
+			Expect(err.Error()).NotTo(ContainSubstring("pw@"))
+		}
+	})
+
+	It("shows its query values masked and sends them as given", func() {
+		s, err := target.ParseSpec("http://127.0.0.1:9/route?region=eu-west&mode=fast")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.String()).To(Equal("http://127.0.0.1:9/route?mode=***&region=***"))
+		Expect(s.URL).To(Equal("http://127.0.0.1:9/route?region=eu-west&mode=fast"))
+	})
+})

@@ -17,7 +17,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -91,12 +93,30 @@ func ParseSpec(s string) (Spec, error) {
 	if u.User != nil {
 		return Spec{}, fmt.Errorf("target %q: credentials in the URL would be written into results and cassettes; leave them out", redactURL(u))
 	}
-	return Spec{URL: u.String(), raw: s}, nil
+	for name := range u.Query() {
+		if credentialParam.MatchString(name) {
+			return Spec{}, fmt.Errorf("target %q: query parameter %s looks like a credential, which would be written into results and cassettes; have the target read it from its own environment", redactURL(u), name)
+		}
+	}
+	// Results, traces and messages show the URL with its query values
+	// masked; only requests carry them.
+	return Spec{URL: u.String(), raw: redactURL(u)}, nil
 }
 
+// credentialParam matches query parameter names that carry secrets.
+var credentialParam = regexp.MustCompile(`(?i)(key|token|secret|passw|auth|signature|^sig$|credential|session)`)
+
+// redactURL is u without credentials and with every query value masked.
 func redactURL(u *url.URL) string {
 	c := *u
 	c.User = nil
+	if c.RawQuery != "" {
+		var masked []string
+		for _, name := range slices.Sorted(maps.Keys(c.Query())) {
+			masked = append(masked, url.QueryEscape(name)+"=***")
+		}
+		c.RawQuery = strings.Join(masked, "&")
+	}
 	return c.String()
 }
 
