@@ -352,6 +352,9 @@ func (p *process) stop() {
 		p.stdin.Close()
 		select {
 		case <-p.done:
+			// The shell has gone; what it left running in the background
+			// (its group) must not outlive the run.
+			termProcessGroup(p.cmd)
 		case <-time.After(stopGrace):
 			killProcessGroup(p.cmd)
 			<-p.done

@@ -248,4 +248,18 @@ while IFS= read -r line; do `+refuseWithPID+`; done`), target.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(func() error { return syscall.Kill(pid, 0) }).Should(MatchError(syscall.ESRCH))
 	})
+
+	It("stops what the process left running in the background when it exits on Close", func() {
+		pids := filepath.Join(GinkgoT().TempDir(), "pids")
+		r := newTarget(script(`sleep 97 & echo $! >> `+pids+`
+while IFS= read -r line; do `+refuseWithPID+`; done`), target.Options{})
+		Expect(ask(r, "one").Action).To(Equal(router.Refuse))
+		Expect(r.Close()).To(Succeed())
+		data, err := os.ReadFile(pids)
+		Expect(err).NotTo(HaveOccurred())
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		Expect(err).NotTo(HaveOccurred())
+		// The sleep would outlive the run by 97 s without the group stop.
+		Eventually(func() error { return syscall.Kill(pid, 0) }, "3s").Should(MatchError(syscall.ESRCH))
+	})
 })
