@@ -50,7 +50,8 @@ func NewBootstrap(th Thresholds) Bootstrap {
 // excluded-under-both), and a resample's rates depend only on how many of
 // each it drew. Drawing n cases with replacement is therefore the same as
 // drawing those eight counts from the multinomial over the pairs' own
-// counts, which costs eight binomial draws whatever n is (see resample).
+// counts, which costs at most eight binomial draws whatever n is (see
+// resample).
 // The result is a pure function of the multiset of pairs and the settings:
 // the order of pairs does not matter.
 func (bs Bootstrap) Interval(pairs []Pair) Interval {
@@ -112,25 +113,65 @@ func tallyN(o Outcome, c, k, n int) (int, int) {
 
 // resample draws into drawn how many of each kind n draws with replacement
 // from the pairs would give, counts being the pairs' own tally of each
-// kind (summing to n). It goes through the kinds in a fixed order, drawing
-// each from the binomial of the draws left with the kind's share of the
-// pairs not yet drawn for: a multinomial as a chain of conditional
-// binomials. Shares are ratios of whole counts, so they are exact.
+// kind (summing to n): a multinomial, drawn as a chain of conditional
+// binomials whose shares are ratios of whole counts, so exact.
+//
+// The chain first splits the n draws among mirrorGroups, then each
+// group's draws between its two kinds. A metric and its complement (hit
+// and miss swapped under both versions, as decision_accuracy and a rate
+// of wrong decisions can be) have the same group counts, and within a
+// group share p against 1-p, which binomialShare draws as exact complements:
+// so the complement gets the mirrored interval, as it did when cases were
+// drawn one by one (except where a group's two kinds tie, p = 1/2).
 func resample(rng *rand.PCG, counts *[kinds]int, n int, drawn *[kinds]int) {
 	left, pool := n, n
-	for kind, c := range counts {
+	for _, g := range mirrorGroups {
+		first, second := counts[g[0]], counts[g[1]]
+		total := first + second
+		var m int
 		switch {
-		case c == 0 || left == 0:
-			drawn[kind] = 0
-		case c == pool:
-			drawn[kind] = left
+		case total == 0 || left == 0:
+		case total == pool:
+			m = left
 		default:
-			drawn[kind] = binomial(rng, left, float64(c)/float64(pool))
+			m = binomialShare(rng, left, total, pool)
 		}
-		left -= drawn[kind]
-		pool -= c
+		left -= m
+		pool -= total
+		switch {
+		case m == 0 || first == 0:
+			drawn[g[0]] = 0
+		case second == 0:
+			drawn[g[0]] = m
+		default:
+			drawn[g[0]] = binomialShare(rng, m, first, total)
+		}
+		drawn[g[1]] = m - drawn[g[0]]
 	}
 }
+
+// binomialShare draws from Binomial(n, k/total). A share above one half is
+// drawn as n minus a draw of the rest, with the rest's share computed from
+// whole counts, so that shares k and total-k give exact complements.
+func binomialShare(rng *rand.PCG, n, k, total int) int {
+	if 2*k > total {
+		return n - binomial(rng, n, float64(total-k)/float64(total))
+	}
+	return binomial(rng, n, float64(k)/float64(total))
+}
+
+// mirrorGroups pairs each kind a resample can draw with its mirror image
+// (hit and miss swapped under both versions); excluded under both is never
+// drawn.
+var mirrorGroups = func() [4][2]int {
+	k := func(base, head Outcome) int { return kindOf(Pair{Base: base, Head: head}) }
+	return [4][2]int{
+		{k(Hit, Hit), k(Miss, Miss)},
+		{k(Hit, Miss), k(Miss, Hit)},
+		{k(Excluded, Hit), k(Excluded, Miss)},
+		{k(Hit, Excluded), k(Miss, Excluded)},
+	}
+}()
 
 // percentile interpolates linearly between the order statistics around
 // q*(len-1) of sorted xs (Hyndman and Fan's type 7, numpy's default).
