@@ -69,7 +69,7 @@ func TestComparePrintsThePairedTable(t *testing.T) {
 		"base v1@11111111  head v2@22222222  paired 30 cases",
 		// 20/30 -> 29/30, b=1 c=10: p = 2*(1+11)/2^11 = 0.0117.
 		"decision_accuracy     0.667 (30)  0.967 (30)  +0.300",
-		"[+0.133, +0.500] 1/10 mcnemar 0.012 +",
+		"[+0.100, +0.500] 1/10 mcnemar 0.012 +",
 		"broken: 1 (passed under base, fail under head)",
 		"fixed: 10 (failed under base, pass under head)",
 		"adversarial  order-29",

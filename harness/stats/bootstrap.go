@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -46,60 +45,37 @@ func NewBootstrap(th Thresholds) Bootstrap {
 // dropped first: they cannot move either rate, and resampling only the
 // cases a metric counts keeps small denominators (clarify_recall over a
 // handful of clarify cases) from producing mostly empty resamples.
-// The result is a pure function of the pairs and the settings.
+//
+// A pair takes one of eight values (three outcomes a side, less
+// excluded-under-both), and a resample's rates depend only on how many of
+// each it drew. Drawing n cases with replacement is therefore the same as
+// drawing those eight counts from the multinomial over the pairs' own
+// counts, which costs at most eight binomial draws whatever n is (see
+// resample).
+// The result is a pure function of the multiset of pairs and the settings:
+// the order of pairs does not matter.
 func (bs Bootstrap) Interval(pairs []Pair) Interval {
-	counted := make([]Pair, 0, len(pairs))
+	var counts [kinds]int
+	n := 0
 	for _, p := range pairs {
 		if p.Base != Excluded || p.Head != Excluded {
-			counted = append(counted, p)
+			counts[kindOf(p)]++
+			n++
 		}
 	}
-	n := uint64(len(counted))
 	if n == 0 || bs.Resamples <= 0 {
 		return Interval{}
 	}
 	rng := rand.NewPCG(bs.Seed, bootstrapStream)
 	deltas := make([]float64, 0, bs.Resamples)
-	// Each pair's four tallies (base k and n, head k and n) are added as
-	// one word: no count of a resample exceeds n draws, so below 2^16
-	// pairs four 16-bit lanes hold them, else two words of 32-bit lanes.
-	// The same draws, the same counts: only faster than branching on
-	// every draw.
-	packed := n < 1<<16
-	lanes := 1
-	if !packed {
-		lanes = 2
-	}
-	incs := make([]uint64, lanes*int(n))
-	for i, p := range counted {
-		bk, bn := tally(p.Base, 0, 0)
-		hk, hn := tally(p.Head, 0, 0)
-		if packed {
-			incs[i] = uint64(bk) | uint64(bn)<<16 | uint64(hk)<<32 | uint64(hn)<<48
-		} else {
-			incs[2*i], incs[2*i+1] = uint64(bk)|uint64(bn)<<32, uint64(hk)|uint64(hn)<<32
-		}
-	}
+	var drawn [kinds]int
 	for range bs.Resamples {
+		resample(rng, &counts, n, &drawn)
 		var bk, bn, hk, hn int
-		if packed {
-			var acc uint64
-			for range n {
-				// Index in [0, n) from the high word of a 64x64 multiply;
-				// math/rand's IntN does this too but does not promise its
-				// algorithm across Go releases, and we promise our intervals.
-				i, _ := bits.Mul64(rng.Uint64(), n)
-				acc += incs[i]
-			}
-			bk, bn, hk, hn = int(acc&0xffff), int(acc>>16&0xffff), int(acc>>32&0xffff), int(acc>>48)
-		} else {
-			var base, head uint64
-			for range n {
-				i, _ := bits.Mul64(rng.Uint64(), n)
-				base += incs[2*i]
-				head += incs[2*i+1]
-			}
-			bk, bn, hk, hn = int(base&0xffffffff), int(base>>32), int(head&0xffffffff), int(head>>32)
+		for kind, c := range drawn {
+			p := pairOf(kind)
+			bk, bn = tallyN(p.Base, c, bk, bn)
+			hk, hn = tallyN(p.Head, c, hk, hn)
 		}
 		if bn == 0 || hn == 0 {
 			continue
@@ -117,6 +93,85 @@ func (bs Bootstrap) Interval(pairs []Pair) Interval {
 		Replicates: len(deltas),
 	}
 }
+
+// kinds is how many values a Pair takes: three outcomes a side.
+const kinds = 9
+
+func kindOf(p Pair) int    { return int(p.Base)*3 + int(p.Head) }
+func pairOf(kind int) Pair { return Pair{Base: Outcome(kind / 3), Head: Outcome(kind % 3)} }
+
+// tallyN is tally for c cases with the same outcome.
+func tallyN(o Outcome, c, k, n int) (int, int) {
+	switch o {
+	case Hit:
+		return k + c, n + c
+	case Miss:
+		return k, n + c
+	}
+	return k, n
+}
+
+// resample draws into drawn how many of each kind n draws with replacement
+// from the pairs would give, counts being the pairs' own tally of each
+// kind (summing to n): a multinomial, drawn as a chain of conditional
+// binomials whose shares are ratios of whole counts, so exact.
+//
+// The chain first splits the n draws among mirrorGroups, then each
+// group's draws between its two kinds. A metric and its complement (hit
+// and miss swapped under both versions, as decision_accuracy and a rate
+// of wrong decisions can be) have the same group counts, and within a
+// group share p against 1-p, which binomialShare draws as exact complements:
+// so the complement gets the mirrored interval, as it did when cases were
+// drawn one by one (except where a group's two kinds tie, p = 1/2).
+func resample(rng *rand.PCG, counts *[kinds]int, n int, drawn *[kinds]int) {
+	left, pool := n, n
+	for _, g := range mirrorGroups {
+		first, second := counts[g[0]], counts[g[1]]
+		total := first + second
+		var m int
+		switch {
+		case total == 0 || left == 0:
+		case total == pool:
+			m = left
+		default:
+			m = binomialShare(rng, left, total, pool)
+		}
+		left -= m
+		pool -= total
+		switch {
+		case m == 0 || first == 0:
+			drawn[g[0]] = 0
+		case second == 0:
+			drawn[g[0]] = m
+		default:
+			drawn[g[0]] = binomialShare(rng, m, first, total)
+		}
+		drawn[g[1]] = m - drawn[g[0]]
+	}
+}
+
+// binomialShare draws from Binomial(n, k/total). A share above one half is
+// drawn as n minus a draw of the rest, with the rest's share computed from
+// whole counts, so that shares k and total-k give exact complements.
+func binomialShare(rng *rand.PCG, n, k, total int) int {
+	if 2*k > total {
+		return n - binomial(rng, n, float64(total-k)/float64(total))
+	}
+	return binomial(rng, n, float64(k)/float64(total))
+}
+
+// mirrorGroups pairs each kind a resample can draw with its mirror image
+// (hit and miss swapped under both versions); excluded under both is never
+// drawn.
+var mirrorGroups = func() [4][2]int {
+	k := func(base, head Outcome) int { return kindOf(Pair{Base: base, Head: head}) }
+	return [4][2]int{
+		{k(Hit, Hit), k(Miss, Miss)},
+		{k(Hit, Miss), k(Miss, Hit)},
+		{k(Excluded, Hit), k(Excluded, Miss)},
+		{k(Hit, Excluded), k(Miss, Excluded)},
+	}
+}()
 
 // percentile interpolates linearly between the order statistics around
 // q*(len-1) of sorted xs (Hyndman and Fan's type 7, numpy's default).
