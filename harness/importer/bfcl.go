@@ -204,7 +204,16 @@ func (b *bfclBuilder) entry(l bfclLine, item string) (CaseDoc, bool) {
 	for _, m := range l.Question[0] {
 		switch m.Role {
 		case "user":
+			if ok {
+				// A case routes one user text; picking one of several
+				// would score a request nobody made.
+				b.r.skip(item, "more than one user message in its turn; a single-turn case routes one")
+				return CaseDoc{}, false
+			}
 			input, ok = m.Content, true
+		case "assistant", "tool":
+			b.r.skip(item, "an %s message in its turn; a single-turn case routes one user message", m.Role)
+			return CaseDoc{}, false
 		case "system":
 			if !slices.Contains(b.system, l.ID) {
 				b.system = append(b.system, l.ID)

@@ -177,19 +177,35 @@ func carveVal(items []Utterance, oosLabels []string) []Utterance {
 		byLabel[u.Label] = append(byLabel[u.Label], i)
 	}
 	for _, idx := range byLabel {
-		k := int(math.Round(float64(len(idx)) * valShare))
-		if k >= len(idx) {
-			k = len(idx) - 1
+		// The split is by distinct text: copies of one text go to the same
+		// side, or a val case would also be an example it is tested on.
+		var texts []string
+		seen := map[string]bool{}
+		for _, i := range idx {
+			if !seen[out[i].Text] {
+				seen[out[i].Text] = true
+				texts = append(texts, out[i].Text)
+			}
 		}
-		sort.SliceStable(idx, func(a, b int) bool {
-			ha, hb := textHash(out[idx[a]].Text), textHash(out[idx[b]].Text)
+		k := int(math.Round(float64(len(texts)) * valShare))
+		if k >= len(texts) {
+			k = len(texts) - 1
+		}
+		sort.Slice(texts, func(a, b int) bool {
+			ha, hb := textHash(texts[a]), textHash(texts[b])
 			if ha != hb {
 				return ha < hb
 			}
-			return out[idx[a]].Text < out[idx[b]].Text
+			return texts[a] < texts[b]
 		})
-		for _, i := range idx[:k] {
-			out[i].Split = "val"
+		val := map[string]bool{}
+		for _, t := range texts[:k] {
+			val[t] = true
+		}
+		for _, i := range idx {
+			if val[out[i].Text] {
+				out[i].Split = "val"
+			}
 		}
 	}
 	return out

@@ -235,6 +235,24 @@ var _ = Describe("ImportBFCL live and language categories", func() {
 		Expect(err).To(MatchError(ContainSubstring("category live_irrelevance has no possible answers")))
 	})
 
+	It("skips, counting them, entries whose turn holds more than one user message or an assistant message", func() {
+		file := filepath.Join(GinkgoT().TempDir(), "BFCL_v4_live_irrelevance.json")
+		fn := `"function": [{"name": "get_stock_price", "description": "Latest price of a ticker.", "parameters": {"type": "dict", "properties": {"ticker": {"type": "string"}}}}]`
+		lines := []string{
+			`{"id": "live_irrelevance_0-0-0", "question": [[{"role": "user", "content": "Sing me a song."}]], ` + fn + `}`,
+			`{"id": "live_irrelevance_1-0-1", "question": [[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "price of ACME?"}]], ` + fn + `}`,
+			`{"id": "live_irrelevance_2-0-2", "question": [[{"role": "user", "content": "one"}, {"role": "user", "content": "two"}]], ` + fn + `}`,
+		}
+		Expect(os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644)).To(Succeed())
+		out := GinkgoT().TempDir()
+		r, err := importer.ImportBFCL(file, out, importer.BFCLOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(loadImport(out).cases).To(HaveLen(1))
+		text := printed(r)
+		Expect(text).To(ContainSubstring("an assistant message in its turn"))
+		Expect(text).To(ContainSubstring("more than one user message"))
+	})
+
 	It("maps Java types and expands a HashMap answer", func() {
 		out := GinkgoT().TempDir()
 		_, err := importer.ImportBFCL("testdata/bfcl/BFCL_v4_simple_java.json", out, importer.BFCLOptions{Answers: "testdata/bfcl/possible_answer/BFCL_v4_simple_java.json"})
@@ -403,6 +421,32 @@ var _ = Describe("ImportCSV", func() {
 		Expect(refusals).To(Equal(2))
 		Expect(l.version.Registry.Skill("opening_hours").Examples).To(ContainElement(HaveField("Input", "when do you open")))
 		Expect(printed(r)).To(ContainSubstring(`label "opening hours!" renamed "opening_hours_2"`))
+	})
+
+	It("carves val by distinct text: copies of one text never land on both sides", func() {
+		file := filepath.Join(GinkgoT().TempDir(), "dup.csv")
+		rows := "text,label\n"
+		for _, t := range []string{"hi", "hi", "hi", "hey", "yo", "hello", "morning", "howdy"} {
+			rows += t + ",greet\n"
+		}
+		for _, t := range []string{"book a flight", "book a flight", "fly me to lima", "a ticket to oslo", "plane to rome", "seat to kyiv"} {
+			rows += t + ",book_flight\n"
+		}
+		Expect(os.WriteFile(file, []byte(rows), 0o644)).To(Succeed())
+		out := GinkgoT().TempDir()
+		_, err := importer.ImportCSV(file, out, importer.IntentOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		l := loadImport(out)
+		examples := map[string]bool{}
+		for _, sk := range l.version.Registry.Skills {
+			for _, e := range sk.Examples {
+				examples[e.Input] = true
+			}
+		}
+		Expect(l.cases).NotTo(BeEmpty())
+		for _, c := range l.cases {
+			Expect(examples).NotTo(HaveKey(c.Input), "val case %q is also an example", c.Input)
+		}
 	})
 
 	It("keeps the file's split, and says what it did not import", func() {
