@@ -292,6 +292,9 @@ func (c *ToolsCache) load(raw json.RawMessage) (*registry.Registry, error) {
 func decodeTools(raw json.RawMessage) (*registry.Registry, error) {
 	// Indented first, so the loader's line numbers point into a readable
 	// rendering of the list rather than all at line 1.
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] != '[' {
+		return nil, wireErrorf("tools", "is not a JSON list; send the skills as a list of skills.yaml entries, [{\"name\": …, \"description\": …}]")
+	}
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, raw, "", "  "); err != nil {
 		return nil, wireErrorf("tools", "is not JSON: %v", err)
@@ -423,7 +426,15 @@ func decodeStrict(data []byte, v any, known, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return jsonProblem(err, known, what)
+		we := jsonProblem(err, known, what)
+		var top map[string]json.RawMessage
+		if strings.HasPrefix(err.Error(), "json: unknown field ") && json.Unmarshal(trimmed, &top) == nil {
+			if _, ok := top[we.Field]; !ok {
+				// encoding/json names the field, not the object it is in.
+				return wireErrorf(we.Field, "is not a field of the objects inside the %s (its entries of candidates, errors, trace or turns); leave it out or check its spelling", what)
+			}
+		}
+		return we
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return wireErrorf("", "holds more after its JSON object; send exactly one %s", what)

@@ -158,6 +158,7 @@ var _ = Describe("the request JSON of DESIGN §13", func() {
 		Entry("unknown field", `{"text":"hi","caller":{},"user":"ada"}`, "user", "id, text, caller, now, tools, turns"),
 		Entry("scopes not a list", `{"text":"hi","caller":{"scopes":"a:b"}}`, "caller.scopes", "list"),
 		Entry("now not RFC 3339", `{"text":"hi","caller":{},"now":"last tuesday"}`, "now", "RFC 3339"),
+		Entry("tools as an object", `{"text":"hi","caller":{},"tools":{}}`, "tools", "not a JSON list"),
 		Entry("tools with a bad side effect", `{"text":"hi","caller":{},"tools":[{"name":"x","description":"d","side_effect":"explode"}]}`, "tools", "side_effect"),
 		Entry("tools not a list", `{"text":"hi","caller":{},"tools":{"name":"x"}}`, "tools", "skills"),
 		Entry("a turn with an unknown action", `{"text":"yes","caller":{},"turns":[{"text":"a","decision":{"action":"maybe"}}]}`, "turns[0].decision.action", "not an action"),
@@ -210,5 +211,6 @@ var _ = Describe("a Decision read off the wire", func() {
 		Entry("an error without errors", `{"action":"error","confidence":0}`, "errors", "empty"),
 		Entry("an error without a category", `{"action":"error","confidence":0,"errors":[{"message":"boom"}]}`, "errors[0].category", "missing"),
 		Entry("an unknown field", `{"action":"refuse","confidence":0,"reasoning":"no"}`, "reasoning", "not a decision field"),
+		Entry("an unknown field inside a trace step", `{"action":"refuse","confidence":0,"trace":[{"stage":"x","latency":3}]}`, "latency", "inside the decision"),
 	)
 })

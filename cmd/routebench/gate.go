@@ -264,7 +264,7 @@ func gateCommand(cmd *cobra.Command, o gateOptions) error {
 	fmt.Fprintf(stderr, "gate outputs in %s\n", o.out)
 
 	if n := headRun.ProviderErrors + baseRun.ProviderErrors; n > 0 {
-		return exitcode.With(exitcode.RunError, fmt.Errorf("gate: %d decisions failed at the model provider, so the verdict cannot be trusted; see %s", n, o.out))
+		return exitcode.With(exitcode.RunError, fmt.Errorf("gate: %d decisions failed at the %s, so the verdict cannot be trusted; see %s", n, failedAt(o.target), o.out))
 	}
 	if !gate.Passed(verdicts) {
 		var failed []string

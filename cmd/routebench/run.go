@@ -234,7 +234,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	}
 	prog.done(o.out, append([]string{harness.ResultsFile}, derivedOutputs...)...)
 	if outcome.ProviderErrors > 0 {
-		return exitcode.With(exitcode.RunError, fmt.Errorf("%d decisions failed at the model provider (action error, provider_error); see %s", outcome.ProviderErrors, filepath.Join(o.out, harness.ResultsFile)))
+		return exitcode.With(exitcode.RunError, fmt.Errorf("%d decisions failed at the %s (action error, provider_error); see %s", outcome.ProviderErrors, failedAt(o.target), filepath.Join(o.out, harness.ResultsFile)))
 	}
 	return nil
 }

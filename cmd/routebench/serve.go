@@ -52,8 +52,9 @@ lets the requests in flight finish (up to 30s).
 
 --judge, --embedder and the provider flags work as for route.
 
-Exit codes: 0 stopped by a signal, 2 bad flags or a version that does not
-load, 3 the models could not be set up or the address cannot be listened on.
+Exit codes: 0 stopped by a signal; 2 bad flags, a version that does not
+load, or models that cannot be configured (an unknown judge, a missing API
+key); 3 the router could not be built or the address cannot be listened on.
 
 Examples:
   routebench serve --version fixtures/ops/prompts/v2

@@ -103,3 +103,12 @@ func (t *targets) Close() {
 		_ = r.Close()
 	}
 }
+
+// failedAt names what a provider_error decision failed at: the model
+// provider, or the router under test when --target is given.
+func failedAt(target string) string {
+	if target != "" {
+		return "target"
+	}
+	return "model provider"
+}

@@ -121,7 +121,7 @@ func TestRunAgainstATargetThatIsDownExits3KeepingEveryCase(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, stderr := runCLI("run", "--versions", v2, "--suites", madeUpSuite(t), "--target", url, "--out", out, "--history", "")
 	g.Expect(code).To(Equal(exitcode.RunError), stdout+stderr)
-	g.Expect(stderr).To(ContainSubstring("3 decisions failed at the model provider"))
+	g.Expect(stderr).To(ContainSubstring("3 decisions failed at the target (action error, provider_error)"))
 	for _, r := range readResults(t, out) {
 		g.Expect(r.Decision.Action).To(Equal(router.Fail))
 		g.Expect(r.Failure).To(Equal(harness.FailProviderError), "never a refusal")
