@@ -42,7 +42,7 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 			l.problems = append(l.problems, *doc.problem)
 			return
 		}
-		cases = append(cases, l.file(doc.file, doc.root)...)
+		cases = append(cases, l.parsed(doc)...)
 	})
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
@@ -55,11 +55,11 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 // Skills are checked as in LoadSuites.
 func ParseSuite(file string, data []byte, regs ...*registry.Registry) ([]Case, error) {
 	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
-	root, problem := parseYAML(file, data, suiteEmpty)
-	if problem != nil {
-		return nil, &registry.LoadError{Problems: []registry.Problem{*problem}}
+	doc := parseData(file, data)
+	if doc.problem != nil {
+		return nil, &registry.LoadError{Problems: []registry.Problem{*doc.problem}}
 	}
-	cases := l.file(file, root)
+	cases := l.parsed(doc)
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
 		return nil, &registry.LoadError{Problems: l.problems}
@@ -163,6 +163,9 @@ type suiteLoader struct {
 	problems []registry.Problem
 	known    skillIndex
 	ids      map[string]registry.Pos // case id -> where first seen
+	// journal, when not nil, collects the ids added to ids, so a file
+	// loaded item by item can be taken back and loaded whole.
+	journal []string
 }
 
 func (l *suiteLoader) add(pos registry.Pos, field, format string, args ...any) {
@@ -185,11 +188,15 @@ var (
 	callerFields  = []string{"scopes", "disabled"}
 )
 
-// parsedFile is one suite file's YAML tree, or why there is none.
+// parsedFile is one suite file's YAML tree, or why there is none. When
+// split is set, root is the tree of split.frame (the file without its case
+// items), and the items are parsed one at a time from data.
 type parsedFile struct {
 	file    string
 	root    *yaml.Node
 	problem *registry.Problem
+	data    []byte
+	split   *suiteSplit
 }
 
 // parseFiles reads and parses the files, handing each tree to use in file
@@ -224,11 +231,80 @@ func parseFile(file string) parsedFile {
 		out.problem = &p
 		return out
 	}
+	return parseData(file, data)
+}
+
+// parseData parses a suite file's bytes: item by item when splitSuite knows
+// its layout and the frame parses as a mapping whose `cases` is the key it
+// split at, else whole.
+func parseData(file string, data []byte) parsedFile {
+	out := parsedFile{file: file, data: data}
+	if inputfile.CheckText(data) == nil {
+		if sp, ok := splitSuite(data); ok {
+			root, problem := parseYAML(file, sp.frame, suiteEmpty)
+			if problem == nil && root.Kind == yaml.MappingNode {
+				if k := keyOf(root, "cases"); k != root && k.Line == sp.casesLine {
+					sp.frame = nil
+					out.root, out.split = root, &sp
+					return out
+				}
+			}
+		}
+	}
 	out.root, out.problem = parseYAML(file, data, suiteEmpty)
 	return out
 }
 
-func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
+// parsed loads one parsed file's cases. A split file whose items do not
+// all parse on their own is loaded again from its whole tree, with what
+// its items had added to the loader taken back first.
+func (l *suiteLoader) parsed(doc parsedFile) []Case {
+	if doc.split == nil {
+		return l.file(doc.file, doc.root, nil)
+	}
+	problems := len(l.problems)
+	l.journal = []string{}
+	items := &splitItems{data: doc.data, items: doc.split.items}
+	cases := l.file(doc.file, doc.root, items)
+	added := l.journal
+	l.journal = nil
+	if !items.failed {
+		return cases
+	}
+	l.problems = l.problems[:problems]
+	for _, id := range added {
+		delete(l.ids, id)
+	}
+	root, problem := parseYAML(doc.file, doc.data, suiteEmpty)
+	if problem != nil {
+		l.problems = append(l.problems, *problem)
+		return nil
+	}
+	return l.file(doc.file, root, nil)
+}
+
+// splitItems hands out a split file's case items, each parsed when asked
+// for; failed is set when one does not parse on its own.
+type splitItems struct {
+	data   []byte
+	items  []suiteItem
+	failed bool
+}
+
+func (s *splitItems) len() int { return len(s.items) }
+
+func (s *splitItems) item(i int) (*yaml.Node, bool) {
+	n, ok := parseItem(s.data, s.items[i])
+	if !ok {
+		s.failed = true
+	}
+	return n, ok
+}
+
+// file loads the cases of one file's tree; items, when not nil, gives the
+// case items instead of the tree's `cases` value, and loading stops at the
+// first it cannot give.
+func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Case {
 	y := &ynode{file: file, l: l}
 	if root.Kind != yaml.MappingNode {
 		y.problem(root, "", "must be a mapping with suite, defaults and cases; got %s", yamlkind.Of(root))
@@ -254,6 +330,22 @@ func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
 	if y.missing(root, "", "suite", kind == "" && !hasKey(root, "suite")) ||
 		y.missing(root, "", "cases", casesNode == nil) {
 		return nil
+	}
+	if items != nil {
+		cases := make([]Case, 0, items.len())
+		for i := range items.len() {
+			item, ok := items.item(i)
+			if !ok {
+				return nil
+			}
+			if c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults); ok {
+				cases = append(cases, c)
+			}
+		}
+		if len(cases) == 0 {
+			return nil // as from the whole tree
+		}
+		return cases
 	}
 	if casesNode.Kind != yaml.SequenceNode {
 		y.problem(casesNode, "cases", "must be a list of cases, got %s; start each case with \"- id: ...\"", yamlkind.Of(casesNode))
@@ -333,6 +425,9 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		y.problem(n, field+".id", "duplicate case id %q (first at %s); case ids must be unique across all suites", c.ID, first)
 	} else {
 		y.l.ids[c.ID] = c.Pos
+		if y.l.journal != nil {
+			y.l.journal = append(y.l.journal, c.ID)
+		}
 	}
 	// An empty input is a legitimate adversarial case (malformed text); a
 	// missing one is a mistake.
