@@ -166,6 +166,8 @@ type suiteLoader struct {
 	// journal, when not nil, collects the ids added to ids, so a file
 	// loaded item by item can be taken back and loaded whole.
 	journal []string
+	// intern lets the loaded cases share what they repeat.
+	intern *interner
 }
 
 func (l *suiteLoader) add(pos registry.Pos, field, format string, args ...any) {
@@ -472,6 +474,10 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		return c, false
 	}
 	c.Hash = caseHash(c, toolsValue, wfValue)
+	if y.l.intern == nil {
+		y.l.intern = newInterner()
+	}
+	y.l.intern.compact(&c)
 	return c, true
 }
 
