@@ -79,8 +79,9 @@ func LoadsItemByItem(data []byte) bool {
 	if !ok || parseData("s.yaml", data).split == nil {
 		return false
 	}
-	for _, it := range sp.items {
-		if _, good := parseItem(data, it); !good {
+	items := &splitItems{data: data, items: sp.items}
+	for i := range sp.items {
+		if _, good := items.item(i); !good {
 			return false
 		}
 	}

@@ -288,15 +288,33 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 // splitItems hands out a split file's case items, each parsed when asked
 // for; failed is set when one does not parse on its own.
 type splitItems struct {
-	data   []byte
-	items  []suiteItem
-	failed bool
+	data  []byte
+	items []suiteItem
+	// anchored are the items so far that define anchors; an item that
+	// does not parse alone is parsed after them, so an alias to an
+	// earlier item's anchor resolves (a shared `tools: &t` is common).
+	anchored []suiteItem
+	failed   bool
 }
+
+// maxAnchored bounds the items parsed again before each item that needs
+// them; a file with more anchors is parsed whole.
+const maxAnchored = 64
 
 func (s *splitItems) len() int { return len(s.items) }
 
 func (s *splitItems) item(i int) (*yaml.Node, bool) {
-	n, ok := parseItem(s.data, s.items[i])
+	it := s.items[i]
+	n, anchors, ok := parseItem(s.data, it, nil)
+	if !ok && len(s.anchored) > 0 {
+		n, anchors, ok = parseItem(s.data, it, s.anchored)
+	}
+	if ok && anchors {
+		if len(s.anchored) == maxAnchored {
+			ok = false
+		}
+		s.anchored = append(s.anchored, it)
+	}
 	if !ok {
 		s.failed = true
 	}

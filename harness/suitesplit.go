@@ -121,38 +121,50 @@ func isCasesKey(text []byte) bool {
 
 // parseItem parses one case item's text on its own and returns its node
 // with lines as in the file, or false when the text is not one complete
-// list item without aliases (the file is then parsed whole).
-func parseItem(data []byte, it suiteItem) (*yaml.Node, bool) {
+// list item (the file is then parsed whole). An item may use anchors that
+// earlier items define: prefix holds those items (see splitItems), parsed
+// before it in one document so its aliases resolve as in the whole file.
+func parseItem(data []byte, it suiteItem, prefix []suiteItem) (n *yaml.Node, anchors bool, ok bool) {
+	text := data[it.start:it.end]
+	if len(prefix) > 0 {
+		var buf []byte
+		for _, p := range prefix {
+			buf = append(buf, data[p.start:p.end]...)
+		}
+		text = append(buf, text...)
+	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data[it.start:it.end], &doc); err != nil {
-		return nil, false
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, false, false
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, false
+		return nil, false, false
 	}
 	seq := doc.Content[0]
-	if seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 {
-		return nil, false
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) != len(prefix)+1 {
+		return nil, false, false
 	}
-	item := seq.Content[0]
-	if !shiftLines(item, it.line-1) {
-		return nil, false
+	// Each piece's lines move from where it is in text to where it is in
+	// the file.
+	at := 1
+	for i, p := range append(prefix, it) {
+		anchors = shiftLines(seq.Content[i], p.line-at) || anchors
+		at += bytes.Count(data[p.start:p.end], []byte("\n"))
 	}
-	return item, true
+	return seq.Content[len(prefix)], anchors, true
 }
 
-// shiftLines moves every node's line by delta, refusing a tree with an
-// anchor or alias: those may be shared with other items, which a piece
-// parsed alone cannot see.
+// shiftLines moves every node's line by delta (an alias's target is moved
+// with the item that holds it) and reports whether the tree defines an
+// anchor.
 func shiftLines(n *yaml.Node, delta int) bool {
-	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+	if n.Kind == yaml.AliasNode {
 		return false
 	}
 	n.Line += delta
+	anchor := n.Anchor != ""
 	for _, c := range n.Content {
-		if !shiftLines(c, delta) {
-			return false
-		}
+		anchor = shiftLines(c, delta) || anchor
 	}
-	return true
+	return anchor
 }
