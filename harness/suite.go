@@ -36,14 +36,21 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 		return nil, err
 	}
 	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
-	var cases []Case
+	// One array of the right size from the start: grown by appending, the
+	// cases were copied again and again, old and new array alive at once
+	// (the peak of loading a large suite set).
+	l.cases = make([]Case, 0, countCases(files))
 	parseFiles(files, func(doc parsedFile) {
 		if doc.problem != nil {
 			l.problems = append(l.problems, *doc.problem)
 			return
 		}
-		cases = append(cases, l.parsed(doc)...)
+		l.parsed(doc)
 	})
+	cases := l.cases
+	if len(cases) == 0 {
+		cases = nil
+	}
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
 		return nil, &registry.LoadError{Problems: l.problems}
@@ -168,6 +175,8 @@ type suiteLoader struct {
 	journal []string
 	// intern lets the loaded cases share what they repeat.
 	intern *interner
+	// cases are every file's loaded cases, in file order.
+	cases []Case
 }
 
 func (l *suiteLoader) add(pos registry.Pos, field, format string, args ...any) {
@@ -264,7 +273,7 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 	if doc.split == nil {
 		return l.file(doc.file, doc.root, nil)
 	}
-	problems := len(l.problems)
+	problems, before := len(l.problems), len(l.cases)
 	l.journal = []string{}
 	items := &splitItems{data: doc.data, items: doc.split.items}
 	cases := l.file(doc.file, doc.root, items)
@@ -274,6 +283,8 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 		return cases
 	}
 	l.problems = l.problems[:problems]
+	clear(l.cases[before:])
+	l.cases = l.cases[:before]
 	for _, id := range added {
 		delete(l.ids, id)
 	}
@@ -293,8 +304,13 @@ type splitItems struct {
 	// anchored are the items so far that define anchors; an item that
 	// does not parse alone is parsed after them, so an alias to an
 	// earlier item's anchor resolves (a shared `tools: &t` is common).
-	anchored []suiteItem
+	anchored []anchoredItem
 	failed   bool
+}
+
+type anchoredItem struct {
+	suiteItem
+	anchorRefs
 }
 
 // maxAnchored bounds the items parsed again before each item that needs
@@ -305,20 +321,47 @@ func (s *splitItems) len() int { return len(s.items) }
 
 func (s *splitItems) item(i int) (*yaml.Node, bool) {
 	it := s.items[i]
-	n, anchors, ok := parseItem(s.data, it, nil)
+	n, refs, ok := parseItem(s.data, it, nil)
 	if !ok && len(s.anchored) > 0 {
-		n, anchors, ok = parseItem(s.data, it, s.anchored)
+		prefix := make([]suiteItem, len(s.anchored))
+		for j, a := range s.anchored {
+			prefix[j] = a.suiteItem
+		}
+		n, refs, ok = parseItem(s.data, it, prefix)
 	}
-	if ok && anchors {
-		if len(s.anchored) == maxAnchored {
+	if ok && len(refs.anchors) > 0 {
+		s.addAnchored(anchoredItem{it, refs})
+		if len(s.anchored) > maxAnchored {
 			ok = false
 		}
-		s.anchored = append(s.anchored, it)
 	}
 	if !ok {
 		s.failed = true
 	}
 	return n, ok
+}
+
+// addAnchored keeps a new anchor-defining item. An earlier one whose
+// anchors it all redefines is dropped (a copied case redefining its
+// `&tools` each time), but only while no kept item uses an alias: such an
+// item's value may come from the dropped definition, and parsing it again
+// without that item would resolve its alias to another.
+func (s *splitItems) addAnchored(a anchoredItem) {
+	aliases := a.alias
+	for _, e := range s.anchored {
+		aliases = aliases || e.alias
+	}
+	if !aliases {
+		s.anchored = slices.DeleteFunc(s.anchored, func(e anchoredItem) bool {
+			for _, name := range e.anchors {
+				if !slices.Contains(a.anchors, name) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	s.anchored = append(s.anchored, a)
 }
 
 // file loads the cases of one file's tree; items, when not nil, gives the
@@ -352,36 +395,58 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 		return nil
 	}
 	if items != nil {
-		cases := make([]Case, 0, items.len())
+		before := len(l.cases)
 		for i := range items.len() {
 			item, ok := items.item(i)
 			if !ok {
 				return nil
 			}
 			if c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults); ok {
-				cases = append(cases, c)
+				l.cases = append(l.cases, c)
 			}
 		}
-		if len(cases) == 0 {
-			return nil // as from the whole tree
-		}
-		return cases
+		return l.added(before)
 	}
 	if casesNode.Kind != yaml.SequenceNode {
 		y.problem(casesNode, "cases", "must be a list of cases, got %s; start each case with \"- id: ...\"", yamlkind.Of(casesNode))
 		return nil
 	}
-	var cases []Case
+	before := len(l.cases)
 	for i, item := range casesNode.Content {
 		c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults)
 		if ok {
-			cases = append(cases, c)
+			l.cases = append(l.cases, c)
 		}
 		// The case holds what it needs; its nodes can go before the rest
 		// of a large file is read.
 		casesNode.Content[i] = nil
 	}
-	return cases
+	return l.added(before)
+}
+
+// added is the cases loaded since there were before, nil when none.
+func (l *suiteLoader) added(before int) []Case {
+	if len(l.cases) == before {
+		return nil
+	}
+	return l.cases[before:]
+}
+
+// countCases is how many case items the files hold, as far as a quick
+// look at each (splitSuite) tells: the capacity to load them into. A file
+// it cannot split, or read, counts 0; loading finds out the rest.
+func countCases(files []string) int {
+	n := 0
+	for _, f := range files {
+		data, err := inputfile.ReadFile(f, inputfile.DefaultLimit)
+		if err != nil {
+			continue
+		}
+		if sp, ok := splitSuite(data); ok {
+			n += len(sp.items)
+		}
+	}
+	return n
 }
 
 func (y *ynode) defaults(n *yaml.Node) suiteDefaults {

@@ -124,7 +124,7 @@ func isCasesKey(text []byte) bool {
 // list item (the file is then parsed whole). An item may use anchors that
 // earlier items define: prefix holds those items (see splitItems), parsed
 // before it in one document so its aliases resolve as in the whole file.
-func parseItem(data []byte, it suiteItem, prefix []suiteItem) (n *yaml.Node, anchors bool, ok bool) {
+func parseItem(data []byte, it suiteItem, prefix []suiteItem) (n *yaml.Node, refs anchorRefs, ok bool) {
 	text := data[it.start:it.end]
 	if len(prefix) > 0 {
 		var buf []byte
@@ -135,36 +135,48 @@ func parseItem(data []byte, it suiteItem, prefix []suiteItem) (n *yaml.Node, anc
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
-		return nil, false, false
+		return nil, refs, false
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, false, false
+		return nil, refs, false
 	}
 	seq := doc.Content[0]
 	if seq.Kind != yaml.SequenceNode || len(seq.Content) != len(prefix)+1 {
-		return nil, false, false
+		return nil, refs, false
 	}
 	// Each piece's lines move from where it is in text to where it is in
 	// the file.
 	at := 1
 	for i, p := range append(prefix, it) {
-		anchors = shiftLines(seq.Content[i], p.line-at) || anchors
+		var r anchorRefs
+		shiftLines(seq.Content[i], p.line-at, &r)
+		if i == len(prefix) {
+			refs = r
+		}
 		at += bytes.Count(data[p.start:p.end], []byte("\n"))
 	}
-	return seq.Content[len(prefix)], anchors, true
+	return seq.Content[len(prefix)], refs, true
+}
+
+// anchorRefs are the anchors an item defines and whether it uses any
+// alias.
+type anchorRefs struct {
+	anchors []string
+	alias   bool
 }
 
 // shiftLines moves every node's line by delta (an alias's target is moved
-// with the item that holds it) and reports whether the tree defines an
-// anchor.
-func shiftLines(n *yaml.Node, delta int) bool {
+// with the item that holds it) and notes the tree's anchors and aliases.
+func shiftLines(n *yaml.Node, delta int, refs *anchorRefs) {
 	if n.Kind == yaml.AliasNode {
-		return false
+		refs.alias = true
+		return
 	}
 	n.Line += delta
-	anchor := n.Anchor != ""
-	for _, c := range n.Content {
-		anchor = shiftLines(c, delta) || anchor
+	if n.Anchor != "" {
+		refs.anchors = append(refs.anchors, n.Anchor)
 	}
-	return anchor
+	for _, c := range n.Content {
+		shiftLines(c, delta, refs)
+	}
 }

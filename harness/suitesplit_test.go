@@ -1,6 +1,7 @@
 package harness_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,6 +48,14 @@ var _ = Describe("loading a suite item by item", func() {
 		Entry("problems in items keep their lines", "suite: normal\ncases:\n  - id: a-1\n    input: x\n  - id: a-1\n    input: y\n    expect: {action: jump}\n    color: red\n", true),
 		Entry("an anchor in one item used by later ones", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: &e {action: refuse}\n  - id: a-2\n    input: y\n    expect: *e\n  - id: a-3\n    input: |\n      z\n    expect: *e\n", true),
 		Entry("an anchor redefined, with a problem where the alias points", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: &e {action: refuse}\n  - id: a-2\n    input: y\n    expect: &e {action: jump}\n  - id: a-3\n    input: z\n    tags: [q]\n    expect: *e\n", true),
+		Entry("anchors redefined, read through aliases, after an item with two anchors", "suite: normal\ncases:\n  - id: a-0\n    input: &b zero\n    now: &c \"2026-01-02T03:04:05Z\"\n    expect: {action: refuse}\n  - id: a-1\n    input: &b one\n    expect: {action: refuse}\n  - id: a-2\n    input: *b\n    tags: &a [t]\n    now: *c\n    expect: {action: refuse}\n  - id: a-3\n    input: &b three\n    tags: *a\n    expect: {action: refuse}\n  - id: a-4\n    input: *b\n    expect: {action: refuse}\n", true),
+		Entry("a hundred copies of a case that defines an anchor, then one that uses the last", "suite: normal\ncases:\n"+func() string {
+			var b strings.Builder
+			for i := range 100 {
+				fmt.Fprintf(&b, "  - id: c-%d\n    input: &in text %d\n    expect: {action: refuse}\n", i, i)
+			}
+			return b.String() + "  - id: last\n    input: *in\n    expect: {action: refuse}\n"
+		}(), true),
 		Entry("an alias to an anchor not defined yet", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: *e\n  - id: a-2\n    input: y\n    expect: &e {action: refuse}\n", false),
 		Entry("an anchor in the defaults", "suite: normal\ndefaults: {caller: &c {scopes: [s]}}\ncases:\n  - id: a-1\n    input: x\n    caller: *c\n    expect: {action: refuse}\n", false),
 		Entry("a quoted string running into the next item's indentation", "suite: normal\ncases:\n  - id: a-1\n    input: \"x\n  - y\"\n    expect: {action: refuse}\n", false),
