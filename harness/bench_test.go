@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -60,6 +64,53 @@ func BenchmarkLoadSuites10k(b *testing.B) {
 			b.Fatalf("%d cases, %v", len(cases), err)
 		}
 	}
+}
+
+// BenchmarkLoadSuites100k loads 100,000 cases from one file and reports
+// what the loaded cases keep (retained-B/case, live heap after a GC) and
+// the most the heap held while loading (peak-MB, sampled every
+// millisecond): a file is parsed one case item at a time, never as one
+// tree, and the cases share what they repeat.
+//
+//	go test ./harness -run '^$' -bench LoadSuites100k -benchtime 1x
+func BenchmarkLoadSuites100k(b *testing.B) {
+	path := benchSuiteFile(b, 100000)
+	reg := benchRegistry(b)
+	b.ResetTimer()
+	for b.Loop() {
+		runtime.GC()
+		before := heapSample("/gc/heap/live:bytes")
+		var peak atomic.Uint64
+		done := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Millisecond):
+					if x := heapSample("/memory/classes/heap/objects:bytes"); x > peak.Load() {
+						peak.Store(x)
+					}
+				}
+			}
+		}()
+		cases, err := LoadSuites([]string{path}, reg)
+		close(done)
+		if err != nil || len(cases) != 100000 {
+			b.Fatalf("%d cases, %v", len(cases), err)
+		}
+		runtime.GC()
+		after := heapSample("/gc/heap/live:bytes")
+		b.ReportMetric(float64(after-before)/float64(len(cases)), "retained-B/case")
+		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-MB")
+		runtime.KeepAlive(cases)
+	}
+}
+
+func heapSample(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // instantRouter decides like a judge that is always right, with a

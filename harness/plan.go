@@ -1,11 +1,14 @@
 package harness
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 )
@@ -82,18 +85,52 @@ func planOf(cfg RunConfig) Plan {
 	return p
 }
 
+// hash is sha256 over the JSON of {Versions, Cases}, the versions without
+// their Dir. It is written to the hash case by case: encoding/json keeps
+// the buffer of its largest value pooled for the rest of the process, and
+// a whole plan is a buffer of megabytes that every result line would then
+// be encoded in.
 func (p *Plan) hash() string {
 	// Shard and Hash are left out: every shard of one run has the same plan.
 	versions := make([]PlanVersion, len(p.Versions))
 	for i, v := range p.Versions {
 		versions[i] = PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
 	}
-	b, _ := json.Marshal(struct {
-		Versions []PlanVersion
-		Cases    []PlanCase
-	}{versions, p.Cases})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	vb, _ := json.Marshal(versions)
+	h.Write([]byte(`{"Versions":`))
+	h.Write(vb)
+	h.Write([]byte(`,"Cases":`))
+	writeCaseList(h, p.Cases, func(pc *PlanCase) ([]byte, error) { return json.Marshal(pc) }, "[", ",", "]")
+	h.Write([]byte("}"))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeCaseList writes cases as a JSON array (null when nil), each
+// encoded on its own.
+func writeCaseList(w io.Writer, cases []PlanCase, encode func(*PlanCase) ([]byte, error), open, sep, close string) error {
+	if cases == nil {
+		_, err := io.WriteString(w, "null")
+		return err
+	}
+	if len(cases) == 0 {
+		_, err := io.WriteString(w, "[]")
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(open)
+	for i := range cases {
+		if i > 0 {
+			bw.WriteString(sep)
+		}
+		b, err := encode(&cases[i])
+		if err != nil {
+			return err
+		}
+		bw.Write(b)
+	}
+	bw.WriteString(close)
+	return bw.Flush()
 }
 
 // pairKey is one (version, case) of a plan or of results.
@@ -123,8 +160,33 @@ type planPair struct {
 	seq  int
 }
 
-// WritePlanFile writes plan.json.
-func WritePlanFile(path string, p Plan) error { return writeJSONFile(path, "plan", p) }
+// WritePlanFile writes plan.json, indented as json.MarshalIndent would,
+// one case at a time (see hash for why not in one buffer).
+func WritePlanFile(path string, p Plan) error {
+	cases := p.Cases
+	p.Cases = []PlanCase{}
+	frame, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode plan: %w", err)
+	}
+	const key = "\n  \"cases\": []"
+	at := bytes.Index(frame, []byte(key))
+	if at < 0 {
+		return fmt.Errorf("encode plan: no cases field in %.40q", frame)
+	}
+	at += len(key) - len("[]")
+	return writeAtomic(path, func(w io.Writer) error {
+		if _, err := w.Write(frame[:at]); err != nil {
+			return err
+		}
+		encode := func(pc *PlanCase) ([]byte, error) { return json.MarshalIndent(pc, "    ", "  ") }
+		if err := writeCaseList(w, cases, encode, "[\n    ", ",\n    ", "\n  ]"); err != nil {
+			return err
+		}
+		_, err := w.Write(append(frame[at+len("[]"):], '\n'))
+		return err
+	})
+}
 
 // ReadPlanFile reads plan.json.
 func ReadPlanFile(path string) (Plan, error) {

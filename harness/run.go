@@ -351,6 +351,9 @@ func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes 
 	return kept, end, nil
 }
 
+// reorderWindow is how many results per worker may wait to be written.
+const reorderWindow = 256
+
 // route runs the jobs in toRun on a worker pool and writes their lines in
 // toRun order through a reorder buffer.
 func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*VersionWorkflows, plan []job, toRun []int, spans []lineSpan, w *spanWriter, providerErrors *int) (int, error) {
@@ -364,9 +367,20 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 
 	jobs := make(chan int)
 	results := make(chan finished, workers)
+	// A job is handed out only while fewer than reorderWindow per worker
+	// are routed and not yet written: one slow case (a conversation, a
+	// case with its own tools to fit) would otherwise let the other
+	// workers run arbitrarily far ahead, their lines held in the reorder
+	// buffer (tens of MB on a 100,000-case run).
+	window := make(chan struct{}, workers*reorderWindow)
 	go func() {
 		defer close(jobs)
 		for pos := range toRun {
+			select {
+			case window <- struct{}{}:
+			case <-runCtx.Done():
+				return
+			}
 			select {
 			case jobs <- pos:
 			case <-runCtx.Done():
@@ -402,6 +416,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			cancel()
 		}
 		spans[toRun[f.pos]] = sp
+		<-window
 		ran++
 		if f.providerError {
 			*providerErrors++

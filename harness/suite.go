@@ -36,14 +36,21 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 		return nil, err
 	}
 	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
-	var cases []Case
+	// One array of the right size from the start: grown by appending, the
+	// cases were copied again and again, old and new array alive at once
+	// (the peak of loading a large suite set).
+	l.cases = make([]Case, 0, countCases(files))
 	parseFiles(files, func(doc parsedFile) {
 		if doc.problem != nil {
 			l.problems = append(l.problems, *doc.problem)
 			return
 		}
-		cases = append(cases, l.file(doc.file, doc.root)...)
+		l.parsed(doc)
 	})
+	cases := l.cases
+	if len(cases) == 0 {
+		cases = nil
+	}
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
 		return nil, &registry.LoadError{Problems: l.problems}
@@ -55,11 +62,11 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 // Skills are checked as in LoadSuites.
 func ParseSuite(file string, data []byte, regs ...*registry.Registry) ([]Case, error) {
 	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
-	root, problem := parseYAML(file, data, suiteEmpty)
-	if problem != nil {
-		return nil, &registry.LoadError{Problems: []registry.Problem{*problem}}
+	doc := parseData(file, data)
+	if doc.problem != nil {
+		return nil, &registry.LoadError{Problems: []registry.Problem{*doc.problem}}
 	}
-	cases := l.file(file, root)
+	cases := l.parsed(doc)
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
 		return nil, &registry.LoadError{Problems: l.problems}
@@ -163,6 +170,13 @@ type suiteLoader struct {
 	problems []registry.Problem
 	known    skillIndex
 	ids      map[string]registry.Pos // case id -> where first seen
+	// journal, when not nil, collects the ids added to ids, so a file
+	// loaded item by item can be taken back and loaded whole.
+	journal []string
+	// intern lets the loaded cases share what they repeat.
+	intern *interner
+	// cases are every file's loaded cases, in file order.
+	cases []Case
 }
 
 func (l *suiteLoader) add(pos registry.Pos, field, format string, args ...any) {
@@ -185,11 +199,15 @@ var (
 	callerFields  = []string{"scopes", "disabled"}
 )
 
-// parsedFile is one suite file's YAML tree, or why there is none.
+// parsedFile is one suite file's YAML tree, or why there is none. When
+// split is set, root is the tree of split.frame (the file without its case
+// items), and the items are parsed one at a time from data.
 type parsedFile struct {
 	file    string
 	root    *yaml.Node
 	problem *registry.Problem
+	data    []byte
+	split   *suiteSplit
 }
 
 // parseFiles reads and parses the files, handing each tree to use in file
@@ -224,11 +242,132 @@ func parseFile(file string) parsedFile {
 		out.problem = &p
 		return out
 	}
+	return parseData(file, data)
+}
+
+// parseData parses a suite file's bytes: item by item when splitSuite knows
+// its layout and the frame parses as a mapping whose `cases` is the key it
+// split at, else whole.
+func parseData(file string, data []byte) parsedFile {
+	out := parsedFile{file: file, data: data}
+	if inputfile.CheckText(data) == nil {
+		if sp, ok := splitSuite(data); ok {
+			root, problem := parseYAML(file, sp.frame, suiteEmpty)
+			if problem == nil && root.Kind == yaml.MappingNode {
+				if k := keyOf(root, "cases"); k != root && k.Line == sp.casesLine {
+					sp.frame = nil
+					out.root, out.split = root, &sp
+					return out
+				}
+			}
+		}
+	}
 	out.root, out.problem = parseYAML(file, data, suiteEmpty)
 	return out
 }
 
-func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
+// parsed loads one parsed file's cases. A split file whose items do not
+// all parse on their own is loaded again from its whole tree, with what
+// its items had added to the loader taken back first.
+func (l *suiteLoader) parsed(doc parsedFile) []Case {
+	if doc.split == nil {
+		return l.file(doc.file, doc.root, nil)
+	}
+	problems, before := len(l.problems), len(l.cases)
+	l.journal = []string{}
+	items := &splitItems{data: doc.data, items: doc.split.items}
+	cases := l.file(doc.file, doc.root, items)
+	added := l.journal
+	l.journal = nil
+	if !items.failed {
+		return cases
+	}
+	l.problems = l.problems[:problems]
+	clear(l.cases[before:])
+	l.cases = l.cases[:before]
+	for _, id := range added {
+		delete(l.ids, id)
+	}
+	root, problem := parseYAML(doc.file, doc.data, suiteEmpty)
+	if problem != nil {
+		l.problems = append(l.problems, *problem)
+		return nil
+	}
+	return l.file(doc.file, root, nil)
+}
+
+// splitItems hands out a split file's case items, each parsed when asked
+// for; failed is set when one does not parse on its own.
+type splitItems struct {
+	data  []byte
+	items []suiteItem
+	// anchored are the items so far that define anchors; an item that
+	// does not parse alone is parsed after them, so an alias to an
+	// earlier item's anchor resolves (a shared `tools: &t` is common).
+	anchored []anchoredItem
+	failed   bool
+}
+
+type anchoredItem struct {
+	suiteItem
+	anchorRefs
+}
+
+// maxAnchored bounds the items parsed again before each item that needs
+// them; a file with more anchors is parsed whole.
+const maxAnchored = 64
+
+func (s *splitItems) len() int { return len(s.items) }
+
+func (s *splitItems) item(i int) (*yaml.Node, bool) {
+	it := s.items[i]
+	n, refs, ok := parseItem(s.data, it, nil)
+	if !ok && len(s.anchored) > 0 {
+		prefix := make([]suiteItem, len(s.anchored))
+		for j, a := range s.anchored {
+			prefix[j] = a.suiteItem
+		}
+		n, refs, ok = parseItem(s.data, it, prefix)
+	}
+	if ok && len(refs.anchors) > 0 {
+		s.addAnchored(anchoredItem{it, refs})
+		if len(s.anchored) > maxAnchored {
+			ok = false
+		}
+	}
+	if !ok {
+		s.failed = true
+	}
+	return n, ok
+}
+
+// addAnchored keeps a new anchor-defining item. An earlier one whose
+// anchors it all redefines is dropped (a copied case redefining its
+// `&tools` each time), but only while no kept item uses an alias: such an
+// item's value may come from the dropped definition, and parsing it again
+// without that item would resolve its alias to another.
+func (s *splitItems) addAnchored(a anchoredItem) {
+	aliases := a.alias
+	for _, e := range s.anchored {
+		aliases = aliases || e.alias
+	}
+	if !aliases {
+		s.anchored = slices.DeleteFunc(s.anchored, func(e anchoredItem) bool {
+			for _, name := range e.anchors {
+				if !slices.Contains(a.anchors, name) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	s.anchored = append(s.anchored, a)
+}
+
+// file loads the cases of one file's tree; items, when not nil, gives the
+// case items instead of the tree's `cases` value, and loading stops at the
+// first it cannot give.
+func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Case {
 	y := &ynode{file: file, l: l}
 	if root.Kind != yaml.MappingNode {
 		y.problem(root, "", "must be a mapping with suite, defaults and cases; got %s", yamlkind.Of(root))
@@ -255,21 +394,59 @@ func (l *suiteLoader) file(file string, root *yaml.Node) []Case {
 		y.missing(root, "", "cases", casesNode == nil) {
 		return nil
 	}
+	if items != nil {
+		before := len(l.cases)
+		for i := range items.len() {
+			item, ok := items.item(i)
+			if !ok {
+				return nil
+			}
+			if c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults); ok {
+				l.cases = append(l.cases, c)
+			}
+		}
+		return l.added(before)
+	}
 	if casesNode.Kind != yaml.SequenceNode {
 		y.problem(casesNode, "cases", "must be a list of cases, got %s; start each case with \"- id: ...\"", yamlkind.Of(casesNode))
 		return nil
 	}
-	var cases []Case
+	before := len(l.cases)
 	for i, item := range casesNode.Content {
 		c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults)
 		if ok {
-			cases = append(cases, c)
+			l.cases = append(l.cases, c)
 		}
 		// The case holds what it needs; its nodes can go before the rest
 		// of a large file is read.
 		casesNode.Content[i] = nil
 	}
-	return cases
+	return l.added(before)
+}
+
+// added is the cases loaded since there were before, nil when none.
+func (l *suiteLoader) added(before int) []Case {
+	if len(l.cases) == before {
+		return nil
+	}
+	return l.cases[before:]
+}
+
+// countCases is how many case items the files hold, as far as a quick
+// look at each (splitSuite) tells: the capacity to load them into. A file
+// it cannot split, or read, counts 0; loading finds out the rest.
+func countCases(files []string) int {
+	n := 0
+	for _, f := range files {
+		data, err := inputfile.ReadFile(f, inputfile.DefaultLimit)
+		if err != nil {
+			continue
+		}
+		if sp, ok := splitSuite(data); ok {
+			n += len(sp.items)
+		}
+	}
+	return n
 }
 
 func (y *ynode) defaults(n *yaml.Node) suiteDefaults {
@@ -333,6 +510,9 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		y.problem(n, field+".id", "duplicate case id %q (first at %s); case ids must be unique across all suites", c.ID, first)
 	} else {
 		y.l.ids[c.ID] = c.Pos
+		if y.l.journal != nil {
+			y.l.journal = append(y.l.journal, c.ID)
+		}
 	}
 	// An empty input is a legitimate adversarial case (malformed text); a
 	// missing one is a mistake.
@@ -377,6 +557,10 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		return c, false
 	}
 	c.Hash = caseHash(c, toolsValue, wfValue)
+	if y.l.intern == nil {
+		y.l.intern = newInterner()
+	}
+	y.l.intern.compact(&c)
 	return c, true
 }
 

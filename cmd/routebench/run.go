@@ -202,6 +202,8 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	}
 	cfg.Progress = prog.update
 	outcome, runErr := harness.Run(runCtx, cfg)
+	// Scoring reads results.jsonl, not the cases: let them go before it.
+	plan.cases, cfg.Cases = nil, nil
 	prog.finish()
 	if outcome != nil {
 		for _, n := range outcome.Notes {

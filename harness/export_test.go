@@ -1,0 +1,126 @@
+package harness
+
+// Hooks for the external specs of item-by-item suite loading.
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// LoadBothWays loads a suite's bytes item by item (as LoadSuites does when
+// it can) and from the whole tree, and returns both outcomes as text.
+func LoadBothWays(file string, data []byte) (split, whole LoadOutcome) {
+	ls := &suiteLoader{ids: map[string]registry.Pos{}}
+	if doc := parseData(file, data); doc.problem != nil {
+		split.Problems = []string{doc.problem.String()}
+	} else {
+		split.setCases(ls.parsed(doc))
+	}
+	sortProblems(ls.problems)
+	for _, p := range ls.problems {
+		split.Problems = append(split.Problems, p.String())
+	}
+	lw := &suiteLoader{ids: map[string]registry.Pos{}}
+	if root, problem := parseYAML(file, data, suiteEmpty); problem != nil {
+		whole.Problems = []string{problem.String()}
+	} else {
+		whole.setCases(lw.file(file, root, nil))
+	}
+	sortProblems(lw.problems)
+	for _, p := range lw.problems {
+		whole.Problems = append(whole.Problems, p.String())
+	}
+	return split, whole
+}
+
+// LoadOutcome is a load's cases and problems, as text. A case's own
+// tools are given as their skills' JSON (a compiled registry holds
+// schemas that compare unequal even when loaded twice from one text);
+// Case.Hash covers them too.
+type LoadOutcome struct {
+	Cases    []Case
+	Tools    []string
+	Problems []string
+}
+
+func (o *LoadOutcome) setCases(cases []Case) {
+	for i := range cases {
+		c := &cases[i]
+		if c.Tools != nil {
+			var skills []string
+			for _, s := range c.Tools.Skills {
+				b, err := json.Marshal(struct {
+					Name, Description string
+					WhenToUse, Scope  []string
+					ParamsSchema      map[string]any
+					Examples          []registry.Example
+					Triggers, Rules   int
+					Glossary          map[string]string
+				}{s.Name, s.Description, s.WhenToUse, s.PermissionScope, s.ParamsSchema, s.Examples, len(s.Triggers), len(s.Rules), s.Glossary})
+				if err != nil {
+					panic(err)
+				}
+				skills = append(skills, string(b))
+			}
+			o.Tools = append(o.Tools, c.ID+": "+strings.Join(skills, ", "))
+			c.Tools = nil
+		}
+	}
+	o.Cases = cases
+}
+
+// LoadsItemByItem reports whether the loader parses data one case item at
+// a time rather than whole.
+func LoadsItemByItem(data []byte) bool {
+	sp, ok := splitSuite(data)
+	if !ok || parseData("s.yaml", data).split == nil {
+		return false
+	}
+	items := &splitItems{data: data, items: sp.items}
+	for i := range sp.items {
+		if _, good := items.item(i); !good {
+			return false
+		}
+	}
+	return true
+}
+
+// SplitFrame is the frame and the items' texts and lines that splitSuite
+// cuts data into.
+func SplitFrame(data []byte) (frame string, items []string, lines []int, ok bool) {
+	sp, ok := splitSuite(data)
+	for _, it := range sp.items {
+		items = append(items, string(data[it.start:it.end]))
+		lines = append(lines, it.line)
+	}
+	return string(sp.frame), items, lines, ok
+}
+
+// DiffOutcomes names the first difference, for debugging.
+func DiffOutcomes(a, b LoadOutcome) string {
+	if len(a.Cases) != len(b.Cases) {
+		return "count"
+	}
+	for i := range a.Cases {
+		x, y := a.Cases[i], b.Cases[i]
+		if x.Hash != y.Hash || x.Pos != y.Pos || x.ID != y.ID {
+			return x.ID + " hash/pos " + x.Pos.String() + " " + y.Pos.String()
+		}
+		if !reflect.DeepEqual(x.Tools, y.Tools) {
+			return x.ID + " tools"
+		}
+		if !reflect.DeepEqual(x.Workflow, y.Workflow) {
+			return x.ID + " workflow"
+		}
+		if !reflect.DeepEqual(x.Expect, y.Expect) {
+			return x.ID + " expect"
+		}
+		if !reflect.DeepEqual(x, y) {
+			return x.ID + " other"
+		}
+	}
+	return "problems"
+}
