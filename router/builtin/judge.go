@@ -63,9 +63,9 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		return router.JudgeResponse{}, err
 	}
 	if len(req.Candidates) == 0 {
-		raw, _ := json.Marshal(verdict{Skill: router.NoneChoice, Confidence: 1, Params: map[string]any{},
-			Reason: "no candidate skills"})
-		return router.JudgeResponse{Raw: string(raw)}, nil
+		v := verdict{Skill: router.NoneChoice, Confidence: 1, Params: map[string]any{}, Reason: "no candidate skills"}
+		raw, _ := json.Marshal(v)
+		return router.JudgeResponse{Raw: string(raw), Value: v.value()}, nil
 	}
 	f := j.fit
 	if !f.knowsAll(req.Candidates) {
@@ -111,7 +111,26 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	for i, r := range ranked {
 		scores[i] = router.Candidate{Skill: r.skill.Name, Score: r.conf}
 	}
-	return router.JudgeResponse{Raw: string(raw), Scores: scores}, nil
+	return router.JudgeResponse{Raw: string(raw), Scores: scores, Value: v.value()}, nil
+}
+
+// value is the verdict as decoding its JSON would give it, handed to the
+// router with the JSON so it need not parse what was just encoded. Values
+// that would not come back unchanged (a nil params map, which encodes as
+// null) are left as they decode; the router checks the rest.
+func (v verdict) value() map[string]any {
+	doc := make(map[string]any, 4)
+	doc["skill"] = v.Skill
+	doc["confidence"] = v.Confidence
+	if v.Params == nil {
+		doc["params"] = nil
+	} else {
+		doc["params"] = v.Params
+	}
+	if v.Reason != "" {
+		doc["reason"] = v.Reason
+	}
+	return doc
 }
 
 // coverageMargin is how many logits behind the best a candidate may be
