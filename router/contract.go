@@ -31,6 +31,12 @@ type verdict struct {
 // contract is looser. A single surrounding markdown code fence is tolerated,
 // as chat models add one even when told not to.
 func parseVerdict(raw string, contract *jsonschema.Schema) (verdict, []Error) {
+	return parseVerdictQuick(raw, contract, nil)
+}
+
+// parseVerdictQuick is parseVerdict with quick, newQuickSchema(contract)
+// or nil, to spare the full validator when it allows.
+func parseVerdictQuick(raw string, contract *jsonschema.Schema, quick *quickSchema) (verdict, []Error) {
 	text := stripFence(raw)
 	var doc any
 	dec := json.NewDecoder(strings.NewReader(text))
@@ -40,17 +46,17 @@ func parseVerdict(raw string, contract *jsonschema.Schema) (verdict, []Error) {
 	if dec.More() {
 		return verdict{}, []Error{{Category: CatSchemaError, Rule: "json", Message: "output holds more than one JSON value"}}
 	}
-	return checkVerdict(doc, contract)
+	return checkVerdict(doc, contract, quick)
 }
 
 // responseVerdict is parseVerdict of resp.Raw, using resp.Value instead of
 // parsing when the judge handed one over in decoded form: the same
 // document, so the same verdict and the same errors.
-func responseVerdict(resp JudgeResponse, contract *jsonschema.Schema) (verdict, []Error) {
+func responseVerdict(resp JudgeResponse, contract *jsonschema.Schema, quick *quickSchema) (verdict, []Error) {
 	if resp.Value != nil && isDecodedJSON(resp.Value) {
-		return checkVerdict(resp.Value, contract)
+		return checkVerdict(resp.Value, contract, quick)
 	}
-	return parseVerdict(resp.Raw, contract)
+	return parseVerdictQuick(resp.Raw, contract, quick)
 }
 
 // isDecodedJSON reports whether v has only the types encoding/json decodes
@@ -90,10 +96,10 @@ func isDecodedJSON(v any) bool {
 
 // checkVerdict validates a decoded judge answer against the contract and
 // the shape the router needs (parseVerdict).
-func checkVerdict(doc any, contract *jsonschema.Schema) (verdict, []Error) {
+func checkVerdict(doc any, contract *jsonschema.Schema, quick *quickSchema) (verdict, []Error) {
 	var errs []Error
 	if contract != nil {
-		errs = append(errs, schemaErrors(contract.Validate(doc), CatSchemaError, "")...)
+		errs = append(errs, schemaErrors(quick.validate(contract, doc), CatSchemaError, "")...)
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {

@@ -67,7 +67,7 @@ func (rt *routing) ask(ctx context.Context, jreq JudgeRequest, attempt int) (Jud
 		return resp, verdict{}, nil, err
 	}
 	rt.addUsage(resp.Usage)
-	v, errs := responseVerdict(resp, rt.r.v.Contract)
+	v, errs := responseVerdict(resp, rt.r.v.Contract, rt.r.contract)
 	step.Prompt, step.Raw, step.Usage, step.Errors = resp.Prompt, resp.Raw, resp.Usage, errs
 	if errs == nil {
 		step.Choice, step.Confidence = v.Skill, floatp(v.Confidence)

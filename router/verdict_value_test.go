@@ -23,7 +23,9 @@ var _ = g.Describe("a verdict handed over as a value", func() {
 	g.DescribeTable("gives what parsing Raw gives", func(raw string, value any) {
 		c := contract()
 		wantV, wantErrs := parseVerdict(raw, c)
-		gotV, gotErrs := responseVerdict(JudgeResponse{Raw: raw, Value: value}, c)
+		q := newQuickSchema(c)
+		Expect(q).NotTo(BeNil())
+		gotV, gotErrs := responseVerdict(JudgeResponse{Raw: raw, Value: value}, c, q)
 		Expect(gotV).To(Equal(wantV))
 		Expect(gotErrs).To(Equal(wantErrs))
 	},
@@ -48,7 +50,7 @@ var _ = g.Describe("a verdict handed over as a value", func() {
 
 	g.It("falls back to Raw when the value is not decoded JSON", func() {
 		raw := `{"skill":"a","confidence":0.5,"params":{"n":3}}`
-		v, errs := responseVerdict(JudgeResponse{Raw: raw, Value: map[string]any{"skill": "b", "confidence": 0.5, "params": map[string]any{"n": 3}}}, contract())
+		v, errs := responseVerdict(JudgeResponse{Raw: raw, Value: map[string]any{"skill": "b", "confidence": 0.5, "params": map[string]any{"n": 3}}}, contract(), nil)
 		Expect(errs).To(BeEmpty())
 		Expect(v.Skill).To(Equal("a"))
 		Expect(v.Params).To(Equal(map[string]any{"n": 3.0}))
