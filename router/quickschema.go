@@ -14,7 +14,8 @@ import (
 // quickSchema answers "is this value valid?" for a compiled schema that
 // uses only the plain keywords routing schemas use (type, properties,
 // required, additionalProperties, enum of strings, items, length and
-// range bounds), without the allocations of a full jsonschema validation
+// range bounds, format and pattern through the schema's own checkers),
+// without the allocations of a full jsonschema validation
 // on every request. It is one-sided on purpose: valid means the full
 // validator would accept the value too; anything else (an invalid value, a
 // value of a type it does not know) is handed to the full validator, which
@@ -34,6 +35,8 @@ type quickSchema struct {
 	minLen        int
 	maxLen        int // -1: none
 	bounds        []quickBound
+	format        *jsonschema.Format // called exactly as the full validator calls it
+	pattern       jsonschema.Regexp
 }
 
 // quickBound is one of minimum, maximum, exclusiveMinimum or
@@ -50,7 +53,7 @@ type quickBound struct {
 var quickKeywords = map[string]bool{
 	"DraftVersion": true, "Location": true, "ID": true, "Anchor": true, "Bool": true,
 	"Types": true, "Enum": true, "Required": true, "Properties": true, "AdditionalProperties": true,
-	"Items2020": true, "MinItems": true, "MaxItems": true, "MinLength": true, "MaxLength": true,
+	"Format": true, "Pattern": true, "Items2020": true, "MinItems": true, "MaxItems": true, "MinLength": true, "MaxLength": true,
 	"Maximum": true, "Minimum": true, "ExclusiveMaximum": true, "ExclusiveMinimum": true,
 	"Title": true, "Description": true, "Default": true, "Comment": true, "ReadOnly": true,
 	"WriteOnly": true, "Examples": true, "Deprecated": true,
@@ -77,6 +80,13 @@ func newQuickSchema(s *jsonschema.Schema) *quickSchema {
 	if s.Types != nil {
 		q.types = s.Types.ToStrings()
 	}
+	if s.Format != nil {
+		if s.Format.Name == "regex" || s.Format.Validate == nil {
+			return nil // the full validator may use its own regexp engine
+		}
+		q.format = s.Format
+	}
+	q.pattern = s.Pattern
 	if s.Enum != nil {
 		q.hasEnum = true
 		for _, v := range s.Enum.Values {
@@ -165,7 +175,7 @@ func (q *quickSchema) valid(v any) bool {
 	if q.always {
 		return true
 	}
-	if q.never {
+	if q.never || q.format != nil && q.format.Validate(v) != nil {
 		return false
 	}
 	switch x := v.(type) {
@@ -187,7 +197,7 @@ func (q *quickSchema) valid(v any) bool {
 		}
 		return true
 	case string:
-		if !q.typed("string") || q.hasEnum && !slices.Contains(q.enum, x) {
+		if !q.typed("string") || q.hasEnum && !slices.Contains(q.enum, x) || q.pattern != nil && !q.pattern.MatchString(x) {
 			return false
 		}
 		if q.minLen > 0 || q.maxLen >= 0 {

@@ -28,7 +28,9 @@ var _ = g.Describe("quick schema checks", func() {
 		"ratio":{"type":"number","exclusiveMinimum":0,"maximum":0.5},
 		"name":{"type":"string","minLength":2,"maxLength":4},
 		"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":2},
-		"flag":{"type":"boolean"}},
+		"flag":{"type":"boolean"},
+		"day":{"type":"string","format":"date"},
+		"id":{"type":"string","pattern":"^ORD-[0-9]{4}$"}},
 		"required":["region"],"additionalProperties":false}`
 
 	g.DescribeTable("agree with the full validator", func(v any, wantValid bool) {
@@ -43,6 +45,9 @@ var _ = g.Describe("quick schema checks", func() {
 		Expect(q.validate(s, v) == nil).To(Equal(wantValid))
 	},
 		g.Entry("all good", map[string]any{"region": "east", "replicas": 3.0, "ratio": 0.5, "name": "日本", "tags": []any{"a"}, "flag": true}, true),
+		g.Entry("a date and an id", map[string]any{"region": "east", "day": "2026-02-28", "id": "ORD-1234"}, true),
+		g.Entry("not a date", map[string]any{"region": "east", "day": "2026-02-30"}, false),
+		g.Entry("not matching the pattern", map[string]any{"region": "east", "id": "ORD-12"}, false),
 		g.Entry("missing required", map[string]any{"replicas": 3.0}, false),
 		g.Entry("not in enum", map[string]any{"region": "north"}, false),
 		g.Entry("not an integer", map[string]any{"region": "east", "replicas": 2.5}, false),
@@ -59,8 +64,8 @@ var _ = g.Describe("quick schema checks", func() {
 	)
 
 	g.It("leaves schemas with other keywords to the full validator", func() {
-		Expect(newQuickSchema(compileSchema(`{"type":"string","pattern":"^a"}`))).To(BeNil())
-		Expect(newQuickSchema(compileSchema(`{"type":"string","format":"date"}`))).To(BeNil())
+		Expect(newQuickSchema(compileSchema(`{"type":"string","format":"regex"}`))).To(BeNil())
+		Expect(newQuickSchema(compileSchema(`{"type":"array","uniqueItems":true}`))).To(BeNil())
 		Expect(newQuickSchema(compileSchema(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"string"}}}`))).To(BeNil())
 		Expect(newQuickSchema(compileSchema(`{"anyOf":[{"type":"string"},{"type":"number"}]}`))).To(BeNil())
 	})
