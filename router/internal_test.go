@@ -10,7 +10,7 @@ import (
 var _ = g.Describe("internals", func() {
 	g.It("re-checks the skill's own permission_scope as defence in depth", func() {
 		s := &registry.Skill{Name: "delete_test_data", PermissionScope: []string{"data:delete", "ops:write"}}
-		errs := permissionErrors(s, map[string]any{}, map[string]bool{"ops:write": true})
+		errs := permissionErrors(s, map[string]any{}, scopeSet(Caller{Scopes: []string{" ops:write "}}))
 		Expect(errs).To(ConsistOf(Error{Category: CatParams, Layer: LayerPermission, Rule: "permission_scope",
 			Message: "delete_test_data needs scope data:delete, which the caller lacks"}))
 	})
@@ -46,5 +46,27 @@ var _ = g.Describe("internals", func() {
 		_, out, note := resolveSkill("GET_ORDER", []*registry.Skill{a, b})
 		Expect(out).To(Equal(choiceInvalid))
 		Expect(note).To(ContainSubstring("several"))
+	})
+})
+
+var _ = g.Describe("held scopes", func() {
+	g.It("trims each scope without touching the caller's list", func() {
+		scopes := []string{"a:read", " b:write "}
+		h := scopeSet(Caller{Scopes: scopes})
+		Expect(h.has("b:write")).To(BeTrue())
+		Expect(h.has(" b:write ")).To(BeFalse())
+		Expect(scopes[1]).To(Equal(" b:write "))
+	})
+	g.It("answers the same for a long list, kept as a map", func() {
+		var scopes []string
+		for i := range 40 {
+			scopes = append(scopes, string(rune('a'+i%26))+":"+string(rune('a'+i/26)))
+		}
+		h := scopeSet(Caller{Scopes: scopes})
+		Expect(h.set).NotTo(BeNil())
+		for _, s := range scopes {
+			Expect(h.has(s)).To(BeTrue())
+		}
+		Expect(h.has("z:z")).To(BeFalse())
 	})
 })

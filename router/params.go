@@ -19,7 +19,7 @@ import (
 // behind stage 0.
 //
 // quick is newQuickSchema(s.Schema), or nil.
-func validateParams(s *registry.Skill, quick *quickSchema, params map[string]any, held map[string]bool, now time.Time) []Error {
+func validateParams(s *registry.Skill, quick *quickSchema, params map[string]any, held heldScopes, now time.Time) []Error {
 	var errs []Error
 	if s.Schema != nil {
 		errs = append(errs, schemaErrors(quick.validate(s.Schema, params), CatParams, LayerSchema)...)
@@ -100,7 +100,7 @@ func numericForRules(s *registry.Skill, params map[string]any) map[string]any {
 }
 
 // permissionErrors is the permission layer.
-func permissionErrors(s *registry.Skill, params map[string]any, held map[string]bool) []Error {
+func permissionErrors(s *registry.Skill, params map[string]any, held heldScopes) []Error {
 	var errs []Error
 	if miss := missingScopes(held, s.PermissionScope); len(miss) > 0 {
 		errs = append(errs, Error{Category: CatParams, Layer: LayerPermission, Rule: "permission_scope",

@@ -16,7 +16,7 @@ type routing struct {
 	req  Request
 	text string
 	now  time.Time
-	held map[string]bool
+	held heldScopes
 	d    Decision
 	// repaired is set once the single judge repair attempt is spent,
 	// whether on the contract or on params.
@@ -67,7 +67,7 @@ func (rt *routing) run(ctx context.Context) error {
 	rt.d.Model = set.models.Judge.Name()
 
 	// Stage 0: policy.
-	candidates, dropped := policy(set.reg.Skills, rt.req.Caller)
+	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held)
 	rt.kept = candidates
 	rt.trace(TraceStep{Stage: "policy", Kept: intp(len(candidates)), Dropped: dropped})
 	if len(candidates) == 0 {

@@ -12,8 +12,7 @@ import (
 // switched off for them, become candidates. Nothing else is ever seen by a
 // later stage, so no judge answer can reach a skill outside the caller's
 // scope.
-func policy(skills []*registry.Skill, caller Caller) (kept []*registry.Skill, dropped []string) {
-	scopes := scopeSet(caller)
+func policy(skills []*registry.Skill, caller Caller, scopes heldScopes) (kept []*registry.Skill, dropped []string) {
 	disabled := make(map[string]bool, len(caller.Disabled))
 	for _, d := range caller.Disabled {
 		disabled[strings.TrimSpace(d)] = true
@@ -45,9 +44,9 @@ func callsAny(steps []string, set map[string]bool) bool {
 }
 
 // holdsAll reports whether every needed scope is held.
-func holdsAll(held map[string]bool, needed []string) bool {
+func holdsAll(held heldScopes, needed []string) bool {
 	for _, n := range needed {
-		if !held[n] {
+		if !held.has(n) {
 			return false
 		}
 	}
@@ -55,23 +54,55 @@ func holdsAll(held map[string]bool, needed []string) bool {
 }
 
 // missingScopes lists, in order, the needed scopes that are not held.
-func missingScopes(held map[string]bool, needed []string) []string {
+func missingScopes(held heldScopes, needed []string) []string {
 	var out []string
 	for _, n := range needed {
-		if !held[n] && !slices.Contains(out, n) {
+		if !held.has(n) && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// scopeSet turns a caller's scopes into a set.
-func scopeSet(c Caller) map[string]bool {
-	m := make(map[string]bool, len(c.Scopes))
-	for _, s := range c.Scopes {
-		m[strings.TrimSpace(s)] = true
+// heldScopes is the set of scopes a caller holds, each trimmed. A caller
+// holds a handful, so a list is searched; a long one gets a map.
+type heldScopes struct {
+	list []string
+	set  map[string]bool // only for a long list
+}
+
+// scopeListMax is the longest scope list searched in turn.
+const scopeListMax = 16
+
+// scopeSet turns a caller's scopes into a set, built once per request.
+// Scopes written without surrounding space (the usual case) are used as
+// they are, without a copy.
+func scopeSet(c Caller) heldScopes {
+	list, copied := c.Scopes, false
+	for i, s := range c.Scopes {
+		if t := strings.TrimSpace(s); t != s {
+			if !copied {
+				list, copied = slices.Clone(c.Scopes), true
+			}
+			list[i] = t
+		}
 	}
-	return m
+	h := heldScopes{list: list}
+	if len(list) > scopeListMax {
+		h.set = make(map[string]bool, len(list))
+		for _, s := range list {
+			h.set[s] = true
+		}
+	}
+	return h
+}
+
+// has reports whether scope n is held.
+func (h heldScopes) has(n string) bool {
+	if h.set != nil {
+		return h.set[n]
+	}
+	return slices.Contains(h.list, n)
 }
 
 // triggerFilter answers, in one pass over the text, whether any trigger of
