@@ -172,7 +172,7 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 		} else {
 			// Far behind: right with nearly no chance whatever it covers,
 			// so its params are not read (the costly part of coverage).
-			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCover(f.schemaStems[idx[c]], text)
+			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCoverLower(f.schemaStems[idx[c]], text, lower)
 			if len(cands[c].Required()) == 0 {
 				in.paramCover = 1 // nothing required, nothing missing
 			}
