@@ -226,9 +226,9 @@ func (r *Router) newRouting(req Request, now time.Time) *routing {
 			Errors:     []Error{},
 			// Room for a usual decision's steps (policy, rules, recall,
 			// judge, bands, params or gate, diagnosis) in one allocation.
-			Trace:      make([]TraceStep, 0, 8),
-			Version:    r.v.ID(),
-			Model:      r.base.models.Judge.Name(),
+			Trace:   make([]TraceStep, 0, 8),
+			Version: r.v.ID(),
+			Model:   r.base.models.Judge.Name(),
 		},
 	}
 }
