@@ -1,6 +1,8 @@
 package router
 
 import (
+	"fmt"
+
 	g "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -69,4 +71,14 @@ var _ = g.Describe("held scopes", func() {
 		}
 		Expect(h.has("z:z")).To(BeFalse())
 	})
+})
+
+var _ = g.Describe("the bands note", func() {
+	g.DescribeTable("reads as the formatted note", func(se registry.SideEffect, execute, clarify float64, a Action) {
+		Expect(bandsNote(se, execute, clarify, a)).To(Equal(fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g -> %s", se, execute, clarify, a)))
+	},
+		g.Entry("usual", registry.Read, 0.7, 0.4, Execute),
+		g.Entry("whole and tiny numbers", registry.Delete, 1.0, 1e-7, Refuse),
+		g.Entry("large", registry.Send, 123456789.0, 0.0001, Clarify),
+	)
 })

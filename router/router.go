@@ -23,6 +23,7 @@ const toolsCacheSize = 128
 // use.
 type Router struct {
 	v       *registry.Version
+	id      string // v.ID(), worked out once
 	factory ModelFactory
 	base    *skillSet
 	// contract is newQuickSchema(v.Contract): the judge's answer checked
@@ -80,7 +81,7 @@ func NewReporting(v *registry.Version, factory ModelFactory, report func(BuildPh
 	if factory == nil {
 		return nil, errors.New("new router: no model factory")
 	}
-	r := &Router{v: v, factory: factory, tools: map[*registry.Registry]*toolsEntry{}, contract: newQuickSchema(v.Contract)}
+	r := &Router{v: v, id: v.ID(), factory: factory, tools: map[*registry.Registry]*toolsEntry{}, contract: newQuickSchema(v.Contract)}
 	set, err := r.buildSet(context.Background(), v.Registry, report)
 	if err != nil {
 		return nil, fmt.Errorf("new router for %s: %w", v.ID(), err)
@@ -227,7 +228,7 @@ func (r *Router) newRouting(req Request, now time.Time) *routing {
 			// Room for a usual decision's steps (policy, rules, recall,
 			// judge, bands, params or gate, diagnosis) in one allocation.
 			Trace:   make([]TraceStep, 0, 8),
-			Version: r.v.ID(),
+			Version: r.id,
 			Model:   r.base.models.Judge.Name(),
 		},
 	}
