@@ -87,6 +87,11 @@ type scratch struct {
 	cenAcc []float32
 	first  []float64 // per skill, while collecting evidence
 	second []float64
+	// the judge's per-candidate buffers (fitted.rank)
+	candIdx []int32
+	evs     []evidence
+	logits  []float64
+	ranked  []rankedCandidate
 	// dated, lower and dates carry a request's date spans from the judge
 	// to the tokenizer, so the date rules run once per request.
 	dated bool

@@ -153,16 +153,20 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 	f.query(sc, text)
 	f.accumulate(sc)
 	n := len(cands)
-	idx := make([]int32, 0, n)
-	evs := make([]evidence, 0, n)
+	idx := sc.candIdx[:0]
+	evs := sc.evs[:0]
 	for _, c := range cands {
 		i := f.byName[c.Name]
 		idx = append(idx, int32(i))
 		evs = append(evs, f.evidenceFor(sc, i, -1))
 	}
-	z := make([]float64, n)
+	z := slices.Grow(sc.logits[:0], n)[:n]
+	clear(z)
 	f.lin.logits(sparseVec{idx: sc.qIdx, val: sc.qVal}, idx, evs, z)
-	ranked := make([]rankedCandidate, n)
+	// The ranking lives in the scratch too: the judge is done with it
+	// before the scratch goes back to the pool.
+	ranked := slices.Grow(sc.ranked[:0], n)[:n]
+	sc.candIdx, sc.evs, sc.logits, sc.ranked = idx, evs, z, ranked
 	best := slices.Max(z)
 	for c := range cands {
 		in := candidateInput(z, c, evs)
@@ -173,7 +177,7 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 			// Far behind: right with nearly no chance whatever it covers,
 			// so its params are not read (the costly part of coverage).
 			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCoverLower(f.schemaStems[idx[c]], text, lower)
-			if len(cands[c].Required()) == 0 {
+			if !requiresAny(cands[c]) {
 				in.paramCover = 1 // nothing required, nothing missing
 			}
 		}
@@ -188,6 +192,17 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 		return strings.Compare(a.skill.Name, b.skill.Name)
 	})
 	return ranked
+}
+
+// requiresAny is len(s.Required()) > 0 without building the list.
+func requiresAny(s *registry.Skill) bool {
+	req, _ := s.ParamsSchema["required"].([]any)
+	for _, r := range req {
+		if _, ok := r.(string); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // reason says why the top candidate won: the registry text it is closest
