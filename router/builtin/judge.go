@@ -103,7 +103,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		}
 		v.Reason = f.reason(sc, ranked)
 	}
-	raw, err := json.Marshal(v)
+	raw, err := marshalVerdict(v)
 	if err != nil {
 		return router.JudgeResponse{}, fmt.Errorf("encode builtin verdict: %w", err)
 	}
