@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -29,6 +31,12 @@ type verdict struct {
 // contract is looser. A single surrounding markdown code fence is tolerated,
 // as chat models add one even when told not to.
 func parseVerdict(raw string, contract *jsonschema.Schema) (verdict, []Error) {
+	return parseVerdictQuick(raw, contract, nil)
+}
+
+// parseVerdictQuick is parseVerdict with quick, newQuickSchema(contract)
+// or nil, to spare the full validator when it allows.
+func parseVerdictQuick(raw string, contract *jsonschema.Schema, quick *quickSchema) (verdict, []Error) {
 	text := stripFence(raw)
 	var doc any
 	dec := json.NewDecoder(strings.NewReader(text))
@@ -38,9 +46,60 @@ func parseVerdict(raw string, contract *jsonschema.Schema) (verdict, []Error) {
 	if dec.More() {
 		return verdict{}, []Error{{Category: CatSchemaError, Rule: "json", Message: "output holds more than one JSON value"}}
 	}
+	return checkVerdict(doc, contract, quick)
+}
+
+// responseVerdict is parseVerdict of resp.Raw, using resp.Value instead of
+// parsing when the judge handed one over in decoded form: the same
+// document, so the same verdict and the same errors.
+func responseVerdict(resp JudgeResponse, contract *jsonschema.Schema, quick *quickSchema) (verdict, []Error) {
+	if resp.Value != nil && isDecodedJSON(resp.Value) {
+		return checkVerdict(resp.Value, contract, quick)
+	}
+	return parseVerdictQuick(resp.Raw, contract, quick)
+}
+
+// isDecodedJSON reports whether v has only the types encoding/json decodes
+// into an any, with values a JSON round trip keeps as they are: finite
+// numbers and valid UTF-8 (encoding would replace invalid bytes).
+func isDecodedJSON(v any) bool {
+	switch x := v.(type) {
+	case nil, bool:
+		return true
+	case string:
+		return utf8.ValidString(x)
+	case float64:
+		return !math.IsInf(x, 0) && !math.IsNaN(x)
+	case []any:
+		if x == nil {
+			return false // encodes as null
+		}
+		for _, e := range x {
+			if !isDecodedJSON(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		if x == nil {
+			return false // encodes as null
+		}
+		for k, e := range x {
+			if !utf8.ValidString(k) || !isDecodedJSON(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// checkVerdict validates a decoded judge answer against the contract and
+// the shape the router needs (parseVerdict).
+func checkVerdict(doc any, contract *jsonschema.Schema, quick *quickSchema) (verdict, []Error) {
 	var errs []Error
 	if contract != nil {
-		errs = append(errs, schemaErrors(contract.Validate(doc), CatSchemaError, "")...)
+		errs = append(errs, schemaErrors(quick.validate(contract, doc), CatSchemaError, "")...)
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {

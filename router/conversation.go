@@ -36,7 +36,7 @@ func (rt *routing) converse(ctx context.Context) error {
 	}
 	rt.set = set
 	rt.d.Model = set.models.Judge.Name()
-	candidates, dropped := policy(set.reg.Skills, rt.req.Caller)
+	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held)
 	kept := make(map[string]*registry.Skill, len(candidates))
 	for _, s := range candidates {
 		kept[s.Name] = s

@@ -1,6 +1,8 @@
 package router
 
 import (
+	"fmt"
+
 	g "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -10,7 +12,7 @@ import (
 var _ = g.Describe("internals", func() {
 	g.It("re-checks the skill's own permission_scope as defence in depth", func() {
 		s := &registry.Skill{Name: "delete_test_data", PermissionScope: []string{"data:delete", "ops:write"}}
-		errs := permissionErrors(s, map[string]any{}, map[string]bool{"ops:write": true})
+		errs := permissionErrors(s, map[string]any{}, scopeSet(Caller{Scopes: []string{" ops:write "}}))
 		Expect(errs).To(ConsistOf(Error{Category: CatParams, Layer: LayerPermission, Rule: "permission_scope",
 			Message: "delete_test_data needs scope data:delete, which the caller lacks"}))
 	})
@@ -47,4 +49,36 @@ var _ = g.Describe("internals", func() {
 		Expect(out).To(Equal(choiceInvalid))
 		Expect(note).To(ContainSubstring("several"))
 	})
+})
+
+var _ = g.Describe("held scopes", func() {
+	g.It("trims each scope without touching the caller's list", func() {
+		scopes := []string{"a:read", " b:write "}
+		h := scopeSet(Caller{Scopes: scopes})
+		Expect(h.has("b:write")).To(BeTrue())
+		Expect(h.has(" b:write ")).To(BeFalse())
+		Expect(scopes[1]).To(Equal(" b:write "))
+	})
+	g.It("answers the same for a long list, kept as a map", func() {
+		var scopes []string
+		for i := range 40 {
+			scopes = append(scopes, string(rune('a'+i%26))+":"+string(rune('a'+i/26)))
+		}
+		h := scopeSet(Caller{Scopes: scopes})
+		Expect(h.set).NotTo(BeNil())
+		for _, s := range scopes {
+			Expect(h.has(s)).To(BeTrue())
+		}
+		Expect(h.has("z:z")).To(BeFalse())
+	})
+})
+
+var _ = g.Describe("the bands note", func() {
+	g.DescribeTable("reads as the formatted note", func(se registry.SideEffect, execute, clarify float64, a Action) {
+		Expect(bandsNote(se, execute, clarify, a)).To(Equal(fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g -> %s", se, execute, clarify, a)))
+	},
+		g.Entry("usual", registry.Read, 0.7, 0.4, Execute),
+		g.Entry("whole and tiny numbers", registry.Delete, 1.0, 1e-7, Refuse),
+		g.Entry("large", registry.Send, 123456789.0, 0.0001, Clarify),
+	)
 })

@@ -67,7 +67,7 @@ func (rt *routing) ask(ctx context.Context, jreq JudgeRequest, attempt int) (Jud
 		return resp, verdict{}, nil, err
 	}
 	rt.addUsage(resp.Usage)
-	v, errs := parseVerdict(resp.Raw, rt.r.v.Contract)
+	v, errs := responseVerdict(resp, rt.r.v.Contract, rt.r.contract)
 	step.Prompt, step.Raw, step.Usage, step.Errors = resp.Prompt, resp.Raw, resp.Usage, errs
 	if errs == nil {
 		step.Choice, step.Confidence = v.Skill, floatp(v.Confidence)
@@ -113,28 +113,67 @@ func (rt *routing) prompt(cands []*registry.Skill) string {
 // judgeRanking orders the judge's scores for the candidates, best first,
 // ties by candidate order; names that are not candidates are ignored.
 func judgeRanking(scores []Candidate, cands []*registry.Skill, recall []Candidate) []Candidate {
-	pos := make(map[string]int, len(cands))
-	for i, s := range cands {
-		pos[s.Name] = i
-	}
-	var out []Candidate
-	seen := map[string]bool{}
+	pos := candidatePositions(cands)
+	var out []rankedAt
 	for _, c := range scores {
-		if _, ok := pos[c.Skill]; ok && !seen[c.Skill] {
-			seen[c.Skill] = true
-			out = append(out, Candidate{Skill: c.Skill, Score: round4(c.Score)})
+		if at, ok := pos.of(c.Skill); ok && !slices.ContainsFunc(out, func(r rankedAt) bool { return r.Skill == c.Skill }) {
+			if out == nil {
+				out = make([]rankedAt, 0, len(scores))
+			}
+			out = append(out, rankedAt{Candidate{Skill: c.Skill, Score: round4(c.Score)}, at})
 		}
 	}
 	if len(out) == 0 {
 		return recall
 	}
-	slices.SortStableFunc(out, func(a, b Candidate) int {
+	slices.SortStableFunc(out, func(a, b rankedAt) int {
 		if a.Score != b.Score {
 			return cmp.Compare(b.Score, a.Score)
 		}
-		return pos[a.Skill] - pos[b.Skill]
+		return a.at - b.at
 	})
-	return out
+	ranked := make([]Candidate, len(out))
+	for i, r := range out {
+		ranked[i] = r.Candidate
+	}
+	return ranked
+}
+
+// rankedAt is a judge's score with the candidate's place, the tie-break.
+type rankedAt struct {
+	Candidate
+	at int
+}
+
+// positions finds a candidate's place by name: by scanning a few, by a
+// map for many (a request's own tools may be hundreds).
+type positions struct {
+	cands []*registry.Skill
+	index map[string]int
+}
+
+func candidatePositions(cands []*registry.Skill) positions {
+	p := positions{cands: cands}
+	if len(cands) > 16 {
+		p.index = make(map[string]int, len(cands))
+		for i, s := range cands {
+			p.index[s.Name] = i // the last of a repeated name, as the scan
+		}
+	}
+	return p
+}
+
+func (p positions) of(name string) (int, bool) {
+	if p.index != nil {
+		i, ok := p.index[name]
+		return i, ok
+	}
+	for i := len(p.cands) - 1; i >= 0; i-- {
+		if p.cands[i].Name == name {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // invalidSkill is the schema_error for a judge answer naming a skill that

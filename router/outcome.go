@@ -15,7 +15,7 @@ import (
 // exactly those fields; a permission failure refuses.
 func (rt *routing) checkParams(ctx context.Context, s *registry.Skill, v verdict, action Action, cands []*registry.Skill, ranking []Candidate) error {
 	params := dropNulls(v.Params)
-	errs := validateParams(s, params, rt.held, rt.now)
+	errs := validateParams(s, rt.set.quick[s], params, rt.held, rt.now)
 	rt.trace(TraceStep{Stage: "params", Choice: s.Name, Errors: errs, Note: paramsNote(errs)})
 	if len(errs) > 0 && !hasLayer(errs, LayerPermission) && !rt.repaired && !isBuiltinJudge(rt.set.models.Judge) {
 		rt.repaired = true
@@ -38,7 +38,7 @@ func (rt *routing) checkParams(ctx context.Context, s *registry.Skill, v verdict
 			rt.trace(TraceStep{Stage: "params", Note: fmt.Sprintf("the repair switched to %q; only a params repair is taken, the first answer stands", fixed.Skill)})
 		default:
 			params = dropNulls(fixed.Params)
-			errs = validateParams(s, params, rt.held, rt.now)
+			errs = validateParams(s, rt.set.quick[s], params, rt.held, rt.now)
 			rt.trace(TraceStep{Stage: "params", Choice: s.Name, Attempt: 2, Errors: errs, Note: paramsNote(errs)})
 		}
 	}

@@ -17,10 +17,12 @@ import (
 // repeat the schema's complaint). Permission: x-permission on a property
 // value, plus the skill's own permission_scope again, as defence in depth
 // behind stage 0.
-func validateParams(s *registry.Skill, params map[string]any, held map[string]bool, now time.Time) []Error {
+//
+// quick is newQuickSchema(s.Schema), or nil.
+func validateParams(s *registry.Skill, quick *quickSchema, params map[string]any, held heldScopes, now time.Time) []Error {
 	var errs []Error
 	if s.Schema != nil {
-		errs = append(errs, schemaErrors(s.Schema.Validate(params), CatParams, LayerSchema)...)
+		errs = append(errs, schemaErrors(quick.validate(s.Schema, params), CatParams, LayerSchema)...)
 	}
 	bad := map[string]bool{}
 	for _, e := range errs {
@@ -98,7 +100,7 @@ func numericForRules(s *registry.Skill, params map[string]any) map[string]any {
 }
 
 // permissionErrors is the permission layer.
-func permissionErrors(s *registry.Skill, params map[string]any, held map[string]bool) []Error {
+func permissionErrors(s *registry.Skill, params map[string]any, held heldScopes) []Error {
 	var errs []Error
 	if miss := missingScopes(held, s.PermissionScope); len(miss) > 0 {
 		errs = append(errs, Error{Category: CatParams, Layer: LayerPermission, Rule: "permission_scope",

@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ type routing struct {
 	req  Request
 	text string
 	now  time.Time
-	held map[string]bool
+	held heldScopes
 	d    Decision
 	// repaired is set once the single judge repair attempt is spent,
 	// whether on the contract or on params.
@@ -67,7 +68,7 @@ func (rt *routing) run(ctx context.Context) error {
 	rt.d.Model = set.models.Judge.Name()
 
 	// Stage 0: policy.
-	candidates, dropped := policy(set.reg.Skills, rt.req.Caller)
+	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held)
 	rt.kept = candidates
 	rt.trace(TraceStep{Stage: "policy", Kept: intp(len(candidates)), Dropped: dropped})
 	if len(candidates) == 0 {
@@ -234,8 +235,7 @@ func (rt *routing) act(ctx context.Context, s *registry.Skill, v verdict, conf f
 	if action != Refuse {
 		rt.cover = s
 	}
-	rt.trace(TraceStep{Stage: "bands", Choice: s.Name, Confidence: floatp(conf),
-		Note: fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g -> %s", s.SideEffect, execute, clarify, action)})
+	rt.trace(TraceStep{Stage: "bands", Choice: s.Name, Confidence: floatp(conf), Note: bandsNote(s.SideEffect, execute, clarify, action)})
 	switch action {
 	case Clarify:
 		rt.d.Skill = s.Name
@@ -247,6 +247,20 @@ func (rt *routing) act(ctx context.Context, s *registry.Skill, v verdict, conf f
 		return nil
 	}
 	return rt.checkParams(ctx, s, v, action, cands, ranking)
+}
+
+// bandsNote is fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g
+// -> %s", ...) built by hand: it is on every acting request's path.
+func bandsNote(se registry.SideEffect, execute, clarify float64, action Action) string {
+	b := make([]byte, 0, 64)
+	b = append(b, se...)
+	b = append(b, " skill: execute at >= "...)
+	b = strconv.AppendFloat(b, execute, 'g', -1, 64)
+	b = append(b, ", clarify at >= "...)
+	b = strconv.AppendFloat(b, clarify, 'g', -1, 64)
+	b = append(b, " -> "...)
+	b = append(b, action...)
+	return string(b)
 }
 
 // band maps a confidence to an action. A side-effect skill never gets

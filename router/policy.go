@@ -2,8 +2,11 @@ package router
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -12,8 +15,7 @@ import (
 // switched off for them, become candidates. Nothing else is ever seen by a
 // later stage, so no judge answer can reach a skill outside the caller's
 // scope.
-func policy(skills []*registry.Skill, caller Caller) (kept []*registry.Skill, dropped []string) {
-	scopes := scopeSet(caller)
+func policy(skills []*registry.Skill, caller Caller, scopes heldScopes) (kept []*registry.Skill, dropped []string) {
 	disabled := make(map[string]bool, len(caller.Disabled))
 	for _, d := range caller.Disabled {
 		disabled[strings.TrimSpace(d)] = true
@@ -45,9 +47,9 @@ func callsAny(steps []string, set map[string]bool) bool {
 }
 
 // holdsAll reports whether every needed scope is held.
-func holdsAll(held map[string]bool, needed []string) bool {
+func holdsAll(held heldScopes, needed []string) bool {
 	for _, n := range needed {
-		if !held[n] {
+		if !held.has(n) {
 			return false
 		}
 	}
@@ -55,23 +57,55 @@ func holdsAll(held map[string]bool, needed []string) bool {
 }
 
 // missingScopes lists, in order, the needed scopes that are not held.
-func missingScopes(held map[string]bool, needed []string) []string {
+func missingScopes(held heldScopes, needed []string) []string {
 	var out []string
 	for _, n := range needed {
-		if !held[n] && !slices.Contains(out, n) {
+		if !held.has(n) && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// scopeSet turns a caller's scopes into a set.
-func scopeSet(c Caller) map[string]bool {
-	m := make(map[string]bool, len(c.Scopes))
-	for _, s := range c.Scopes {
-		m[strings.TrimSpace(s)] = true
+// heldScopes is the set of scopes a caller holds, each trimmed. A caller
+// holds a handful, so a list is searched; a long one gets a map.
+type heldScopes struct {
+	list []string
+	set  map[string]bool // only for a long list
+}
+
+// scopeListMax is the longest scope list searched in turn.
+const scopeListMax = 16
+
+// scopeSet turns a caller's scopes into a set, built once per request.
+// Scopes written without surrounding space (the usual case) are used as
+// they are, without a copy.
+func scopeSet(c Caller) heldScopes {
+	list, copied := c.Scopes, false
+	for i, s := range c.Scopes {
+		if t := strings.TrimSpace(s); t != s {
+			if !copied {
+				list, copied = slices.Clone(c.Scopes), true
+			}
+			list[i] = t
+		}
 	}
-	return m
+	h := heldScopes{list: list}
+	if len(list) > scopeListMax {
+		h.set = make(map[string]bool, len(list))
+		for _, s := range list {
+			h.set[s] = true
+		}
+	}
+	return h
+}
+
+// has reports whether scope n is held.
+func (h heldScopes) has(n string) bool {
+	if h.set != nil {
+		return h.set[n]
+	}
+	return slices.Contains(h.list, n)
 }
 
 // triggerFilter answers, in one pass over the text, whether any trigger of
@@ -80,6 +114,9 @@ func scopeSet(c Caller) map[string]bool {
 type triggerFilter struct {
 	none bool           // the set has no triggers at all
 	any  *regexp.Regexp // every trigger as one alternation; nil: try each
+	// needles, when set, are strings one of which is in any text some
+	// trigger matches: a text with none of them skips the regexps.
+	needles []needle
 }
 
 func newTriggerFilter(skills []*registry.Skill) triggerFilter {
@@ -96,12 +133,14 @@ func newTriggerFilter(skills []*registry.Skill) triggerFilter {
 	if len(alts) == 0 {
 		return triggerFilter{none: true}
 	}
+	f := triggerFilter{needles: triggerNeedles(skills)}
 	re, err := regexp.Compile(strings.Join(alts, "|"))
 	if err != nil {
 		// Too large to join (each compiled alone): every trigger is tried.
-		return triggerFilter{}
+		return f
 	}
-	return triggerFilter{any: re}
+	f.any = re
+	return f
 }
 
 // mayMatch is false only when no trigger of the set matches text.
@@ -109,7 +148,151 @@ func (f triggerFilter) mayMatch(text string) bool {
 	if f.none {
 		return false
 	}
+	if f.needles != nil && !slices.ContainsFunc(f.needles, func(n needle) bool { return n.in(text) }) {
+		return false
+	}
 	return f.any == nil || f.any.MatchString(text)
+}
+
+// needle is a literal every match of some trigger contains; fold: in any
+// ASCII case (the needle is kept in lower case).
+type needle struct {
+	s    string
+	fold bool
+}
+
+func (n needle) in(text string) bool {
+	if !n.fold {
+		return strings.Contains(text, n.s)
+	}
+	for i := 0; i+len(n.s) <= len(text); i++ {
+		if asciiFoldPrefix(text[i:], n.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiFoldPrefix reports whether text starts with lower in any ASCII case.
+func asciiFoldPrefix(text, lower string) bool {
+	for j := 0; j < len(lower); j++ {
+		c := text[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// triggerNeedles gathers, for every trigger of the skills, literals one
+// of which any match of it contains; nil when some trigger has none that
+// can be checked exactly (then the regexps always run).
+func triggerNeedles(skills []*registry.Skill) []needle {
+	var out []needle
+	for _, s := range skills {
+		for _, t := range s.Triggers {
+			if t.Re == nil {
+				continue
+			}
+			re, err := syntax.Parse(t.Re.String(), syntax.Perl)
+			if err != nil {
+				return nil
+			}
+			ns := requiredLiterals(re)
+			if len(ns) == 0 {
+				return nil
+			}
+			for _, n := range ns {
+				if !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// requiredLiterals are literals one of which every match of re contains,
+// or nil when it cannot tell. A concatenation needs each part, so the
+// part with the longest shortest literal is kept; an alternation needs
+// one of its branches; a repeat at least once needs its body. Of a
+// case-folded literal only a run of letters that fold within ASCII is kept
+// (not k or s, whose fold orbits hold the Kelvin sign and the long s).
+func requiredLiterals(re *syntax.Regexp) []needle {
+	switch re.Op {
+	case syntax.OpLiteral:
+		// The longest run of runes a plain search finds exactly.
+		fold := re.Flags&syntax.FoldCase != 0
+		var best, run []rune
+		for _, r := range append(re.Rune, utf8.RuneError) {
+			if r == utf8.RuneError || fold && !asciiFoldOnly(r) {
+				if len(run) > len(best) {
+					best = run
+				}
+				run = nil
+				continue
+			}
+			run = append(run, r)
+		}
+		if len(best) == 0 {
+			return nil
+		}
+		s := string(best)
+		if fold {
+			s = strings.ToLower(s)
+		}
+		return []needle{{s: s, fold: fold}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiterals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []needle
+		for _, sub := range re.Sub {
+			if ns := requiredLiterals(sub); ns != nil && (best == nil || shortest(ns) > shortest(best)) {
+				best = ns
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var all []needle
+		for _, sub := range re.Sub {
+			ns := requiredLiterals(sub)
+			if ns == nil {
+				return nil
+			}
+			all = append(all, ns...)
+		}
+		return all
+	}
+	return nil
+}
+
+func shortest(ns []needle) int {
+	m := len(ns[0].s)
+	for _, n := range ns[1:] {
+		m = min(m, len(n.s))
+	}
+	return m
+}
+
+// asciiFoldOnly reports whether every rune r matches case-insensitively
+// is ASCII, so an ASCII case-insensitive search finds exactly its matches.
+func asciiFoldOnly(r rune) bool {
+	if r >= utf8.RuneSelf {
+		return false
+	}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // matchTriggers is stage 1: the candidates whose trigger regexes match the

@@ -39,6 +39,11 @@ type recallIndex struct {
 	// [first, last) document rows.
 	vecs []float32
 	rows [][2]int
+	// post is vecs by dimension, for sparse vectors (the builtin
+	// embedder's): postings j are the rows non-zero in dimension j, rows
+	// ascending, so a sparse request touches only what it shares with
+	// each document. nil when the vectors are dense.
+	post *postings
 	// order is each skill's registry position, the tie-break that keeps
 	// rankings deterministic.
 	order map[string]int
@@ -140,7 +145,50 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 		ix.vecs = append(ix.vecs, stored.Embedding...)
 		ix.rows[k][1] = row + 1
 	}
+	ix.post = newPostings(ix.vecs, ix.dim)
 	return ix, nil
+}
+
+// postings is a column-wise copy of the index's non-zero entries:
+// dimension j's are row[start[j]:start[j+1]] with their values.
+type postings struct {
+	start []int32
+	row   []int32
+	val   []float32
+}
+
+// sparseShare is the largest share of non-zero entries worth a postings
+// copy: denser vectors are scanned row by row.
+const sparseShare = 0.25
+
+func newPostings(vecs []float32, dim int) *postings {
+	if dim == 0 || len(vecs) == 0 || len(vecs)/dim > math.MaxInt32 {
+		return nil
+	}
+	count := make([]int32, dim+1)
+	nnz := 0
+	for i, x := range vecs {
+		if x != 0 {
+			count[i%dim+1]++
+			nnz++
+		}
+	}
+	if float64(nnz) > sparseShare*float64(len(vecs)) {
+		return nil
+	}
+	for j := 1; j <= dim; j++ {
+		count[j] += count[j-1]
+	}
+	p := &postings{start: count, row: make([]int32, nnz), val: make([]float32, nnz)}
+	next := slices.Clone(count[:dim])
+	for i, x := range vecs {
+		if x != 0 {
+			j := i % dim
+			p.row[next[j]], p.val[next[j]] = int32(i/dim), x
+			next[j]++
+		}
+	}
+	return p
 }
 
 func norm(v []float32) float64 {
@@ -200,8 +248,12 @@ func (ix *recallIndex) scores(ctx context.Context, text string) ([]float32, erro
 	}
 	// Only the request's non-zero dimensions contribute; a dense request
 	// (a remote embedder's) is scanned whole.
+	dense := countNonZero(q)*2 > len(q)
+	if !dense && ix.post != nil {
+		return ix.postingScores(q), nil
+	}
 	var nz []int
-	if dense := countNonZero(q)*2 > len(q); !dense {
+	if !dense {
 		nz = make([]int, 0, len(q)/2)
 		for j, x := range q {
 			if x != 0 {
@@ -232,6 +284,36 @@ func (ix *recallIndex) scores(ctx context.Context, text string) ([]float32, erro
 		best[i] = top
 	}
 	return best, nil
+}
+
+// postingScores is the row scan of scores for a sparse request, done
+// through the postings: each row's products are summed in the same order
+// (dimension ascending), and the products with a zero entry a row scan
+// adds change no sum (adding a signed zero to a sum that started at +0
+// leaves it as it is), so every score is bit for bit the scan's.
+func (ix *recallIndex) postingScores(q []float32) []float32 {
+	p := ix.post
+	dots := make([]float32, len(ix.vecs)/ix.dim)
+	for j, x := range q {
+		if x == 0 {
+			continue
+		}
+		for k := p.start[j]; k < p.start[j+1]; k++ {
+			dots[p.row[k]] += float32(x * p.val[k])
+		}
+	}
+	best := make([]float32, len(ix.rows))
+	for i, r := range ix.rows {
+		if r[0] == r[1] {
+			continue
+		}
+		top := float32(math.Inf(-1))
+		for _, dot := range dots[r[0]:r[1]] {
+			top = max(top, dot)
+		}
+		best[i] = top
+	}
+	return best
 }
 
 func countNonZero(v []float32) int {

@@ -23,8 +23,12 @@ const toolsCacheSize = 128
 // use.
 type Router struct {
 	v       *registry.Version
+	id      string // v.ID(), worked out once
 	factory ModelFactory
 	base    *skillSet
+	// contract is newQuickSchema(v.Contract): the judge's answer checked
+	// without the full validator when it allows.
+	contract *quickSchema
 
 	mu    sync.Mutex
 	tools map[*registry.Registry]*toolsEntry
@@ -40,6 +44,9 @@ type skillSet struct {
 	byName   map[string]*registry.Skill
 	sections map[*registry.Skill]string
 	triggers triggerFilter
+	// quick holds each skill's params schema for validation without the
+	// full validator's allocations when it allows (newQuickSchema).
+	quick map[*registry.Skill]*quickSchema
 }
 
 type toolsEntry struct {
@@ -74,7 +81,7 @@ func NewReporting(v *registry.Version, factory ModelFactory, report func(BuildPh
 	if factory == nil {
 		return nil, errors.New("new router: no model factory")
 	}
-	r := &Router{v: v, factory: factory, tools: map[*registry.Registry]*toolsEntry{}}
+	r := &Router{v: v, id: v.ID(), factory: factory, tools: map[*registry.Registry]*toolsEntry{}, contract: newQuickSchema(v.Contract)}
 	set, err := r.buildSet(context.Background(), v.Registry, report)
 	if err != nil {
 		return nil, fmt.Errorf("new router for %s: %w", v.ID(), err)
@@ -120,10 +127,12 @@ func (r *Router) buildSet(ctx context.Context, reg *registry.Registry, report fu
 		index:    index,
 		byName:   make(map[string]*registry.Skill, len(reg.Skills)),
 		sections: make(map[*registry.Skill]string, len(reg.Skills)),
+		quick:    make(map[*registry.Skill]*quickSchema, len(reg.Skills)),
 	}
 	for _, s := range reg.Skills {
 		set.byName[s.Name] = s
 		set.sections[s] = skillSection(s)
+		set.quick[s] = newQuickSchema(s.Schema)
 	}
 	set.triggers = newTriggerFilter(reg.Skills)
 	return set, nil
@@ -216,9 +225,11 @@ func (r *Router) newRouting(req Request, now time.Time) *routing {
 			Params:     map[string]any{},
 			Candidates: []Candidate{},
 			Errors:     []Error{},
-			Trace:      []TraceStep{},
-			Version:    r.v.ID(),
-			Model:      r.base.models.Judge.Name(),
+			// Room for a usual decision's steps (policy, rules, recall,
+			// judge, bands, params or gate, diagnosis) in one allocation.
+			Trace:   make([]TraceStep, 0, 8),
+			Version: r.id,
+			Model:   r.base.models.Judge.Name(),
 		},
 	}
 }

@@ -187,6 +187,15 @@ type JudgeResponse struct {
 	// Prompt is what was sent, secrets redacted, for the trace.
 	Prompt string
 	Usage  *Usage
+	// Value optionally hands over Raw already decoded, so a judge that
+	// builds its answer in memory (the builtin) spares the router a JSON
+	// parse on every request. When set it must be exactly what Raw decodes
+	// to with encoding/json into an any: map[string]any, []any, string,
+	// float64, bool and nil only. The router uses it only when it has that
+	// form (otherwise Raw is parsed as usual), and validates it against the
+	// contract just as it would the parsed Raw; Raw is still what the trace
+	// shows.
+	Value any
 }
 
 // Judge picks a skill or "none" with a confidence.

@@ -60,7 +60,7 @@ func paramCover(s *registry.Skill, params map[string]any) float64 {
 // skill's params extracted from it (nil when it requires none).
 func (f *fitted) coverage(s int, text, lower string, dates []dateSpan) (name, param, schema float64, params map[string]any) {
 	name = nameCover(f.stems[s], lower)
-	schema = schemaCover(f.schemaStems[s], text)
+	schema = schemaCoverLower(f.schemaStems[s], text, lower)
 	sk := f.skills[s]
 	if len(sk.Required()) == 0 {
 		return name, 1, schema, nil
@@ -147,10 +147,15 @@ func splitCamel(s string) string {
 // that the skill's texts or schema use; 0.5 when the request has none.
 // A request a tool serves talks about what the tool's schema talks about.
 func schemaCover(stems map[string]bool, text string) float64 {
+	return schemaCoverLower(stems, text, lowerASCII(text))
+}
+
+// schemaCoverLower is schemaCover with lowerASCII(text) already at hand.
+func schemaCoverLower(stems map[string]bool, text, lower string) float64 {
 	n, found := 0, 0
-	for _, w := range wordsOf(lowerASCII(text)) {
-		word := w.w
-		if len(word) < 3 || text[w.from] < 'a' || text[w.from] > 'z' || !contentWord(word) {
+	for from, to := nextWord(lower, 0); from < to; from, to = nextWord(lower, to) {
+		word := lower[from:to]
+		if len(word) < 3 || text[from] < 'a' || text[from] > 'z' || !contentWord(word) {
 			continue // capitalised in the request, a number, or grammar
 		}
 		n++

@@ -53,26 +53,32 @@ type wordAt struct {
 
 func wordsOf(lower string) []wordAt {
 	var out []wordAt
-	start := -1
-	for i := 0; i <= len(lower); i++ {
-		in := i < len(lower) && (lower[i] >= 'a' && lower[i] <= 'z' || lower[i] >= '0' && lower[i] <= '9' || lower[i] == '-' || lower[i] == '\'' || lower[i] == '_')
-		if in && start < 0 {
-			start = i
-		}
-		if !in && start >= 0 {
-			out = append(out, wordAt{span{start, i}, lower[start:i]})
-			start = -1
-		}
+	for from, to := nextWord(lower, 0); from < to; from, to = nextWord(lower, to) {
+		out = append(out, wordAt{span{from, to}, lower[from:to]})
 	}
 	return out
 }
 
-// hashWord is the feature hash of a Latin word.
-func hashWord(w string) uint64 {
-	fh := featureHasher{}
-	fh.emit(kindWord, w, "", "")
-	return fh.out[0].hash
+// nextWord is the first word of lower at or after i as [from, to), or
+// from == to when none is left: wordsOf without the list, for loops that
+// only look at each word once.
+func nextWord(lower string, i int) (from, to int) {
+	for i < len(lower) && !wordByte(lower[i]) {
+		i++
+	}
+	from = i
+	for i < len(lower) && wordByte(lower[i]) {
+		i++
+	}
+	return from, i
 }
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '\'' || c == '_'
+}
+
+// hashWord is the feature hash of a Latin word.
+func hashWord(w string) uint64 { return featureHash(kindWord, w, "", "") }
 
 // cuedPhrase finds the plain words a property's own word introduces or
 // follows: after it and a connector ("crime of theft", "status: open"),

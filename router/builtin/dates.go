@@ -30,6 +30,9 @@ type dateRule struct {
 	// a substring test costs nanoseconds where a regexp costs microseconds.
 	digit bool
 	need  []string
+	// digitSep: the regexp runs only on text where a digit is directly
+	// followed by "-", "/" or ".", as every match of a numeric date holds.
+	digitSep bool
 }
 
 // monthAlt matches a month's name or its abbreviation.
@@ -41,14 +44,14 @@ var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 // on Monday; "this week"/"this month" run to today; "last N days" ends
 // today and spans N days.
 var dateRules = []dateRule{
-	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, need: []string{"-", "/", "."}},
+	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, digitSep: true},
 	{re: regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}},
 	{re: regexp.MustCompile(`\b(` + monthAlt + `)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
 	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthAlt + `)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
 	{re: regexp.MustCompile(`\b(\d{4}),?\s+(` + monthAlt + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
 	// Month-first numeric dates, as US forms write them ("01-31-1980");
 	// day-first when the first part cannot be a month.
-	{re: regexp.MustCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, need: []string{"-", "/", "."}},
+	{re: regexp.MustCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, digitSep: true},
 	// A range of days written without their month ("1号到15号", "the 1st
 	// to the 15th"), as a user answers "which dates?".
 	{re: regexp.MustCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}},
@@ -75,8 +78,9 @@ func findDates(lower string, now time.Time) []dateSpan {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
 	var found []dateSpan
 	digit := strings.ContainsAny(lower, "0123456789")
+	digitSep := digit && hasDigitSep(lower)
 	for _, r := range dateRules {
-		if r.digit && !digit || r.need != nil && !containsAny(lower, r.need) {
+		if r.digit && !digit || r.digitSep && !digitSep || r.need != nil && !containsAny(lower, r.need) {
 			continue
 		}
 		for _, m := range r.re.FindAllStringSubmatchIndex(lower, -1) {
@@ -151,6 +155,19 @@ var writtenYear = regexp.MustCompile(`\d{4}`)
 // dateProbe is the moment date spans are parsed against when only their
 // place matters (tokenizing): any fixed day will do.
 var dateProbe = time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+
+// hasDigitSep reports whether an ASCII digit is directly followed by one
+// of the numeric dates' separators, "-", "/" or ".".
+func hasDigitSep(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if c := s[i]; c >= '0' && c <= '9' {
+			if n := s[i+1]; n == '-' || n == '/' || n == '.' {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {

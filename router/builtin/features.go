@@ -44,6 +44,11 @@ type featureHasher struct {
 }
 
 func (fh *featureHasher) emit(kind featureKind, a, b, c string) {
+	fh.out = append(fh.out, hashedFeature{hash: featureHash(kind, a, b, c), kind: kind})
+}
+
+// featureHash is the hash of the feature made of a, b and c in turn.
+func featureHash(kind featureKind, a, b, c string) uint64 {
 	h := uint64(fnvOffset)
 	h ^= uint64(kind)
 	h *= fnvPrime
@@ -59,7 +64,7 @@ func (fh *featureHasher) emit(kind featureKind, a, b, c string) {
 		h ^= uint64(c[i])
 		h *= fnvPrime
 	}
-	fh.out = append(fh.out, hashedFeature{hash: h, kind: kind})
+	return h
 }
 
 // termCount is a distinct feature of a text with how often it occurs.
@@ -82,6 +87,11 @@ type scratch struct {
 	cenAcc []float32
 	first  []float64 // per skill, while collecting evidence
 	second []float64
+	// the judge's per-candidate buffers (fitted.rank)
+	candIdx []int32
+	evs     []evidence
+	logits  []float64
+	ranked  []rankedCandidate
 	// dated, lower and dates carry a request's date spans from the judge
 	// to the tokenizer, so the date rules run once per request.
 	dated bool

@@ -63,9 +63,9 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		return router.JudgeResponse{}, err
 	}
 	if len(req.Candidates) == 0 {
-		raw, _ := json.Marshal(verdict{Skill: router.NoneChoice, Confidence: 1, Params: map[string]any{},
-			Reason: "no candidate skills"})
-		return router.JudgeResponse{Raw: string(raw)}, nil
+		v := verdict{Skill: router.NoneChoice, Confidence: 1, Params: map[string]any{}, Reason: "no candidate skills"}
+		raw, _ := json.Marshal(v)
+		return router.JudgeResponse{Raw: string(raw), Value: v.value()}, nil
 	}
 	f := j.fit
 	if !f.knowsAll(req.Candidates) {
@@ -103,7 +103,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		}
 		v.Reason = f.reason(sc, ranked)
 	}
-	raw, err := json.Marshal(v)
+	raw, err := marshalVerdict(v)
 	if err != nil {
 		return router.JudgeResponse{}, fmt.Errorf("encode builtin verdict: %w", err)
 	}
@@ -111,7 +111,26 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	for i, r := range ranked {
 		scores[i] = router.Candidate{Skill: r.skill.Name, Score: r.conf}
 	}
-	return router.JudgeResponse{Raw: string(raw), Scores: scores}, nil
+	return router.JudgeResponse{Raw: string(raw), Scores: scores, Value: v.value()}, nil
+}
+
+// value is the verdict as decoding its JSON would give it, handed to the
+// router with the JSON so it need not parse what was just encoded. Values
+// that would not come back unchanged (a nil params map, which encodes as
+// null) are left as they decode; the router checks the rest.
+func (v verdict) value() map[string]any {
+	doc := make(map[string]any, 4)
+	doc["skill"] = v.Skill
+	doc["confidence"] = v.Confidence
+	if v.Params == nil {
+		doc["params"] = nil
+	} else {
+		doc["params"] = v.Params
+	}
+	if v.Reason != "" {
+		doc["reason"] = v.Reason
+	}
+	return doc
 }
 
 // coverageMargin is how many logits behind the best a candidate may be
@@ -134,16 +153,20 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 	f.query(sc, text)
 	f.accumulate(sc)
 	n := len(cands)
-	idx := make([]int32, 0, n)
-	evs := make([]evidence, 0, n)
+	idx := sc.candIdx[:0]
+	evs := sc.evs[:0]
 	for _, c := range cands {
 		i := f.byName[c.Name]
 		idx = append(idx, int32(i))
 		evs = append(evs, f.evidenceFor(sc, i, -1))
 	}
-	z := make([]float64, n)
+	z := slices.Grow(sc.logits[:0], n)[:n]
+	clear(z)
 	f.lin.logits(sparseVec{idx: sc.qIdx, val: sc.qVal}, idx, evs, z)
-	ranked := make([]rankedCandidate, n)
+	// The ranking lives in the scratch too: the judge is done with it
+	// before the scratch goes back to the pool.
+	ranked := slices.Grow(sc.ranked[:0], n)[:n]
+	sc.candIdx, sc.evs, sc.logits, sc.ranked = idx, evs, z, ranked
 	best := slices.Max(z)
 	for c := range cands {
 		in := candidateInput(z, c, evs)
@@ -153,8 +176,8 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 		} else {
 			// Far behind: right with nearly no chance whatever it covers,
 			// so its params are not read (the costly part of coverage).
-			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCover(f.schemaStems[idx[c]], text)
-			if len(cands[c].Required()) == 0 {
+			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCoverLower(f.schemaStems[idx[c]], text, lower)
+			if !requiresAny(cands[c]) {
 				in.paramCover = 1 // nothing required, nothing missing
 			}
 		}
@@ -169,6 +192,17 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 		return strings.Compare(a.skill.Name, b.skill.Name)
 	})
 	return ranked
+}
+
+// requiresAny is len(s.Required()) > 0 without building the list.
+func requiresAny(s *registry.Skill) bool {
+	req, _ := s.ParamsSchema["required"].([]any)
+	for _, r := range req {
+		if _, ok := r.(string); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // reason says why the top candidate won: the registry text it is closest

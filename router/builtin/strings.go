@@ -193,25 +193,48 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 				return v, tok, true
 			}
 		}
+	// Each regexp runs only when the text holds something every match of
+	// it contains (a hyphen, a digit, a cue word): most requests hold none.
 	case roleService:
-		if v, sp, ok := first(hyphenatedRe, lower); ok {
-			return v, sp, ok
+		if strings.Contains(lower, "-") {
+			if v, sp, ok := first(hyphenatedRe, lower); ok {
+				return v, sp, ok
+			}
 		}
-		if v, sp, ok := first(serviceNear, lower); ok && !stopword(lowerASCII(v)) && !strings.HasSuffix(v, "-") {
-			return v, sp, ok
+		if containsAny(lower, serviceCues) {
+			if v, sp, ok := first(serviceNear, lower); ok && !stopword(lowerASCII(v)) && !strings.HasSuffix(v, "-") {
+				return v, sp, ok
+			}
 		}
 		return loneLatinWord(text, lower, taken)
 	case roleDataset:
+		if !strings.Contains(lower, "_") {
+			return "", span{}, false
+		}
 		return first(datasetRe, lower)
 	case roleID:
+		if !mayHoldIdentifier(text) {
+			return "", span{}, false
+		}
 		return first(identifierRe, text)
 	case roleYear:
+		if !strings.ContainsAny(text, "0123456789") {
+			return "", span{}, false
+		}
 		return first(yearRe, text)
 	case roleRecipient:
+		if !strings.ContainsAny(text, "@#.") {
+			return "", span{}, false
+		}
 		return first(recipientRe, text)
 	case roleKeyword:
-		if v, sp, ok := first(keywordCue, text); ok && !stopword(lowerASCII(v)) {
-			return v, sp, ok
+		if containsAny(text, keywordCues) {
+			if v, sp, ok := first(keywordCue, text); ok && !stopword(lowerASCII(v)) {
+				return v, sp, ok
+			}
+		}
+		if !mayHoldIdentifier(text) {
+			return "", span{}, false
 		}
 		return first(identifierRe, text)
 	case roleTitle, roleMessage, roleReason:
@@ -228,6 +251,22 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 		return p.novelClause(text, taken)
 	}
 	return "", span{}, false
+}
+
+// The literals one of which every match of serviceNear or keywordCue
+// holds, and mayHoldIdentifier, identifierRe's: a digit or a capital.
+var (
+	serviceCues = []string{"service", "服务"}
+	keywordCues = []string{"有没有", "包含", "含有", "关键字", "关键词", "keyword", "for", "containing", "matching"}
+)
+
+func mayHoldIdentifier(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // quotedSpans lists the insides of quotes, in order of appearance.

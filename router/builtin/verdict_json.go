@@ -1,0 +1,173 @@
+package builtin
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// appendVerdictJSON appends json.Marshal(v)'s bytes, written by hand: the
+// verdict is encoded on every request, and reflection over its params map
+// cost more than the rest of the encoding. ok is false when a value is of
+// a type this encoder does not write (only what JSON decodes into: string,
+// float64, bool, nil, []any, map[string]any); the caller then uses
+// json.Marshal itself. The verdict-JSON spec checks it byte for byte
+// against json.Marshal.
+func appendVerdictJSON(b []byte, v verdict) ([]byte, bool) {
+	b = append(b, `{"skill":`...)
+	b = appendJSONString(b, v.Skill)
+	b = append(b, `,"confidence":`...)
+	var ok bool
+	if b, ok = appendJSONFloat(b, v.Confidence); !ok {
+		return b, false
+	}
+	b = append(b, `,"params":`...)
+	if v.Params == nil {
+		b = append(b, "null"...)
+	} else if b, ok = appendJSONValue(b, v.Params); !ok {
+		return b, false
+	}
+	if v.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = appendJSONString(b, v.Reason)
+	}
+	return append(b, '}'), true
+}
+
+func appendJSONValue(b []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		return strconv.AppendBool(b, x), true
+	case string:
+		return appendJSONString(b, x), true
+	case float64:
+		return appendJSONFloat(b, x)
+	case []any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendJSONValue(b, e); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
+		var keysBuf [16]string
+		keys := keysBuf[:0]
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = appendJSONValue(b, x[k]); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return b, false
+}
+
+// appendJSONFloat writes a float64 as encoding/json does: shortest form,
+// exponent notation only below 1e-6 or from 1e21, "e-07" as "e-7".
+func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return b, false
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b, true
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString quotes s as encoding/json does with HTML escaping:
+// <, > and & as \u003c-style escapes, invalid UTF-8 as \ufffd, and the
+// line and paragraph separators escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// marshalVerdict is json.Marshal(v), by hand when appendVerdictJSON can.
+func marshalVerdict(v verdict) ([]byte, error) {
+	if b, ok := appendVerdictJSON(make([]byte, 0, 256), v); ok {
+		return b, nil
+	}
+	return json.Marshal(v)
+}

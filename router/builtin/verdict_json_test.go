@@ -1,0 +1,71 @@
+package builtin
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// The hand-written verdict encoder must give json.Marshal's bytes exactly:
+// they are the Raw every trace shows.
+var _ = Describe("verdict JSON", func() {
+	strs := []string{"", "plain", "引号\"和\\反斜杠", "<b>&amp;</b>", "tab\tnew\nline\r\b\f\x01\x1f", "\xff\xfeinvalid", "sep\u2028\u2029", "emoji 😀", "ORD-20261103"}
+	nums := []float64{0, -0.0, 1, 0.5, 0.12345678901234568, 1e-7, 1.5e-7, 1e-6, 1e20, 1e21, 123456789012345680000, -3.25, math.MaxFloat64, math.SmallestNonzeroFloat64}
+
+	var value func(rng *rand.Rand, depth int) any
+	value = func(rng *rand.Rand, depth int) any {
+		switch k := rng.IntN(7); {
+		case k == 0:
+			return nil
+		case k == 1:
+			return rng.IntN(2) == 0
+		case k == 2:
+			return strs[rng.IntN(len(strs))]
+		case k == 3 || depth > 2:
+			return nums[rng.IntN(len(nums))]
+		case k == 4:
+			l := make([]any, rng.IntN(4))
+			for i := range l {
+				l[i] = value(rng, depth+1)
+			}
+			return l
+		default:
+			m := map[string]any{}
+			for range rng.IntN(20) {
+				m[strs[rng.IntN(len(strs))]+string(rune('a'+rng.IntN(26)))] = value(rng, depth+1)
+			}
+			return m
+		}
+	}
+
+	It("gives json.Marshal's bytes for decoded-JSON values", func() {
+		rng := rand.New(rand.NewPCG(15, 2))
+		for range 2000 {
+			params, _ := value(rng, 0).(map[string]any)
+			v := verdict{Skill: strs[rng.IntN(len(strs))], Confidence: nums[rng.IntN(len(nums))], Params: params}
+			if rng.IntN(2) == 0 {
+				v.Reason = strs[rng.IntN(len(strs))]
+			}
+			want, err := json.Marshal(v)
+			Expect(err).NotTo(HaveOccurred())
+			got, ok := appendVerdictJSON(nil, v)
+			Expect(ok).To(BeTrue())
+			Expect(string(got)).To(Equal(string(want)))
+		}
+	})
+
+	It("leaves other types and non-finite numbers to json.Marshal", func() {
+		_, ok := appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"n": 3}})
+		Expect(ok).To(BeFalse())
+		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"l": []string{"x"}}})
+		Expect(ok).To(BeFalse())
+		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Confidence: math.NaN()})
+		Expect(ok).To(BeFalse())
+		raw, err := marshalVerdict(verdict{Skill: "a", Params: map[string]any{"n": 3}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(raw)).To(Equal(`{"skill":"a","confidence":0,"params":{"n":3}}`))
+	})
+})
