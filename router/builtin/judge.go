@@ -101,6 +101,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		if v.Params == nil {
 			v.Params = extractDated(planFor(top.skill), req.Text, lower, dates, f.known)
 		}
+		dropNonFinite(v.Params)
 		v.Reason = f.reason(sc, ranked)
 	}
 	raw, err := marshalVerdict(v)
@@ -252,3 +253,32 @@ func clip(s string, n int) string {
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// dropNonFinite removes numbers JSON cannot hold (NaN, ±Inf: "1e400",
+// "NaN" written by the user) from extracted params, at any depth, so the
+// param is missing and asked for rather than failing the whole decision.
+func dropNonFinite(params map[string]any) {
+	for k, v := range params {
+		if !finiteValue(v) {
+			delete(params, k)
+		}
+	}
+}
+
+func finiteValue(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return !math.IsNaN(x) && !math.IsInf(x, 0)
+	case float32:
+		return finiteValue(float64(x))
+	case map[string]any:
+		dropNonFinite(x)
+	case []any:
+		for _, e := range x {
+			if !finiteValue(e) {
+				return false
+			}
+		}
+	}
+	return true
+}

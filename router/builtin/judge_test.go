@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -258,5 +259,36 @@ var _ = Describe("judge", func() {
 		cancel()
 		_, err := NewJudge(testRegistry()).Judge(ctx, router.JudgeRequest{Text: "hi", Candidates: testSkills()})
 		Expect(err).To(MatchError(context.Canceled))
+	})
+})
+
+var _ = Describe("numbers JSON cannot hold", func() {
+	It("are left out of params (and asked for), never failing the decision", func() {
+		skills, err := registry.ParseSkills("tools.yaml", []byte(`skills:
+  - name: set_motor
+    description: Set the motor's speed and gear ratio.
+    side_effect: read
+    counter_examples: [what is the motor's temperature]
+    params_schema:
+      type: object
+      properties:
+        speed: {type: number, description: speed in metres per second}
+        ratio: {type: number, description: gear ratio}
+        limits: {type: object, properties: {x1: {type: number}, x2: {type: number}}}
+`))
+		Expect(err).NotTo(HaveOccurred())
+		reg, err := registry.New(skills)
+		Expect(err).NotTo(HaveOccurred())
+		for _, text := range []string{"set the motor speed to 1e400 m/s", "set motor ratio NaN and speed Inf", "set motor limits x1=NaN x2=Inf", "set motor speed between -1e400 and 1e400 m/s"} {
+			resp, err := NewJudge(reg).Judge(context.Background(), router.JudgeRequest{Text: text, Now: testNow, Candidates: reg.Skills})
+			Expect(err).NotTo(HaveOccurred(), text)
+			var v verdict
+			Expect(json.Unmarshal([]byte(resp.Raw), &v)).To(Succeed(), text)
+			for k, p := range v.Params {
+				if f, ok := p.(float64); ok {
+					Expect(math.IsInf(f, 0) || math.IsNaN(f)).To(BeFalse(), "%s: %s", text, k)
+				}
+			}
+		}
 	})
 })

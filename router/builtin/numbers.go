@@ -99,6 +99,9 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		if unitLen > 0 {
 			to += unitLen
 		}
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			continue // "1e400": no number JSON can hold
+		}
 		out = append(out, numberSpan{span: span{from, to}, value: v, dim: dim})
 	}
 	for _, m := range numberWordRe.FindAllStringIndex(text, -1) {

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"encoding/json"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -147,7 +148,7 @@ func explicitValue(pp *propPlan, raw string) (any, bool) {
 	switch pp.kind {
 	case propNumber:
 		f, err := strconv.ParseFloat(strings.TrimRight(raw, "."), 64)
-		if err != nil {
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, false
 		}
 		return numberValue(pp, numberSpan{value: f}), true
