@@ -184,7 +184,14 @@ func schemaErrors(err error, category, layer string) []Error {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
+			// jsonschema lists an object's property problems in map order;
+			// ordered by where they are, the same value always gives the
+			// same errors in the same order.
+			causes := slices.Clone(e.Causes)
+			slices.SortStableFunc(causes, func(a, b *jsonschema.ValidationError) int {
+				return strings.Compare(pointer(a.InstanceLocation), pointer(b.InstanceLocation))
+			})
+			for _, c := range causes {
 				walk(c)
 			}
 			return
