@@ -168,6 +168,31 @@ func decodeLine(line []byte, res *Result, path string, lineNo int, last bool) er
 
 // Read implements ResultStream.
 func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
+	return s.readAt(positions, func(i int, line []byte) error {
+		var res Result
+		// The line number is not known here without counting blank
+		// lines; Each has already read every line without error.
+		if err := json.Unmarshal(line, &res); err != nil {
+			return fmt.Errorf("read results %s: result %d changed while it was read: %w", s.Path, i+1, err)
+		}
+		return fn(i, &res)
+	})
+}
+
+// readCases implements caseReader: Read, each line decoded into caseLine.
+func (s *FileStream) readCases(positions []int, fn func(int, *Result) error) error {
+	return s.readAt(positions, func(i int, line []byte) error {
+		var c caseLine
+		if err := json.Unmarshal(line, &c); err != nil {
+			return fmt.Errorf("read results %s: result %d changed while it was read: %w", s.Path, i+1, err)
+		}
+		return fn(i, &c.Result)
+	})
+}
+
+// readAt calls fn with the lines at the given positions, in the order
+// given; line is only valid during the call.
+func (s *FileStream) readAt(positions []int, fn func(i int, line []byte) error) error {
 	if !s.indexed {
 		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
 			return err
@@ -192,13 +217,7 @@ func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
 		if _, err := f.ReadAt(buf, start); err != nil {
 			return fmt.Errorf("read results %s: %w", s.Path, err)
 		}
-		var res Result
-		// The line number is not known here without counting blank
-		// lines; Each has already read every line without error.
-		if err := json.Unmarshal(buf, &res); err != nil {
-			return fmt.Errorf("read results %s: result %d changed while it was read: %w", s.Path, i+1, err)
-		}
-		if err := fn(i, &res); err != nil {
+		if err := fn(i, buf); err != nil {
 			return err
 		}
 	}
@@ -214,6 +233,40 @@ func (s *FileStream) Len() (int, error) {
 	}
 	return len(s.offsets) - 1, nil
 }
+
+// ReadCases is rs.Read for readers that need only what a result says
+// about its case and its outcome, not how the router got there: the
+// result's Decision, Caller, Workflow and Resume may be left zero (a
+// file's lines are decoded without them, which is most of a line's
+// decoding work: the decision's candidates and trace). Everything else,
+// conversation turns included, is as Read gives it.
+func ReadCases(rs ResultStream, positions []int, fn func(i int, r *Result) error) error {
+	if c, ok := rs.(caseReader); ok {
+		return c.readCases(positions, fn)
+	}
+	return rs.Read(positions, fn)
+}
+
+// caseReader is a stream that can read results without their decisions.
+type caseReader interface {
+	readCases(positions []int, fn func(int, *Result) error) error
+}
+
+// caseLine decodes a results line without the parts ReadCases leaves
+// out: its fields named like Result's shadow them (encoding/json prefers
+// the shallower field), and skipJSON only steps over the value.
+type caseLine struct {
+	Result
+	Decision skipJSON `json:"decision"`
+	Caller   skipJSON `json:"caller"`
+	Workflow skipJSON `json:"workflow"`
+	Resume   skipJSON `json:"resume"`
+}
+
+// skipJSON accepts any JSON value and keeps nothing of it.
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
 
 // CaseOrder is positions of a stream grouped by case ID: IDs sorted, and
 // each ID's positions in stream order. Reports that show a case with all
@@ -290,6 +343,12 @@ func (s *selected) Each(fn func(int, *Result) error) error {
 }
 
 func (s *selected) Read(positions []int, fn func(int, *Result) error) error {
+	return s.read(positions, fn, s.inner.Read)
+}
+
+// read maps positions to inner ones and reads those with readInner.
+func (s *selected) read(positions []int, fn func(int, *Result) error,
+	readInner func([]int, func(int, *Result) error) error) error {
 	if s.order == nil {
 		if err := s.Each(func(int, *Result) error { return nil }); err != nil {
 			return err
@@ -304,7 +363,13 @@ func (s *selected) Read(positions []int, fn func(int, *Result) error) error {
 		inner[k] = s.order[p]
 		back[s.order[p]] = p
 	}
-	return s.inner.Read(inner, func(j int, r *Result) error { return fn(back[j], r) })
+	return readInner(inner, func(j int, r *Result) error { return fn(back[j], r) })
+}
+
+func (s *selected) readCases(positions []int, fn func(int, *Result) error) error {
+	return s.read(positions, fn, func(inner []int, fn func(int, *Result) error) error {
+		return ReadCases(s.inner, inner, fn)
+	})
 }
 
 func (s *selected) Len() (int, error) {
@@ -342,6 +407,16 @@ func (c *concat) Each(fn func(int, *Result) error) error {
 // Read reads each run of consecutive positions that fall in one part with
 // one call of that part's Read.
 func (c *concat) Read(positions []int, fn func(int, *Result) error) error {
+	return c.read(positions, fn, ResultStream.Read)
+}
+
+func (c *concat) readCases(positions []int, fn func(int, *Result) error) error {
+	return c.read(positions, fn, ReadCases)
+}
+
+// read is Read with readPart reading from one part.
+func (c *concat) read(positions []int, fn func(int, *Result) error,
+	readPart func(ResultStream, []int, func(int, *Result) error) error) error {
 	starts := make([]int, len(c.parts)+1)
 	for i, p := range c.parts {
 		n, err := p.Len()
@@ -363,7 +438,7 @@ func (c *concat) Read(positions []int, fn func(int, *Result) error) error {
 		for ; j < len(positions) && positions[j] >= starts[part] && positions[j] < starts[part+1]; j++ {
 			local = append(local, positions[j]-starts[part])
 		}
-		if err := c.parts[part].Read(local, func(k int, r *Result) error { return fn(starts[part]+k, r) }); err != nil {
+		if err := readPart(c.parts[part], local, func(k int, r *Result) error { return fn(starts[part]+k, r) }); err != nil {
 			return err
 		}
 		i = j

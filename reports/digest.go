@@ -2,8 +2,10 @@ package reports
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
@@ -32,6 +34,12 @@ type digest struct {
 	// the case table; rows counts the results.
 	cases map[string][]int
 	rows  int
+	// versionAt is, for each position, its version's index in order, so
+	// fetchFlipInputs reads only the flipped heads' results of a case (4
+	// bytes a result); unordered says positions did not come as 0, 1, 2…
+	// and versionAt is not kept.
+	versionAt []int32
+	unordered bool
 	// flipInputs are the whole inputs of the cases a comparison flipped,
 	// by head version and case, read back after the pass (fetchFlipInputs).
 	flipInputs map[[2]string]string
@@ -82,8 +90,9 @@ func digestOf(in *Input) (*digest, error) {
 			// Writers share the collection and may run side by side: each
 			// reads its flips' inputs into its own copy.
 			d := *c.d
-			d.flipInputs = map[[2]string]string{}
-			return &d, d.fetchFlipInputs(in)
+			inputs, err := c.flipInputsFor(in)
+			d.flipInputs = inputs
+			return &d, err
 		}
 	}
 	fallback := in.needsFallbackFlips()
@@ -107,30 +116,38 @@ func digestOf(in *Input) (*digest, error) {
 // fetchFlipInputs reads back the results of the cases in.Comparisons
 // flipped, for their whole inputs (a comparison keeps them cut).
 func (d *digest) fetchFlipInputs(in *Input) error {
-	want := map[flipKey]bool{}
-	seen := map[int]bool{}
+	want := wantedFlips(in)
 	var positions []int
-	for _, c := range in.Comparisons {
-		for _, k := range append(flipKeys(c.Head, c.Fixed), flipKeys(c.Head, c.Broken)...) {
-			want[k] = true
-			for _, p := range d.cases[k[1]] {
-				if !seen[p] {
-					seen[p] = true
-					positions = append(positions, p)
-				}
+	for k := range want {
+		for _, p := range d.cases[k[1]] {
+			if d.unordered || d.order[d.versionAt[p]] == k[0] {
+				positions = append(positions, p)
 			}
 		}
 	}
 	if len(positions) == 0 {
 		return nil
 	}
-	sort.Ints(positions)
-	return in.results().Read(positions, func(_ int, r *harness.Result) error {
+	// A case flipped in two comparisons with the same head is read once.
+	slices.Sort(positions)
+	positions = slices.Compact(positions)
+	return harness.ReadCases(in.results(), positions, func(_ int, r *harness.Result) error {
 		if k := (flipKey{r.Version, r.Case}); want[k] {
 			d.flipInputs[k] = r.Input
 		}
 		return nil
 	})
+}
+
+// wantedFlips is the (head, case) of every flip in in.Comparisons.
+func wantedFlips(in *Input) map[flipKey]bool {
+	want := map[flipKey]bool{}
+	for _, c := range in.Comparisons {
+		for _, k := range append(flipKeys(c.Head, c.Fixed), flipKeys(c.Head, c.Broken)...) {
+			want[k] = true
+		}
+	}
+	return want
 }
 
 // Collector gathers what report.html, summary.md and junit.xml read off
@@ -140,6 +157,36 @@ func (d *digest) fetchFlipInputs(in *Input) error {
 type Collector struct {
 	d     *digest
 	junit *junitIndex
+	// flipWant and flipInputs are the flips whose inputs were read back
+	// and those inputs, shared by the writers (see flipInputsFor).
+	flipMu     sync.Mutex
+	flipWant   map[flipKey]bool
+	flipInputs map[flipKey]string
+}
+
+// flipInputsFor is the collected digest's fetchFlipInputs for in, read
+// once for all the writers that share the collection (report.html and
+// summary.md quote the same flips, and may be written side by side): a
+// later call whose flips the first read covers gets the same map, which
+// is not changed after, and looks up only its own flips in it.
+func (c *Collector) flipInputsFor(in *Input) (map[flipKey]string, error) {
+	c.flipMu.Lock()
+	defer c.flipMu.Unlock()
+	want := wantedFlips(in)
+	covered := c.flipWant != nil
+	for k := range want {
+		covered = covered && c.flipWant[k]
+	}
+	if covered {
+		return c.flipInputs, nil
+	}
+	d := *c.d
+	d.flipInputs = map[flipKey]string{}
+	if err := d.fetchFlipInputs(in); err != nil {
+		return nil, err
+	}
+	c.flipWant, c.flipInputs = want, d.flipInputs
+	return d.flipInputs, nil
 }
 
 // NewCollector starts an empty collection. Flips are read off the results
@@ -175,6 +222,11 @@ func (d *digest) add(i int, r *harness.Result) {
 		d.order = append(d.order, r.Version)
 	}
 	d.cases[r.Case] = append(d.cases[r.Case], i)
+	if !d.unordered && i == len(d.versionAt) {
+		d.versionAt = append(d.versionAt, int32(slices.Index(d.order, r.Version)))
+	} else {
+		d.unordered, d.versionAt = true, nil
+	}
 	if r.Decision.Model != "" {
 		d.models[r.Decision.Model] = true
 	}

@@ -160,7 +160,7 @@ func fillFlips(rs harness.ResultStream, pending []pendingFlip) error {
 		positions = append(positions, pos)
 	}
 	slices.Sort(positions)
-	return rs.Read(positions, func(i int, r *harness.Result) error {
+	return harness.ReadCases(rs, positions, func(i int, r *harness.Result) error {
 		for _, p := range byPos[i] {
 			p.fill(r)
 		}
