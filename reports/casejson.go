@@ -3,10 +3,10 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/routebench/routebench/internal/jsonstr"
 	"io"
 	"math"
 	"strconv"
-	"unicode/utf8"
 )
 
 // The case data of a large run is 13 MB of JSON (10,000 cases × 3
@@ -70,7 +70,7 @@ func (w *caseDataWriter) strings(ss []string) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendJSONString(w.b, s)
+		w.b = jsonstr.Append(w.b, s)
 		w.flush()
 	}
 	w.b = append(w.b, ']')
@@ -138,7 +138,7 @@ func (f *fields) int(name string, x int64) {
 
 func (f *fields) str(name, s string) {
 	if s != "" {
-		f.w.b = appendJSONString(f.key(name), s)
+		f.w.b = jsonstr.Append(f.key(name), s)
 	}
 }
 
@@ -153,7 +153,7 @@ func (f *fields) end() { f.w.b = append(f.w.b, '}') }
 
 func (w *caseDataWriter) caseJSON(c *caseJSON) {
 	f := w.object()
-	w.b = appendJSONString(f.key("id"), c.ID)
+	w.b = jsonstr.Append(f.key("id"), c.ID)
 	f.int("su", int64(c.Suite))
 	f.str("in", c.Input)
 	f.intList("t", c.Tags)
@@ -276,7 +276,7 @@ func (w *caseDataWriter) value(v any) {
 	case float64:
 		w.float(v)
 	case string:
-		w.b = appendJSONString(w.b, v)
+		w.b = jsonstr.Append(w.b, v)
 	case []string:
 		if v == nil {
 			w.b = append(w.b, "null"...)
@@ -287,7 +287,7 @@ func (w *caseDataWriter) value(v any) {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.b = appendJSONString(w.b, s)
+			w.b = jsonstr.Append(w.b, s)
 		}
 		w.b = append(w.b, ']')
 	case []any:
@@ -334,58 +334,4 @@ func (w *caseDataWriter) float(x float64) {
 			w.b = w.b[:n-1]
 		}
 	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string with encoding/json's
-// default (HTML-safe) escaping; invalid UTF-8 becomes U+FFFD.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/routebench/routebench/internal/jsonstr"
 
 	"github.com/routebench/routebench/harness"
 )
@@ -20,7 +21,7 @@ func CaseDataForTest(versions []string, results []harness.Result) (own, referenc
 }
 
 // JSONStringForTest is the writer's string encoding.
-func JSONStringForTest(s string) []byte { return appendJSONString(nil, s) }
+func JSONStringForTest(s string) []byte { return jsonstr.Append(nil, s) }
 
 // JSONFloatForTest is the writer's float encoding.
 func JSONFloatForTest(x float64) ([]byte, error) {

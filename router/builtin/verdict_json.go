@@ -2,10 +2,10 @@ package builtin
 
 import (
 	"encoding/json"
+	"github.com/routebench/routebench/internal/jsonstr"
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // appendVerdictJSON appends json.Marshal(v)'s bytes, written by hand: the
@@ -17,7 +17,7 @@ import (
 // against json.Marshal.
 func appendVerdictJSON(b []byte, v verdict) ([]byte, bool) {
 	b = append(b, `{"skill":`...)
-	b = appendJSONString(b, v.Skill)
+	b = jsonstr.Append(b, v.Skill)
 	b = append(b, `,"confidence":`...)
 	var ok bool
 	if b, ok = appendJSONFloat(b, v.Confidence); !ok {
@@ -31,7 +31,7 @@ func appendVerdictJSON(b []byte, v verdict) ([]byte, bool) {
 	}
 	if v.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = appendJSONString(b, v.Reason)
+		b = jsonstr.Append(b, v.Reason)
 	}
 	return append(b, '}'), true
 }
@@ -43,7 +43,7 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 	case bool:
 		return strconv.AppendBool(b, x), true
 	case string:
-		return appendJSONString(b, x), true
+		return jsonstr.Append(b, x), true
 	case float64:
 		return appendJSONFloat(b, x)
 	case []any:
@@ -76,7 +76,7 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, k)
+			b = jsonstr.Append(b, k)
 			b = append(b, ':')
 			var ok bool
 			if b, ok = appendJSONValue(b, x[k]); !ok {
@@ -106,62 +106,6 @@ func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
 		}
 	}
 	return b, true
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString quotes s as encoding/json does with HTML escaping:
-// <, > and & as \u003c-style escapes, invalid UTF-8 as \ufffd, and the
-// line and paragraph separators escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // marshalVerdict is json.Marshal(v), by hand when appendVerdictJSON can.
