@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -144,11 +145,16 @@ func trimCache(dir string) {
 	var all []entry
 	var total int64
 	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), cacheSuffix) {
-			continue
-		}
 		info, err := e.Info()
 		if err != nil {
+			continue
+		}
+		// A temporary file an hour old belongs to a process that died
+		// before renaming it.
+		if strings.HasPrefix(e.Name(), "tmp-") && time.Since(info.ModTime()) > time.Hour {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+		if !strings.HasSuffix(e.Name(), cacheSuffix) {
 			continue
 		}
 		all = append(all, entry{e.Name(), info.Size(), info.ModTime().UnixNano()})

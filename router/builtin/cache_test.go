@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -145,7 +146,14 @@ var _ = Describe("disk cache of fits", func() {
 			Expect(os.WriteFile(filepath.Join(dir, strings.Repeat("a", i+1)+cacheSuffix), []byte("x"), 0o644)).To(Succeed())
 		}
 		Expect(os.WriteFile(filepath.Join(dir, "unrelated.txt"), []byte("x"), 0o644)).To(Succeed())
+		stale, fresh := filepath.Join(dir, "tmp-1"), filepath.Join(dir, "tmp-2")
+		Expect(os.WriteFile(stale, []byte("x"), 0o644)).To(Succeed())
+		Expect(os.WriteFile(fresh, []byte("x"), 0o644)).To(Succeed())
+		old := time.Now().Add(-2 * time.Hour)
+		Expect(os.Chtimes(stale, old, old)).To(Succeed())
 		trimCache(dir)
+		Expect(stale).NotTo(BeAnExistingFile())
+		Expect(fresh).To(BeAnExistingFile())
 		entries, _ := filepath.Glob(filepath.Join(dir, "*"+cacheSuffix))
 		Expect(entries).To(HaveLen(cacheMaxEntries))
 		Expect(filepath.Join(dir, "unrelated.txt")).To(BeAnExistingFile())
