@@ -233,7 +233,8 @@ func mix(x uint64) uint64 {
 
 // fittedCache keeps models by the content of the skills they were learned
 // from, so routers over the same registry (or per-case tools repeated
-// across cases) share one fit. Bounded: oldest entries go first.
+// across cases) share one fit. Bounded: oldest entries go first. Behind
+// it, when enabled, is the disk cache (cache.go).
 var fittedCache = struct {
 	sync.Mutex
 	entries map[[32]byte]*cacheEntry
