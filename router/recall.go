@@ -119,6 +119,9 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 		}
 		if ix.dim == 0 {
 			ix.dim = len(vecs[i])
+			// One allocation for every row: grown by appending, 15,000
+			// rows of 512 were copied again and again.
+			ix.vecs = make([]float32, 0, len(docs)*ix.dim)
 		} else if len(vecs[i]) != ix.dim {
 			return nil, fmt.Errorf("embed %s of skill %s: %d dimensions, other documents have %d", d.id, d.skill, len(vecs[i]), ix.dim)
 		}

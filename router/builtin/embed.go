@@ -36,8 +36,81 @@ func newEmbedder(reg *registry.Registry, topK int) router.EmbeddingFunc {
 	}
 }
 
-// embed hashes text's weighted features into a dense unit vector.
+// bucketVec is an embedding's non-zero buckets, exactly (float bits).
+type bucketVec struct {
+	idx []int32
+	val []float32
+}
+
+// recallTexts are the texts the router indexes for recall (descriptions,
+// when_to_use lines, example inputs: router's skillDocs), each once, in
+// registry order. Their embeddings are computed with the fit and kept with
+// it, in memory and in the disk cache, so a router built from a cached
+// fit does not embed 15,000 documents again. A text outside this list is
+// simply embedded on request; the memo can only save time.
+func recallTexts(skills []*registry.Skill) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if t != "" && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, s := range skills {
+		add(s.Description)
+		for _, t := range s.WhenToUse {
+			add(t)
+		}
+		for _, ex := range s.Examples {
+			add(ex.Input)
+		}
+	}
+	return out
+}
+
+// memoizeEmbeddings embeds texts (in parallel) into m.embedded.
+func (m *model) memoizeEmbeddings(texts []string) {
+	vecs := make([]bucketVec, len(texts))
+	parallel(len(texts), func(from, to int) {
+		for i := from; i < to; i++ {
+			vecs[i] = sparseBuckets(m.embedText(texts[i]))
+		}
+	})
+	m.embedded = make(map[string]bucketVec, len(texts))
+	for i, t := range texts {
+		m.embedded[t] = vecs[i]
+	}
+}
+
+// sparseBuckets keeps a dense embedding's non-zero entries (by bits, so a
+// negative zero would be kept as written).
+func sparseBuckets(v []float32) bucketVec {
+	var b bucketVec
+	for i, x := range v {
+		if math.Float32bits(x) != 0 {
+			b.idx = append(b.idx, int32(i))
+			b.val = append(b.val, x)
+		}
+	}
+	return b
+}
+
+// embed is text's embedding: the memoized one for a registry text, else
+// computed.
 func (m *model) embed(text string) []float32 {
+	if b, ok := m.embedded[text]; ok {
+		out := make([]float32, EmbedDim)
+		for k, i := range b.idx {
+			out[i] = b.val[k]
+		}
+		return out
+	}
+	return m.embedText(text)
+}
+
+// embedText hashes text's weighted features into a dense unit vector.
+func (m *model) embedText(text string) []float32 {
 	sc := getScratch()
 	defer putScratch(sc)
 	var acc [EmbedDim]float64

@@ -3,6 +3,8 @@ package builtin
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"runtime"
@@ -49,13 +51,21 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	}
 	m := newModel(skills)
 	items := m.trainingItems(defaultWeights, max(trainCands, topK+1))
-	f := &fitted{model: m, topK: topK, known: knownValues(skills)}
-	for _, s := range skills {
+	f := newFitted(m, topK)
+	f.lin = m.train(items, defaultTraining, trainSeed)
+	m.cal = fitCalibration(f.heldOut(items))
+	m.memoizeEmbeddings(recallTexts(skills))
+	return f
+}
+
+// newFitted wraps m with what is read off the skills directly (names,
+// schemas, example values); the linear layer and calibration come later.
+func newFitted(m *model, topK int) *fitted {
+	f := &fitted{model: m, topK: topK, known: knownValues(m.skills)}
+	for _, s := range m.skills {
 		f.stems = append(f.stems, nameStems(s.Name))
 		f.schemaStems = append(f.schemaStems, schemaStems(s))
 	}
-	f.lin = m.train(items, defaultTraining, trainSeed)
-	m.cal = fitCalibration(f.heldOut(items))
 	return f
 }
 
@@ -223,7 +233,8 @@ func mix(x uint64) uint64 {
 
 // fittedCache keeps models by the content of the skills they were learned
 // from, so routers over the same registry (or per-case tools repeated
-// across cases) share one fit. Bounded: oldest entries go first.
+// across cases) share one fit. Bounded: oldest entries go first. Behind
+// it, when enabled, is the disk cache (cache.go).
 var fittedCache = struct {
 	sync.Mutex
 	entries map[[32]byte]*cacheEntry
@@ -252,11 +263,38 @@ func fittedFor(skills []*registry.Skill, topK int) *fitted {
 		}
 	}
 	fittedCache.Unlock()
-	e.once.Do(func() { e.f = fitSkills(skills, topK) })
+	e.once.Do(func() { e.f = fitOrLoad(CacheDir(), key, skills, topK) })
 	return e.f
 }
 
-// skillsKey hashes every text the model learns from, in order.
+// fitOrLoad reads the fit from the disk cache in dir ("" for none), or
+// fits and stores it there.
+func fitOrLoad(dir string, key [32]byte, skills []*registry.Skill, topK int) *fitted {
+	if dir != "" {
+		if f := loadFitted(dir, key, skills, topK); f != nil {
+			return f
+		}
+	}
+	f := fitSkills(skills, topK)
+	if dir != "" {
+		storeFitted(dir, key, f)
+	}
+	return f
+}
+
+// DropFitsInMemory forgets the fits this process holds, so the next model
+// built is read from the disk cache or fitted again: for benchmarks and
+// tests of the disk cache.
+func DropFitsInMemory() {
+	fittedCache.Lock()
+	defer fittedCache.Unlock()
+	fittedCache.entries = map[[32]byte]*cacheEntry{}
+	fittedCache.order = nil
+}
+
+// skillsKey hashes the fitting code's format and every skill input the
+// model learns from, in order: texts, params schemas (enum vocabulary,
+// schema words) and example params (known values).
 func skillsKey(skills []*registry.Skill, topK int) [32]byte {
 	h := sha256.New()
 	var buf [8]byte
@@ -265,6 +303,15 @@ func skillsKey(skills []*registry.Skill, topK int) [32]byte {
 		h.Write(buf[:])
 		h.Write([]byte(s))
 	}
+	// encoding/json writes map keys sorted: the same value, the same bytes.
+	putJSON := func(v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			b = fmt.Appendf(nil, "%#v", v)
+		}
+		put(string(b))
+	}
+	put(cacheFormat)
 	put("topk")
 	binary.LittleEndian.PutUint64(buf[:], uint64(topK))
 	h.Write(buf[:])
@@ -280,9 +327,12 @@ func skillsKey(skills []*registry.Skill, topK int) [32]byte {
 			put("not")
 			put(t)
 		}
+		put("schema")
+		putJSON(s.ParamsSchema)
 		for _, ex := range s.Examples {
 			put("ex")
 			put(ex.Input)
+			putJSON(ex.Params)
 		}
 		for _, t := range s.CounterExamples {
 			put("counter")

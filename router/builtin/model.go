@@ -118,6 +118,10 @@ type model struct {
 
 	cal calibration
 
+	// embedded holds the embeddings of the registry's recall texts (see
+	// recallTexts); read-only once the model is built.
+	embedded map[string]bucketVec
+
 	// linRows maps vocabulary features to rows of the linear layer (see
 	// linearModel.rows); linCount is the number of rows.
 	linRows  []int32
@@ -293,21 +297,21 @@ func newModel(skills []*registry.Skill) *model {
 		m.docs[t] = m.vectorOf(textTerms[t])
 	}
 	m.stripNegatives()
-	m.docPost = buildPostings(m.docs, len(df))
-	m.linRows = make([]int32, len(df))
-	for i := range m.linRows {
-		m.linRows[i] = -1
+	m.groupTexts()
+	m.centroid = make([]sparseVec, len(skills))
+	m.cenNorm = make([]float64, len(skills))
+	for s := range skills {
+		m.centroid[s], m.cenNorm[s] = m.centroidOf(m.positives[s])
 	}
-	for i := range df {
-		if n := m.docPost.start[i+1] - m.docPost.start[i]; n >= 2 {
-			m.linRows[i] = int32(m.linCount)
-			m.linCount++
-		}
-	}
+	m.buildPostings()
+	return m
+}
 
-	m.positives = make([][]int32, len(skills))
-	m.negatives = make([][]int32, len(skills))
-	m.hints = make([][]int32, len(skills))
+// groupTexts lists text indexes per skill and role.
+func (m *model) groupTexts() {
+	m.positives = make([][]int32, len(m.skills))
+	m.negatives = make([][]int32, len(m.skills))
+	m.hints = make([][]int32, len(m.skills))
 	for t, st := range m.texts {
 		switch st.role {
 		case rolePositive:
@@ -318,13 +322,24 @@ func newModel(skills []*registry.Skill) *model {
 			m.hints[st.skill] = append(m.hints[st.skill], int32(t))
 		}
 	}
-	m.centroid = make([]sparseVec, len(skills))
-	m.cenNorm = make([]float64, len(skills))
-	for s := range skills {
-		m.centroid[s], m.cenNorm[s] = m.centroidOf(m.positives[s])
+}
+
+// buildPostings indexes the text vectors and centroids by feature and
+// numbers the linear layer's rows: everything derived from docs and
+// centroid alone, so a model read back from the disk cache rebuilds it.
+func (m *model) buildPostings() {
+	vocab := len(m.idf)
+	m.docPost = buildPostings(m.docs, vocab)
+	m.linRows = make([]int32, vocab)
+	m.linCount = 0
+	for i := range vocab {
+		m.linRows[i] = -1
+		if n := m.docPost.start[i+1] - m.docPost.start[i]; n >= 2 {
+			m.linRows[i] = int32(m.linCount)
+			m.linCount++
+		}
 	}
-	m.cenPost = buildPostings(m.centroid, len(df))
-	return m
+	m.cenPost = buildPostings(m.centroid, vocab)
 }
 
 // stripNegatives keeps, of each when_not_to_use and counter_example
