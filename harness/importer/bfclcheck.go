@@ -139,6 +139,11 @@ func CheckBFCL(r harness.Result) string {
 	return ""
 }
 
+// BFCLEqual reports whether BFCL's checker takes got for the acceptable
+// value want; measurements outside the importer use it so there is one
+// checker.
+func BFCLEqual(want, got any) bool { return bfclEqual(want, got) }
+
 // bfclValue checks a decided value against the acceptable ones.
 func bfclValue(accept []any, v any) string {
 	sameType := false

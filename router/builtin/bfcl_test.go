@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routebench/routebench/harness/importer"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -136,69 +137,6 @@ func loadBFCL(t testing.TB, category string) []bfclEntry {
 	return out
 }
 
-// bfclNorm is BFCL's string standardization.
-func bfclNorm(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(strings.ReplaceAll(s, "'", `"`)) {
-		if !strings.ContainsRune(" ,./-_*^", r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func bfclSame(want, got any) bool {
-	switch w := want.(type) {
-	case string:
-		g, ok := got.(string)
-		return ok && bfclNorm(w) == bfclNorm(g)
-	case float64:
-		switch g := got.(type) {
-		case float64:
-			return g == w
-		case int:
-			return float64(g) == w
-		}
-		return false
-	case bool:
-		g, ok := got.(bool)
-		return ok && g == w
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !bfclSame(w[i], g[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return false
-		}
-		for k, wv := range w {
-			gv, present := g[k]
-			list, _ := wv.([]any)
-			if !present {
-				if !slices.ContainsFunc(list, func(a any) bool { return a == "" || a == nil }) {
-					return false
-				}
-				continue
-			}
-			if !slices.ContainsFunc(list, func(a any) bool { return bfclSame(a, gv) }) {
-				return false
-			}
-		}
-		return true
-	case nil:
-		return got == nil
-	}
-	return false
-}
-
 // bfclParamsFailure says why params fail BFCL's checker, "" when they pass.
 func bfclParamsFailure(want map[string][]any, got map[string]any) string {
 	for name := range got {
@@ -221,7 +159,7 @@ func bfclParamsFailure(want map[string][]any, got map[string]any) string {
 			}
 			continue
 		}
-		if !slices.ContainsFunc(accept, func(a any) bool { return a != "" && bfclSame(a, v) }) {
+		if !slices.ContainsFunc(accept, func(a any) bool { return a != "" && importer.BFCLEqual(a, v) }) {
 			return fmt.Sprintf("value %s=%v want %v", name, v, accept)
 		}
 	}
