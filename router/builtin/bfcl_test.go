@@ -35,51 +35,13 @@ type bfclEntry struct {
 	answer map[string]map[string][]any
 }
 
-// bfclTypes maps BFCL's Python type names to JSON Schema's, as the importer does.
-var bfclTypes = map[string]string{"dict": "object", "float": "number", "tuple": "array", "any": ""}
-
-func bfclSchema(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := map[string]any{}
-		for k, e := range x {
-			switch {
-			case k == "optional":
-			case k == "type":
-				t, _ := e.(string)
-				if m, ok := bfclTypes[t]; ok {
-					t = m
-				}
-				if t != "" {
-					out[k] = t
-				}
-			case k == "properties":
-				props := map[string]any{}
-				for name, p := range e.(map[string]any) {
-					props[name] = bfclSchema(p)
-				}
-				out[k] = props
-			default:
-				out[k] = bfclSchema(e)
-			}
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = bfclSchema(e)
-		}
-		return out
-	}
-	return v
-}
-
 func (f bfclFunction) skill() *registry.Skill {
-	schema, _ := bfclSchema(f.Parameters).(map[string]any)
-	if schema == nil {
-		schema = map[string]any{}
+	// The importer's conversion, so the judge sees what `import bfcl` writes;
+	// a function it cannot convert keeps an open object schema here.
+	schema, err := importer.ToJSONSchema(f.Parameters)
+	if err != nil || schema == nil {
+		schema = map[string]any{"type": "object"}
 	}
-	schema["type"] = "object"
 	desc := f.Description
 	if desc == "" {
 		desc = f.Name
