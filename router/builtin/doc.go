@@ -73,7 +73,7 @@
 // held-out texts against pseudo out-of-scope requests: each text routed
 // again with its own skill taken out of the registry, so whatever wins is
 // wrong. The two groups weigh the same in the fit; the intercept then
-// moves to an assumed out-of-scope share of 1% (chosen on CLINC150's val
+// moves to an assumed out-of-scope share of 0.6% (chosen on CLINC150's val
 // split). The judge answers "none" when the request is more likely out
 // of scope than in (P(in scope) < 0.5), with confidence 1 - P(in scope);
 // doubt between two in-scope candidates is left to the bands, which ask.
