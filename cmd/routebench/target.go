@@ -55,7 +55,7 @@ func parseTarget(spec, judge, embedder string) (*targets, error) {
 		return nil, exitcode.Usagef("--target: %v", err)
 	}
 	if judge != "" || embedder != "" {
-		return nil, exitcode.Usagef("--target %s routes with the target's own models: drop --judge and --embedder", spec)
+		return nil, exitcode.Usagef("--target %s routes with the target's own models: drop --judge and --embedder", s)
 	}
 	return &targets{spec: s}, nil
 }
