@@ -206,8 +206,8 @@ func TestBFCL(t *testing.T) {
 					want = k
 				}
 				in := r[0].in
-				t.Logf("CAL %s %v %v %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d %.4f", cat, relevant, r[0].skill.Name == want, in.fit, in.nearest, in.learned,
-					in.nameCover, in.paramCover, in.margin, in.prob, len(tools), in.schemaCover)
+				t.Logf("CAL %s %v %v %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d %.4f %s %q", cat, relevant, r[0].skill.Name == want, in.fit, in.nearest, in.learned,
+					in.nameCover, in.paramCover, in.margin, in.prob, len(tools), in.schemaCover, r[0].skill.Name, text)
 			}
 			if v.Skill == router.NoneChoice {
 				nones++

@@ -108,6 +108,9 @@ type extractPlan struct {
 	examples   bool // the skill has examples (a registry written for routing, not a bare tool schema)
 	// command holds the Han bigrams of the skill's own texts (see novelClause).
 	command map[string]bool
+	// own is a bare tool schema's own words (see assignLeftover); nil for
+	// a skill with examples and for nested objects.
+	own map[string]bool
 }
 
 var plans sync.Map // *registry.Skill -> *extractPlan
@@ -128,6 +131,9 @@ func newPlan(s *registry.Skill) *extractPlan {
 		own = append(own, k, s.Glossary[k])
 	}
 	plan := &extractPlan{command: commandBigrams(own), examples: len(s.Examples) > 0}
+	if !plan.examples {
+		plan.own = ownWords(s)
+	}
 	required := s.Required()
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		schema := props[name]
@@ -155,10 +161,12 @@ func newPlan(s *registry.Skill) *extractPlan {
 		case typ == "object" && len(subProperties(schema)) > 0:
 			pp.kind = propObject
 			pp.sub = newPlan(&registry.Skill{Name: name, Description: desc, ParamsSchema: schema})
+			pp.sub.own = nil
 			plan.hasNumbers = plan.hasNumbers || pp.sub.hasNumbers
 		case typ == "array" && objectItems(schema) != nil:
 			pp.kind = propObjectList
 			pp.sub = newPlan(&registry.Skill{Name: name, Description: desc, ParamsSchema: objectItems(schema)})
+			pp.sub.own = nil
 		case typ == "array" && numericItems(schema):
 			pp.kind = propNumberList
 			plan.hasNumbers = true
@@ -384,6 +392,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 		assignNumbers(p, lower, nums, taken, out)
 	}
 	assignStrings(p, text, lower, taken, known, out)
+	assignLeftover(p, text, lower, taken, out)
 	assignBools(p, lower, out)
 	assignObjects(p, text, lower, ds, known, taken, out)
 }

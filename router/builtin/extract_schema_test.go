@@ -348,6 +348,41 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 	})
 
+	Describe("a lone missing value, by elimination", func() {
+		// A tool about what enzymes do in a made-up lab: its texts say
+		// "enzyme", "role" and "tissue", so a request's other words are
+		// what it asks about.
+		role := toolSkill("enzyme_role", map[string]any{
+			"enzyme": prop("string", "The enzyme to look up."),
+			"tissue": prop("string", "Optional tissue to narrow the answer to."),
+		}, "enzyme")
+		role.Description = "Describe the role an enzyme plays in a tissue."
+
+		It("takes the one run of words the tool's own texts do not use, after an article or preposition", func() {
+			Expect(extractTool(role, "describe the role of lactase dehydrogenase")).To(
+				HaveKeyWithValue("enzyme", "lactase dehydrogenase"))
+			Expect(extractTool(role, "what role does Glypase play")).To(HaveKeyWithValue("enzyme", "Glypase"))
+		})
+		It("leaves it missing when two runs could be the value", func() {
+			Expect(extractTool(role, "the role of lactase for a patient")).NotTo(HaveKey("enzyme"))
+		})
+		It("drops leading modifiers and skips a sentence's opening word", func() {
+			Expect(extractTool(role, "the strongest role of kinase")).To(HaveKeyWithValue("enzyme", "kinase"))
+			Expect(extractTool(role, "Summarize its role")).NotTo(HaveKey("enzyme"))
+		})
+		It("does not guess when a second required value is missing too", func() {
+			pair := toolSkill("enzyme_pair", map[string]any{
+				"enzyme": prop("string", "The enzyme."), "partner": prop("string", "The enzyme it binds."),
+			}, "enzyme", "partner")
+			Expect(extractTool(pair, "does the binding of lactase work")).To(BeEmpty())
+		})
+		It("never guesses for a skill written with examples", func() {
+			withExamples := *role
+			withExamples.Examples = []registry.Example{{Input: "describe the role of amylase"}}
+			Expect(extractTool(&withExamples, "describe the role of lactase")).NotTo(HaveKey("enzyme"))
+		})
+	})
+
 	It("does not let a description's loose words claim a number", func() {
 		power := toolSkill("raise", map[string]any{
 			"base": prop("integer", "The base."), "exponent": prop("integer", "The exponent."),

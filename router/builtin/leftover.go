@@ -1,0 +1,177 @@
+package builtin
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/routebench/routebench/router/registry"
+)
+
+// maxLeftoverWords bounds a value found by elimination: a longer run of
+// unexplained words is a clause, not a value.
+const maxLeftoverWords = 4
+
+// ownWords are the lowercase words a bare tool schema uses about itself:
+// its name's parts, its description and its params' names and
+// descriptions. In a request, these say what to do, not with what.
+func ownWords(s *registry.Skill) map[string]bool {
+	own := map[string]bool{}
+	add := func(text string) {
+		lower := lowerASCII(text)
+		for from, to := nextWord(lower, 0); from < to; from, to = nextWord(lower, to) {
+			own[lower[from:to]] = true
+		}
+	}
+	for _, part := range nameParts(s.Name) {
+		own[part] = true
+	}
+	add(s.Description)
+	for name, schema := range s.Properties() {
+		for _, part := range nameParts(name) {
+			own[part] = true
+		}
+		if d, ok := schema["description"].(string); ok {
+			add(d)
+		}
+	}
+	return own
+}
+
+// saysOwn reports whether w, or w with or without a plural or
+// third-person ending, is one of the skill's own words.
+func saysOwn(own map[string]bool, w string) bool {
+	if own[w] || own[w+"s"] || own[w+"es"] {
+		return true
+	}
+	for _, suffix := range []string{"es", "s"} {
+		if stem, ok := strings.CutSuffix(w, suffix); ok && len(stem) >= 3 && own[stem] {
+			return true
+		}
+	}
+	return false
+}
+
+// assignLeftover fills, by elimination, the one required plain string
+// property of a bare tool schema that nothing else filled: when the
+// request has exactly one run of content words (at most
+// maxLeftoverWords, within a clause) that the schema's own texts do not
+// use and no other property took, that run is what the request gives the
+// tool ("the function of ATP synthase" for a tool about molecule
+// functions: "ATP synthase"). Two such runs, or two empty required
+// properties, are doubt, and doubt stays unfilled so the bands ask.
+// Registries written for routing (with examples) never guess this way.
+func assignLeftover(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
+	if p.examples || p.own == nil {
+		return
+	}
+	var target *propPlan
+	for i := range p.props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; done || !pp.required {
+			continue
+		}
+		if pp.kind != propString || pp.role != roleGeneric && pp.role != roleName && pp.role != roleKeyword {
+			return // another required value is missing too: the request is short of more than one
+		}
+		if target != nil {
+			return
+		}
+		target = pp
+	}
+	if target == nil {
+		return
+	}
+	var runs []span
+	var run span
+	words := 0
+	flush := func() {
+		if words > 0 && words <= maxLeftoverWords {
+			if r, ok := trimModifiers(lower, run); ok {
+				runs = append(runs, r)
+			}
+		}
+		words = 0
+	}
+	for from, to := nextWord(lower, 0); from < to; from, to = nextWord(lower, to) {
+		w := lower[from:to]
+		if !contentWord(w) || saysOwn(p.own, w) || taken.overlaps(from, to) {
+			flush()
+			continue
+		}
+		if words > 0 && strings.ContainsAny(lower[run.to:from], ".,;:?!()[]{}\"") {
+			flush()
+		}
+		if words == 0 {
+			run.from = from
+		}
+		run.to = to
+		words++
+	}
+	flush()
+	runs = slices.DeleteFunc(runs, func(r span) bool {
+		return !introduced(text, lower, r) || target.class != classNone && !capitalized(text, r)
+	})
+	if len(runs) != 1 {
+		return
+	}
+	out[target.name] = text[runs[0].from:runs[0].to]
+	taken.add(runs[0].from, runs[0].to)
+}
+
+// valueIntroducers are the closed-class words a value follows in plain
+// English: articles, possessives and prepositions ("the plasma membrane",
+// "of Buddhism", "for my dog").
+var valueIntroducers = map[string]bool{"the": true, "a": true, "an": true, "of": true, "for": true, "about": true,
+	"on": true, "in": true, "at": true, "from": true, "with": true, "by": true, "my": true,
+	"our": true, "his": true, "her": true, "their": true, "your": true, "called": true, "named": true}
+
+// introduced reports whether a leftover run reads as a value: a word
+// that introduces values stands right before it, or it is a name (a
+// capital or a digit first) that does not open the sentence.
+func introduced(text, lower string, r span) bool {
+	prevFrom, prevTo := previousWord(lower, r.from)
+	if prevFrom < prevTo && valueIntroducers[lower[prevFrom:prevTo]] {
+		return true
+	}
+	return prevFrom < prevTo && (capitalized(text, r) || text[r.from] >= '0' && text[r.from] <= '9')
+}
+
+// capitalized: a property that holds a proper name (a place, a person)
+// takes only a run written as one.
+func capitalized(text string, r span) bool { return text[r.from] >= 'A' && text[r.from] <= 'Z' }
+
+// previousWord is the word that ends before i as [from, to), from == to
+// when none does.
+func previousWord(lower string, i int) (from, to int) {
+	for i > 0 && !wordByte(lower[i-1]) {
+		i--
+	}
+	to = i
+	for i > 0 && wordByte(lower[i-1]) {
+		i--
+	}
+	return i, to
+}
+
+// trimModifiers drops the leading words of a run that English inflects
+// as modifiers, not names: superlatives, participles and adverbs
+// ("cheapest", "recommended", "using", "quickly"). What remains, if
+// anything, is the value.
+func trimModifiers(lower string, r span) (span, bool) {
+	for from, to := nextWord(lower, r.from); from < to && to <= r.to; from, to = nextWord(lower, to) {
+		if !modifierForm(lower[from:to]) {
+			r.from = from
+			return r, true
+		}
+	}
+	return r, false
+}
+
+func modifierForm(w string) bool {
+	for _, suffix := range []string{"est", "ed", "ing", "ly"} {
+		if len(w) > len(suffix)+2 && strings.HasSuffix(w, suffix) {
+			return true
+		}
+	}
+	return false
+}
