@@ -49,6 +49,13 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(box, "a crate of 7, 2 and 9 units")).To(Equal(map[string]any{"depth": 7, "height": 2, "width": 9}))
 			Expect(extractTool(box, "a crate of 7 and 2 units")).To(HaveLen(0))
 		})
+		It("reads a range for a start/end pair whose one shared word is said once", func() {
+			levels := toolSkill("level_stats", map[string]any{
+				"start_level": prop("integer", "First level."), "end_level": prop("integer", "Last level."),
+			}, "start_level", "end_level")
+			Expect(extractTool(levels, "stats between level 12 and 30")).To(Equal(map[string]any{"start_level": 12, "end_level": 30}))
+			Expect(extractTool(levels, "stats from level 12 to 30")).To(Equal(map[string]any{"start_level": 12, "end_level": 30}))
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))
@@ -365,6 +372,9 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 		It("leaves it missing when two runs could be the value", func() {
 			Expect(extractTool(role, "the role of lactase for a patient")).NotTo(HaveKey("enzyme"))
+		})
+		It("ends the value at a possessive", func() {
+			Expect(extractTool(role, "what role does Tom Lee's play")).To(HaveKeyWithValue("enzyme", "Tom Lee"))
 		})
 		It("drops leading modifiers and skips a sentence's opening word", func() {
 			Expect(extractTool(role, "the strongest role of kinase")).To(HaveKeyWithValue("enzyme", "kinase"))

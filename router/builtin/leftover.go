@@ -106,6 +106,10 @@ func assignLeftover(p *extractPlan, text, lower string, taken *spans, out map[st
 		}
 		run.to = to
 		words++
+		if strings.HasSuffix(w, "'s") {
+			run.to -= 2 // "Ada Park's main work": the value is Ada Park
+			flush()
+		}
 	}
 	flush()
 	runs = slices.DeleteFunc(runs, func(r span) bool {

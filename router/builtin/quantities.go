@@ -323,7 +323,7 @@ func assignRange(p *extractPlan, lower string, nums []numberSpan, taken *spans, 
 			}
 			if before := strings.Fields(lower[max(0, a.from-30):a.from]); gap == "and" &&
 				!slices.Contains(before[max(0, len(before)-2):], "between") {
-				continue // "between 300 and 400", "between year 300 and 400"
+				continue // "between 12 and 30", "between week 12 and 30"
 			}
 			if a.value > b.value {
 				a, b = b, a
@@ -436,6 +436,16 @@ func assignRespectively(p *extractPlan, lower string, nums []numberSpan, taken *
 			order[k] = k
 		}
 		slices.SortFunc(order, func(a, b int) int { return at[a] - at[b] })
+		// Each property must be named by a word of its own: start_week and
+		// end_week both meet the one "week" of "between week 12 and 30",
+		// which lists no names.
+		distinct := true
+		for k := 1; k < len(order); k++ {
+			distinct = distinct && at[order[k]] != at[order[k-1]]
+		}
+		if !distinct {
+			continue
+		}
 		// The names must themselves be a list ("base and height"), ending
 		// a few words before the numbers.
 		first, lastAt := at[order[0]], at[order[len(order)-1]]
