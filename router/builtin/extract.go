@@ -95,6 +95,7 @@ type propPlan struct {
 	region    regionFormat // how a place property writes its region
 	dims      []dimension  // what a number property measures
 	percent   bool         // a percentage is given as written ("5" for 5%), not as a fraction
+	periods   bool         // a number that counts periods per year ("compounded quarterly": 4)
 	known     []string     // values the skill's examples give this property, longest first
 	described []string     // values the property's description quotes, longest first
 }
@@ -158,6 +159,7 @@ func newPlan(s *registry.Skill) *extractPlan {
 			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
 			pp.dims = propDimensions(pp.nameCues, desc)
 			pp.percent = asPercent(pp.nameCues, desc)
+			pp.periods = countsPeriods(&pp, desc)
 		case typ == "object" && len(subProperties(schema)) > 0:
 			pp.kind = propObject
 			pp.sub = newPlan(&registry.Skill{Name: name, Description: desc, ParamsSchema: schema})
@@ -387,6 +389,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	assignDateTimes(p, text, ds, taken, out)
 	assignEnums(p, lower, taken, out)
 	if p.hasNumbers {
+		assignPeriods(p, lower, taken, out)
 		nums := findNumbers(text, taken)
 		assignNumberLists(p, text, nums, taken, out)
 		assignNumbers(p, lower, nums, taken, out)

@@ -56,6 +56,17 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(levels, "stats between level 12 and 30")).To(Equal(map[string]any{"start_level": 12, "end_level": 30}))
 			Expect(extractTool(levels, "stats from level 12 to 30")).To(Equal(map[string]any{"start_level": 12, "end_level": 30}))
 		})
+		It("counts periods per year from how often something happens", func() {
+			loan := toolSkill("loan_cost", map[string]any{
+				"principal":    prop("number", "Amount borrowed."),
+				"years":        prop("integer", "Term in years."),
+				"installments": prop("integer", "Payment frequency: installments per year."),
+			}, "principal", "years")
+			Expect(extractTool(loan, "a loan of 9000 over 6 years, repaid quarterly")).To(
+				Equal(map[string]any{"principal": 9000.0, "years": 6, "installments": 4}))
+			Expect(extractTool(loan, "a loan of 9000 over 6 years with semi-annually due payments")).To(HaveKeyWithValue("installments", 2))
+			Expect(extractTool(loan, "a loan of 9000 over 6 years")).NotTo(HaveKey("installments"))
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))
