@@ -395,6 +395,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 		assignNumbers(p, lower, nums, taken, out)
 	}
 	assignStrings(p, text, lower, taken, known, out)
+	assignFromTo(p, text, lower, taken, out)
 	assignLeftover(p, text, lower, taken, out)
 	assignBools(p, lower, out)
 	assignObjects(p, text, lower, ds, known, taken, out)

@@ -366,6 +366,31 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 	})
 
+	Describe("the two ends of a conversion", func() {
+		money := toolSkill("convert_money", map[string]any{
+			"amount":        prop("number", "Amount to convert."),
+			"from_currency": prop("string", "Currency of the amount."),
+			"to_currency":   prop("string", "Currency to convert to."),
+		}, "amount", "from_currency", "to_currency")
+		words := toolSkill("translate_text", map[string]any{
+			"text":            prop("string", "Text to translate."),
+			"source_language": prop("string", "Language of the text."),
+			"target_language": prop("string", "Language to translate into."),
+		}, "text", "source_language", "target_language")
+
+		It("reads 'N A to B' after an amount and 'from A to B'", func() {
+			Expect(extractTool(money, "Convert 300 yen to euros.")).To(
+				Equal(map[string]any{"amount": 300.0, "from_currency": "yen", "to_currency": "euros"}))
+			Expect(extractTool(money, "convert 300 Euros to Canadian dollars")).To(HaveKeyWithValue("to_currency", "Canadian dollars"))
+			Expect(extractTool(words, "Translate 'good night' from German to Spanish.")).To(
+				Equal(map[string]any{"text": "good night", "source_language": "German", "target_language": "Spanish"}))
+		})
+		It("leaves out words another param took and an end nothing introduces", func() {
+			Expect(extractTool(money, "the rate from Peso to Rupee today")).To(HaveKeyWithValue("to_currency", "Rupee"))
+			Expect(extractTool(money, "I want euros to spend")).NotTo(HaveKey("from_currency"))
+		})
+	})
+
 	Describe("a lone missing value, by elimination", func() {
 		// A tool about what enzymes do in a made-up lab: its texts say
 		// "enzyme", "role" and "tissue", so a request's other words are

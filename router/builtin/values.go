@@ -212,7 +212,10 @@ func assignStringLists(p *extractPlan, text, lower string, taken *spans, out map
 	var best []properName
 	for k := 0; k < len(items); {
 		run := []properName{items[k]}
-		for k+1 < len(items) && listSeparator(strings.Trim(text[items[k].to:items[k+1].from], "'\"`”」』“「『")) {
+		// Quoted spans can nest or overlap ("'a "b' c""): such items are
+		// no written list.
+		for k+1 < len(items) && items[k+1].from >= items[k].to &&
+			listSeparator(strings.Trim(text[items[k].to:items[k+1].from], "'\"`”」』“「『")) {
 			k++
 			run = append(run, items[k])
 		}
