@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routebench/routebench/internal/exitcode"
+	"github.com/routebench/routebench/router/builtin"
 )
 
 // subcommands is filled by each subcommand's file (one file per command),
@@ -54,5 +55,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func main() {
+	cacheFromEnv()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// cacheFromEnv turns on the builtin models' disk cache when
+// ROUTEBENCH_CACHE asks for it (README "Speed"). Only the command reads
+// the variable: run, which the tests call, leaves the cache as it is.
+func cacheFromEnv() {
+	builtin.SetCacheDir(builtin.CacheDirFrom(os.Getenv("ROUTEBENCH_CACHE")))
 }

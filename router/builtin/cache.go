@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/routebench/routebench/router/registry"
@@ -27,17 +26,18 @@ import (
 // model is fitted again and the entry rewritten. Any failure to read or
 // write the cache is a miss too, never an error.
 //
-// The cache is opt-in: ROUTEBENCH_CACHE=DIR uses DIR, ROUTEBENCH_CACHE=on
-// uses os.UserCacheDir()/routebench, unset or "off" disables it. Test
-// binaries ignore the environment (a developer's cache is never touched by
-// go test); tests that exercise the cache set a directory with
-// SetCacheDir.
+// The cache is opt-in and off until SetCacheDir names a directory: the
+// routebench command does so at start from ROUTEBENCH_CACHE (DIR, "on"
+// for os.UserCacheDir()/routebench, unset or "off" for none; see
+// CacheDirFrom). The package itself never reads the environment, so a
+// developer's cache is never touched by go test; tests that exercise the
+// cache set a directory with SetCacheDir.
 
 // cacheFormat names the fitting code and the entry layout. Bump it
 // whenever fitting, embedding or this encoding changes what a registry
 // fits to: an entry of another format is never read. The fitFormatGuard
 // spec fails when the fit of its registry changes, as a reminder.
-const cacheFormat = "routebench-builtin-fit/1"
+const cacheFormat = "routebench-builtin-fit/2"
 
 // cacheMagic starts every entry file.
 const cacheMagic = "RBFIT\n"
@@ -57,8 +57,7 @@ var cacheConfig = struct {
 }{}
 
 // SetCacheDir makes the builtin models cache their fits in dir ("" turns
-// the cache off), overriding ROUTEBENCH_CACHE; for a command-line flag and
-// for tests. It returns a function restoring the previous setting.
+// the cache off); for the command (from ROUTEBENCH_CACHE) and for tests. It returns a function restoring the previous setting.
 func SetCacheDir(dir string) (restore func()) {
 	cacheConfig.Lock()
 	defer cacheConfig.Unlock()
@@ -78,14 +77,14 @@ func CacheDir() string {
 	if cacheConfig.set {
 		return cacheConfig.dir
 	}
-	if testing.Testing() {
-		return ""
-	}
-	return cacheDirFrom(os.Getenv("ROUTEBENCH_CACHE"))
+	return ""
 }
 
-// cacheDirFrom reads a ROUTEBENCH_CACHE value.
-func cacheDirFrom(env string) string {
+// CacheDirFrom reads a ROUTEBENCH_CACHE value: "" or "off" is no cache,
+// "on" the user cache folder, anything else a directory. The package
+// never reads the environment itself (the command does, at start), so a
+// developer's cache is never touched by tests.
+func CacheDirFrom(env string) string {
 	switch strings.TrimSpace(env) {
 	case "", "off":
 		return ""
