@@ -73,8 +73,11 @@ func nextWord(lower string, i int) (from, to int) {
 	return from, i
 }
 
+// wordByte: ASCII letters, digits and joiners, and every byte of a
+// non-ASCII rune, so "éphonic" is one word, not "phonic" after a stray
+// byte (contentWord still keeps such words out of plain-word values).
 func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '\'' || c == '_'
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '\'' || c == '_' || c >= 0x80
 }
 
 // hashWord is the feature hash of a Latin word.

@@ -243,6 +243,14 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			pets := toolSkill("compare_pets", map[string]any{"pet1": prop("string", "A pet."), "pet2": prop("string", "Another pet.")}, "pet1", "pet2")
 			Expect(extractTool(pets, "compare a ferret and a rabbit")).To(Equal(map[string]any{"pet1": "ferret", "pet2": "rabbit"}))
 		})
+		It("reads names written with letters outside ASCII, and no name inside a word", func() {
+			city := toolSkill("city_facts", map[string]any{"city": prop("string", "A city.")}, "city")
+			Expect(extractTool(city, "rainfall in São Tomé last year")).To(HaveKeyWithValue("city", "São Tomé"))
+			Expect(extractTool(city, "rainfall in Škofja Loka")).To(HaveKeyWithValue("city", "Škofja Loka"))
+			singer := toolSkill("play_artist", map[string]any{"artist": prop("string", "Name of the artist.")}, "artist")
+			Expect(extractTool(singer, "play songs by Renée Ørsted")).To(HaveKeyWithValue("artist", "Renée Ørsted"))
+			Expect(extractTool(singer, "play songs by éPhonic")).NotTo(HaveKeyWithValue("artist", "Phonic"))
+		})
 		It("does not take a sentence's first word, a lowercase word or a name with no tie to the param", func() {
 			city := toolSkill("city_facts", map[string]any{"city": prop("string", "A city.")}, "city")
 			Expect(extractTool(city, "Tell me about rainfall")).To(BeEmpty())

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // nameClass is the kind of proper name a string property holds, read from
@@ -73,8 +75,21 @@ func nameClassOf(parts []string, desc string) nameClass {
 
 // properNameRe finds a run of capitalised words, joined by spaces or a
 // lowercase particle ("Isle of Man", "Rio de Janeiro"), optionally followed
-// by a two-letter region code ("Austin, TX").
-var properNameRe = regexp.MustCompile(`\b[A-Z][A-Za-z0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?[A-Z][A-Za-z0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
+// by a two-letter region code ("Austin, TX"). Letters are any script's
+// ("São Paulo", "Łódź", "Björk"); RE2's \b knows only ASCII, so a match
+// must start after a non-letter, which properNames checks.
+var properNameRe = regexp.MustCompile(`\p{Lu}[\p{L}\p{M}0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?\p{Lu}[\p{L}\p{M}0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
+
+// wordStart reports whether a word can start at byte i of text: nothing
+// before it, or a rune that is neither a letter, a mark nor a digit
+// ("iPhone" holds no name starting at P).
+func wordStart(text string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(text[:i])
+	return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r)
+}
 
 // properName is a capitalised phrase and the words before it.
 type properName struct {
@@ -110,6 +125,9 @@ func properNames(text string, taken *spans) []properName {
 	}
 	for _, m := range properNameRe.FindAllStringIndex(text, -1) {
 		from, to := m[0], m[1]
+		if !wordStart(text, from) {
+			continue
+		}
 		to = from + sentenceEnd(text[from:to])
 		for to > from && (text[to-1] == '.' || text[to-1] == '\'' || text[to-1] == '-') && !strings.Contains(text[from:to-1], ".") {
 			to-- // a sentence's full stop, not "D.C."
