@@ -3,6 +3,8 @@ package builtin
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A bare tool schema's string property is often filled by plain
@@ -63,21 +65,44 @@ func wordsOf(lower string) []wordAt {
 // from == to when none is left: wordsOf without the list, for loops that
 // only look at each word once.
 func nextWord(lower string, i int) (from, to int) {
-	for i < len(lower) && !wordByte(lower[i]) {
-		i++
+	for i < len(lower) {
+		ok, size := wordRuneAt(lower, i)
+		if ok {
+			break
+		}
+		i += size
 	}
 	from = i
-	for i < len(lower) && wordByte(lower[i]) {
-		i++
+	for i < len(lower) {
+		ok, size := wordRuneAt(lower, i)
+		if !ok {
+			break
+		}
+		i += size
 	}
 	return from, i
 }
 
-// wordByte: ASCII letters, digits and joiners, and every byte of a
-// non-ASCII rune, so "éphonic" is one word, not "phonic" after a stray
-// byte (contentWord still keeps such words out of plain-word values).
+// wordRuneAt reports whether the rune at byte i belongs to a word, and
+// its size: ASCII letters, digits and joiners, and letters of scripts
+// with case and their marks ("café", "Łódź" are one word each). Han,
+// kana and other scripts without case are not: "gateway偶发" is the word
+// "gateway" and then Chinese, which has no spaces to split on.
+func wordRuneAt(s string, i int) (bool, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return wordByte(c), 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	return casedLetter(r) || unicode.IsMark(r), size
+}
+
+// casedLetter: a letter of a script with upper and lower case.
+func casedLetter(r rune) bool {
+	return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
+}
+
 func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '\'' || c == '_' || c >= 0x80
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '\'' || c == '_'
 }
 
 // hashWord is the feature hash of a Latin word.

@@ -250,6 +250,7 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			singer := toolSkill("play_artist", map[string]any{"artist": prop("string", "Name of the artist.")}, "artist")
 			Expect(extractTool(singer, "play songs by Renée Ørsted")).To(HaveKeyWithValue("artist", "Renée Ørsted"))
 			Expect(extractTool(singer, "play songs by éPhonic")).NotTo(HaveKeyWithValue("artist", "Phonic"))
+			Expect(extractTool(city, "查一下Lisboa的雨量")).To(HaveKeyWithValue("city", "Lisboa"), "Chinese writes no space before a Latin name")
 		})
 		It("does not take a sentence's first word, a lowercase word or a name with no tie to the param", func() {
 			city := toolSkill("city_facts", map[string]any{"city": prop("string", "A city.")}, "city")

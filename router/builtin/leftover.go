@@ -3,6 +3,7 @@ package builtin
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -147,12 +148,20 @@ func capitalized(text string, r span) bool { return text[r.from] >= 'A' && text[
 // previousWord is the word that ends before i as [from, to), from == to
 // when none does.
 func previousWord(lower string, i int) (from, to int) {
-	for i > 0 && !wordByte(lower[i-1]) {
-		i--
+	for i > 0 {
+		_, size := utf8.DecodeLastRuneInString(lower[:i])
+		if ok, _ := wordRuneAt(lower, i-size); ok {
+			break
+		}
+		i -= size
 	}
 	to = i
-	for i > 0 && wordByte(lower[i-1]) {
-		i--
+	for i > 0 {
+		_, size := utf8.DecodeLastRuneInString(lower[:i])
+		if ok, _ := wordRuneAt(lower, i-size); !ok {
+			break
+		}
+		i -= size
 	}
 	return i, to
 }

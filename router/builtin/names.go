@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -81,14 +80,15 @@ func nameClassOf(parts []string, desc string) nameClass {
 var properNameRe = regexp.MustCompile(`\p{Lu}[\p{L}\p{M}0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?\p{Lu}[\p{L}\p{M}0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
 
 // wordStart reports whether a word can start at byte i of text: nothing
-// before it, or a rune that is neither a letter, a mark nor a digit
-// ("iPhone" holds no name starting at P).
+// before it, or a rune that is not part of a word ("iPhone" holds no name
+// starting at P; "重启Payment" does, Chinese having no spaces).
 func wordStart(text string, i int) bool {
 	if i == 0 {
 		return true
 	}
-	r, _ := utf8.DecodeLastRuneInString(text[:i])
-	return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r)
+	_, size := utf8.DecodeLastRuneInString(text[:i])
+	ok, _ := wordRuneAt(text, i-size)
+	return !ok && !(text[i-size] >= 'A' && text[i-size] <= 'Z')
 }
 
 // properName is a capitalised phrase and the words before it.
