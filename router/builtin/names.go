@@ -74,10 +74,10 @@ func nameClassOf(parts []string, desc string) nameClass {
 
 // properNameRe finds a run of capitalised words, joined by spaces or a
 // lowercase particle ("Isle of Man", "Rio de Janeiro"), optionally followed
-// by a two-letter region code ("Austin, TX"). Letters are any script's
+// by a two-letter region code ("Austin, TX"). Letters are any cased script's
 // ("São Paulo", "Łódź", "Björk"); RE2's \b knows only ASCII, so a match
-// must start after a non-letter, which properNames checks.
-var properNameRe = regexp.MustCompile(`\p{Lu}[\p{L}\p{M}0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?\p{Lu}[\p{L}\p{M}0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
+// must start where a word can (wordStart), which properNames checks.
+var properNameRe = regexp.MustCompile(`\p{Lu}[\p{Lu}\p{Ll}\p{Lt}\p{M}0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?\p{Lu}[\p{Lu}\p{Ll}\p{Lt}\p{M}0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
 
 // wordStart reports whether a word can start at byte i of text: nothing
 // before it, or a rune that is not part of a word ("iPhone" holds no name
