@@ -288,11 +288,9 @@ func gateVerdicts(vs []gate.Verdict) []reports.GateVerdict {
 	out := make([]reports.GateVerdict, len(vs))
 	for i, v := range vs {
 		var reasons []string
-		for _, line := range strings.Split(strings.TrimSpace(v.Message()), "\n")[1:] {
-			switch {
-			case strings.HasPrefix(line, "    "):
-				continue // a broken case: the page lists them all under flipped cases
-			case strings.HasPrefix(line, "  worst broken cases"):
+		for _, f := range v.Findings() {
+			line := f.Text
+			if f.Broken { // the page lists every one under flipped cases
 				line = fmt.Sprintf("%d broken cases: listed under flipped cases", v.BrokenTotal)
 			}
 			if line = strings.TrimSpace(line); line != "" {

@@ -197,22 +197,32 @@ func rule(m compare.Metric, reg Regression, confidence float64) RuleResult {
 // and as a warning line otherwise.
 func (v Verdict) Message() string {
 	var b strings.Builder
+	b.WriteString(v.headline())
+	b.WriteByte('\n')
+	for _, f := range v.Findings() {
+		if !f.Broken {
+			fmt.Fprintf(&b, "  %s\n", f.Text)
+			continue
+		}
+		fmt.Fprintf(&b, "  worst broken cases (%d of %d):\n", len(v.Broken), v.BrokenTotal)
+		for _, c := range v.Broken {
+			fmt.Fprintf(&b, "    %s %s: expected %s, now %s (%s), was %s  %q\n", c.Suite, c.Case,
+				decision(string(c.Expect), c.ExpectSkill), decision(string(c.Head.Action), c.Head.Skill),
+				c.Head.Failure, decision(string(c.Base.Action), c.Base.Skill), c.Input)
+		}
+	}
+	return b.String()
+}
+
+// headline is Message's first line: the outcome and, when it failed, the
+// metrics that crossed their bounds.
+func (v Verdict) headline() string {
 	switch v.Outcome() {
 	case OutcomePass:
-		fmt.Fprintf(&b, "gate passed for %s%s: %d thresholds, %d regression rules held\n",
+		return fmt.Sprintf("gate passed for %s%s: %d thresholds, %d regression rules held",
 			v.Head, baseNote(v.Base), len(v.Thresholds), len(v.Regressions))
-		if note := v.UntestedNote(); note != "" {
-			fmt.Fprintf(&b, "  warning: %s (%s)\n", note, v.UntestedHint())
-		}
-		return b.String()
 	case OutcomeNotEvaluated:
-		fmt.Fprintf(&b, "gate NOT EVALUATED for %s%s: %s\n", v.Head, baseNote(v.Base), v.UntestedNote())
-		fmt.Fprintf(&b, "  %d thresholds and %d regression rules held, but the decisions they measured cannot show a change to those layers (%s)\n",
-			len(v.Thresholds), len(v.Regressions), v.UntestedHint())
-		for _, n := range v.Notes {
-			fmt.Fprintf(&b, "  note: %s\n", n)
-		}
-		return b.String()
+		return fmt.Sprintf("gate NOT EVALUATED for %s%s: %s", v.Head, baseNote(v.Base), v.UntestedNote())
 	}
 	var crossed []string
 	for _, t := range v.Thresholds {
@@ -225,33 +235,57 @@ func (v Verdict) Message() string {
 			crossed = append(crossed, r.Metric)
 		}
 	}
-	fmt.Fprintf(&b, "gate failed for %s%s: metrics %s crossed\n", v.Head, baseNote(v.Base), strings.Join(crossed, ", "))
+	return fmt.Sprintf("gate failed for %s%s: metrics %s crossed", v.Head, baseNote(v.Base), strings.Join(crossed, ", "))
+}
+
+// Finding is one line of a verdict below its headline. Broken stands for
+// the list of worst broken cases, which each reader shows its own way
+// (Message lists them; the report points to its flipped cases).
+type Finding struct {
+	Text   string
+	Broken bool
+}
+
+// Findings are the verdict's reasons in Message's order: thresholds and
+// regressions crossed, the broken cases, untested layers, notes.
+func (v Verdict) Findings() []Finding {
+	var out []Finding
+	add := func(format string, args ...any) { out = append(out, Finding{Text: fmt.Sprintf(format, args...)}) }
+	switch v.Outcome() {
+	case OutcomePass:
+		if note := v.UntestedNote(); note != "" {
+			add("warning: %s (%s)", note, v.UntestedHint())
+		}
+		return out
+	case OutcomeNotEvaluated:
+		add("%d thresholds and %d regression rules held, but the decisions they measured cannot show a change to those layers (%s)",
+			len(v.Thresholds), len(v.Regressions), v.UntestedHint())
+		for _, n := range v.Notes {
+			add("note: %s", n)
+		}
+		return out
+	}
 	for _, t := range v.Thresholds {
 		if !t.Pass {
-			fmt.Fprintf(&b, "  threshold %s: %s\n", t.Text, t.Reason)
+			add("threshold %s: %s", t.Text, t.Reason)
 		}
 	}
 	for _, r := range v.Regressions {
 		if !r.Pass {
-			fmt.Fprintf(&b, "  regression %s: %.3f -> %.3f, worse by %.3f (max %g); %s\n",
+			add("regression %s: %.3f -> %.3f, worse by %.3f (max %g); %s",
 				r.Metric, r.Base, r.Head, r.Drop, r.MaxDrop, r.Evidence())
 		}
 	}
 	if len(v.Broken) > 0 {
-		fmt.Fprintf(&b, "  worst broken cases (%d of %d):\n", len(v.Broken), v.BrokenTotal)
-		for _, f := range v.Broken {
-			fmt.Fprintf(&b, "    %s %s: expected %s, now %s (%s), was %s  %q\n", f.Suite, f.Case,
-				decision(string(f.Expect), f.ExpectSkill), decision(string(f.Head.Action), f.Head.Skill),
-				f.Head.Failure, decision(string(f.Base.Action), f.Base.Skill), f.Input)
-		}
+		out = append(out, Finding{Broken: true})
 	}
 	if note := v.UntestedNote(); note != "" {
-		fmt.Fprintf(&b, "  %s (%s)\n", note, v.UntestedHint())
+		add("%s (%s)", note, v.UntestedHint())
 	}
 	for _, n := range v.Notes {
-		fmt.Fprintf(&b, "  note: %s\n", n)
+		add("note: %s", n)
 	}
-	return b.String()
+	return out
 }
 
 // Evidence says why the rule's drop counts as significant, in the words of
