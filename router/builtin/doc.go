@@ -108,8 +108,9 @@
 // ("YYYY-MM-DD", "MM/DD/YYYY", "(day-month-year)", an example date),
 // times of day ("hh:mm AM/PM", 24-hour otherwise), date-times; enum
 // values and x-synonyms (longest match first); numbers; strings; flags;
-// nested objects and arrays of objects. Nothing is guessed: a missing
-// date range stays missing so the router asks.
+// nested objects and arrays of objects. Nothing is guessed, with one
+// exception below for bare tool schemas: a missing date range stays
+// missing so the router asks.
 //
 // Numbers may be negative ("b=-3"), carry a unit ("300K", "4 m/s^2", "$20",
 // "12%"), a magnitude ("2 million"), an exponent ("4e-6") or be written as
@@ -123,7 +124,8 @@
 // description asks for a percentage. A written list of property names
 // followed by a list of as many numbers pairs them in order. Required
 // numeric properties the text does not name get the remaining numbers in
-// order only when the counts agree.
+// order only when the counts agree. A property that counts periods per
+// year (compounding, a frequency) takes "quarterly" as 4, "monthly" as 12.
 //
 // Names of places, people, organisations and titles (the property's kind
 // comes from its name's and description's words: city, author, company,
@@ -135,7 +137,11 @@
 // A place is written with its region as code when the description's
 // example uses codes ("Boise, Idaho" -> "Boise, ID"). Indexed properties
 // (team1, team2) take a written pair in order. Lowercase words are never
-// taken as names.
+// taken as names; letters of any cased script are ("São Tomé", "Łódź"),
+// and a Latin name written right after Chinese is one. The two ends of a
+// conversion (from_currency and to_currency, source_language and
+// target_language) come from "from A to B" or "N A to B" ("300 yen to
+// euros").
 //
 // For a bare tool schema (no examples; a registry written for routing
 // states its values by example instead), plain words beside a string
@@ -143,5 +149,11 @@
 // an optional property only after a connector), as do a list's words after
 // its own word ("columns: price, stock and rating"), and the values a
 // description quotes when the text says them or a word of their stem.
-// Booleans are set only when the text names them.
+// Booleans are set only when the text names them. The one guess: when
+// exactly one required plain string is still missing and the request has
+// exactly one run of words the tool's own texts do not use, introduced as
+// a value is (after an article or preposition, or a capitalised name not
+// opening the sentence), that run fills it ("the function of lactase":
+// "lactase"); modifiers ("cheapest", "recommended") are dropped from its
+// front and a possessive ends it.
 package builtin
