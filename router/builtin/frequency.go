@@ -5,7 +5,7 @@ import "strings"
 // periodWords are the ways English says how many times a year something
 // happens, longest first so "semi-annually" wins over "annually".
 var periodWords = []struct {
-	word     string
+	word    string
 	perYear int
 }{
 	{"semi-annually", 2}, {"semiannually", 2}, {"bi-annually", 2}, {"biannually", 2}, {"half-yearly", 2},
