@@ -127,6 +127,7 @@ func decodeResults(r io.Reader, name string) ([]Result, *tornLine, error) {
 // a cut-off last line, left out. Any other bad line is a *ResultsError.
 func scanResults(r io.Reader, name string, fn func(res *Result, line []byte, offset int64) error) (*tornLine, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
+	var dec resultDecoder
 	var offset int64
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
@@ -142,7 +143,7 @@ func scanResults(r io.Reader, name string, fn func(res *Result, line []byte, off
 			continue
 		}
 		var res Result
-		if jerr := json.Unmarshal(line, &res); jerr != nil {
+		if jerr := dec.decode(line, &res, false); jerr != nil {
 			if last {
 				// No newline and not a whole object: cut off mid-write.
 				return &tornLine{line: lineNo, offset: offset, size: len(line)}, nil

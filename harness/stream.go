@@ -3,7 +3,6 @@ package harness
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -121,6 +120,7 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 		s.offsets = s.offsets[:0]
 	}
 	br := bufio.NewReaderSize(f, 1<<16)
+	var dec resultDecoder
 	var offset int64
 	i := 0
 	for lineNo := 1; ; lineNo++ {
@@ -132,7 +132,7 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 		offset += int64(len(line))
 		if len(bytes.TrimSpace(line)) > 0 {
 			var res Result
-			if err := decodeLine(line, &res, s.Path, lineNo, rerr != nil); err != nil {
+			if err := dec.line(line, &res, s.Path, lineNo, rerr != nil); err != nil {
 				return err
 			}
 			if record {
@@ -154,9 +154,9 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 	return nil
 }
 
-// decodeLine decodes one results.jsonl line; last says it had no newline.
-func decodeLine(line []byte, res *Result, path string, lineNo int, last bool) error {
-	if err := json.Unmarshal(line, res); err != nil {
+// line decodes one results.jsonl line; last says it had no newline.
+func (d *resultDecoder) line(line []byte, res *Result, path string, lineNo int, last bool) error {
+	if err := d.decode(line, res, false); err != nil {
 		if last {
 			return &ResultsError{Path: path, Line: lineNo,
 				Err: errors.New("the last line is cut off (an interrupted run?); finish it with `routebench run --resume`")}
@@ -168,11 +168,12 @@ func decodeLine(line []byte, res *Result, path string, lineNo int, last bool) er
 
 // Read implements ResultStream.
 func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
+	var dec resultDecoder
 	return s.readAt(positions, func(i int, line []byte) error {
 		var res Result
 		// The line number is not known here without counting blank
 		// lines; Each has already read every line without error.
-		if err := json.Unmarshal(line, &res); err != nil {
+		if err := dec.decode(line, &res, false); err != nil {
 			return fmt.Errorf("read results %s: result %d changed while it was read: %w", s.Path, i+1, err)
 		}
 		return fn(i, &res)
@@ -181,12 +182,13 @@ func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
 
 // readCases implements caseReader: Read, each line decoded into caseLine.
 func (s *FileStream) readCases(positions []int, fn func(int, *Result) error) error {
+	var dec resultDecoder
 	return s.readAt(positions, func(i int, line []byte) error {
-		var c caseLine
-		if err := json.Unmarshal(line, &c); err != nil {
+		var res Result
+		if err := dec.decode(line, &res, true); err != nil {
 			return fmt.Errorf("read results %s: result %d changed while it was read: %w", s.Path, i+1, err)
 		}
-		return fn(i, &c.Result)
+		return fn(i, &res)
 	})
 }
 
