@@ -150,3 +150,15 @@ func UnmarshalCaseLine(line []byte) (Result, error) {
 	err := json.Unmarshal(line, &c)
 	return c.Result, err
 }
+
+// MarshalResult is encodeResult without the format and the newline:
+// json.Marshal's bytes, by the reflection-free encoder when it can.
+func MarshalResult(r *Result) ([]byte, error) { return marshalResult(r) }
+
+// MarshalResultFast encodes r without the json.Marshal fallback: ok says
+// the reflection-free encoder wrote it all.
+func MarshalResultFast(r *Result) (b []byte, ok bool) {
+	e := resultEncoder{}
+	e.result(r)
+	return e.b, !e.failed
+}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"encoding/json"
+	"sync"
 
 	"github.com/routebench/routebench/internal/jsonread"
 	"github.com/routebench/routebench/router"
@@ -16,9 +17,18 @@ import (
 // UTF-8, a syntax error) is handed to encoding/json whole. A workflow's
 // outcome, rare and deep, is always decoded by encoding/json.
 func DecodeResult(line []byte, r *Result) error {
-	var d resultDecoder
+	d := getDecoder()
+	defer putDecoder(d)
 	return d.decode(line, r, false)
 }
+
+// decoders keeps decoders between passes over results (the report reads
+// a run back one case at a time): their buffers and name cache are
+// reused, not allocated again for each read.
+var decoders = sync.Pool{New: func() any { return new(resultDecoder) }}
+
+func getDecoder() *resultDecoder  { return decoders.Get().(*resultDecoder) }
+func putDecoder(d *resultDecoder) { decoders.Put(d) }
 
 // resultDecoder decodes results lines; reuse one for many lines (not
 // from several goroutines at once) to reuse its buffers.

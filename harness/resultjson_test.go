@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"time"
 
@@ -204,5 +205,58 @@ var _ = Describe("DecodeResult", func() {
 		Entry("a bad workflow run", `{"format":1,"version":"v","case":"c","workflow":{"calls":"x"}}`, false),
 		Entry("a bad checkpoint time", `{"format":1,"version":"v","case":"c","workflow":{"checkpoints":{"written":[{"time":"yesterday"}]}}}`, false),
 		Entry("a leading zero", `{"format":01,"version":"v","case":"c"}`, false),
+	)
+})
+
+// expectMarshalsAsEncodingJSON checks that r encodes to json.Marshal's
+// bytes, or fails with its error; fast says the encoder needs no
+// fallback.
+func expectMarshalsAsEncodingJSON(r harness.Result, fast bool) {
+	GinkgoHelper()
+	want, werr := json.Marshal(&r)
+	got, err := harness.MarshalResult(&r)
+	if werr != nil {
+		Expect(err).To(MatchError(werr.Error()))
+	} else {
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got)).To(Equal(string(want)))
+	}
+	_, ok := harness.MarshalResultFast(&r)
+	Expect(ok).To(Equal(fast), "encoded without json.Marshal")
+}
+
+var _ = Describe("encoding a result", func() {
+	It("writes json.Marshal's bytes for real and made-up results without calling it", func() {
+		eachLine("testdata/results/sample.jsonl", func(line []byte) {
+			var r harness.Result
+			Expect(json.Unmarshal(line, &r)).To(Succeed())
+			expectMarshalsAsEncodingJSON(r, true)
+			got, _ := harness.MarshalResult(&r)
+			Expect(string(got) + "\n").To(Equal(string(line)))
+		})
+		expectMarshalsAsEncodingJSON(everyField(), true)
+		expectMarshalsAsEncodingJSON(harness.Result{}, true)
+	})
+
+	withParam := func(v any) harness.Result {
+		r := everyField()
+		r.Decision.Params = map[string]any{"p": v}
+		return r
+	}
+	cyclic := map[string]any{}
+	cyclic["self"] = cyclic
+	DescribeTable("leaves other values to json.Marshal: same bytes, same error",
+		func(r harness.Result, fast bool) { expectMarshalsAsEncodingJSON(r, fast) },
+		Entry("floats at the edges of the plain format", withParam([]any{1e-6, 9.99e-7, 1e21, 999999999999999900000.0, -0.0, 5e-324, 1.7976931348623157e308}), true),
+		Entry("a nil map and a nil list inside params", withParam([]any{map[string]any(nil), []any(nil)}), true),
+		Entry("strings that need escapes", withParam("<a href=\"x\">&amp;</a> \u2028\u2029 \x00\x1f \xff"), true),
+		Entry("an int in params", withParam(3), true),
+		Entry("a typed list in params", withParam([]string{"a", "b"}), true),
+		Entry("a json.Number in params", withParam(json.Number("12.50")), true),
+		Entry("a time in params", withParam(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)), true),
+		Entry("NaN", withParam(math.NaN()), false),
+		Entry("infinity as a confidence", func() harness.Result { r := everyField(); r.Decision.Confidence = math.Inf(1); return r }(), false),
+		Entry("a bad json.Number", withParam(json.Number("twelve")), false),
+		Entry("a cycle", withParam(cyclic), false),
 	)
 })

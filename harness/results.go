@@ -45,7 +45,7 @@ func WriteResults(w io.Writer, results []Result) error {
 // carries the format version.
 func encodeResult(r *Result) ([]byte, error) {
 	r.Format = FormatVersion
-	b, err := json.Marshal(r)
+	b, err := marshalResult(r)
 	if err != nil {
 		return nil, fmt.Errorf("encode result %s/%s: %w", r.Version, r.Case, err)
 	}
@@ -127,7 +127,8 @@ func decodeResults(r io.Reader, name string) ([]Result, *tornLine, error) {
 // a cut-off last line, left out. Any other bad line is a *ResultsError.
 func scanResults(r io.Reader, name string, fn func(res *Result, line []byte, offset int64) error) (*tornLine, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	var dec resultDecoder
+	dec := getDecoder()
+	defer putDecoder(dec)
 	var offset int64
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadBytes('\n')

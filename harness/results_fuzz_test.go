@@ -61,7 +61,7 @@ func FuzzReadResults(f *testing.F) {
 // FuzzDecodeResult decodes arbitrary bytes as one results line with
 // harness.DecodeResult and with json.Unmarshal, and ReadCases' way with
 // and without its fast path: each pair must give the same value, or the
-// same error. Seeds: a real run's lines (testdata/results/sample.jsonl),
+// same error. The value then encodes to json.Marshal's bytes. Seeds: a real run's lines (testdata/results/sample.jsonl),
 // a few unusual ones, and testdata/fuzz/FuzzDecodeResult.
 //
 //	go test ./harness/ -run '^$' -fuzz '^FuzzDecodeResult$' -fuzztime 60s
@@ -90,6 +90,12 @@ func FuzzDecodeResult(f *testing.F) {
 		}
 		if !reflect.DeepEqual(fast, slow) {
 			t.Fatalf("%q: DecodeResult gave %+v, encoding/json %+v", line, fast, slow)
+		}
+		// What was read encodes to json.Marshal's bytes.
+		want, werr := json.Marshal(&slow)
+		got, gerr := harness.MarshalResult(&slow)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !bytes.Equal(got, want) {
+			t.Fatalf("%q: encoded as %s (%v), json.Marshal %s (%v)", line, got, gerr, want, werr)
 		}
 		cases, cerr := harness.DecodeCaseLine(line)
 		casesJSON, cjerr := harness.UnmarshalCaseLine(line)

@@ -247,7 +247,8 @@ func readSpans(path string, spans []lineSpan) ([]Result, error) {
 	defer f.Close()
 	var out []Result
 	var buf []byte
-	var dec resultDecoder
+	dec := getDecoder()
+	defer putDecoder(dec)
 	for _, sp := range spans {
 		if sp.n == 0 {
 			continue
@@ -317,7 +318,8 @@ func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes 
 	err = writeAtomic(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var buf []byte
-		var dec resultDecoder
+		dec := getDecoder()
+		defer putDecoder(dec)
 		for i, j := range plan {
 			v, c := cfg.Versions[j.v], &cfg.Cases[j.c]
 			fd, ok := have[key{v.ID(), c.ID, c.Hash}]

@@ -120,7 +120,8 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 		s.offsets = s.offsets[:0]
 	}
 	br := bufio.NewReaderSize(f, 1<<16)
-	var dec resultDecoder
+	dec := getDecoder()
+	defer putDecoder(dec)
 	var offset int64
 	i := 0
 	for lineNo := 1; ; lineNo++ {
@@ -168,7 +169,8 @@ func (d *resultDecoder) line(line []byte, res *Result, path string, lineNo int, 
 
 // Read implements ResultStream.
 func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
-	var dec resultDecoder
+	dec := getDecoder()
+	defer putDecoder(dec)
 	return s.readAt(positions, func(i int, line []byte) error {
 		var res Result
 		// The line number is not known here without counting blank
@@ -182,7 +184,8 @@ func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
 
 // readCases implements caseReader: Read, each line decoded into caseLine.
 func (s *FileStream) readCases(positions []int, fn func(int, *Result) error) error {
-	var dec resultDecoder
+	dec := getDecoder()
+	defer putDecoder(dec)
 	return s.readAt(positions, func(i int, line []byte) error {
 		var res Result
 		if err := dec.decode(line, &res, true); err != nil {

@@ -29,6 +29,7 @@
 package jsonread
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -47,16 +48,18 @@ type Reader struct {
 	failed bool
 	// buf collects a string that has escapes.
 	buf []byte
-	// names are the strings Name has returned, so that equal ones share
-	// memory (and cost one allocation) across every value read.
-	names map[string]string
+	// names holds strings Name has returned, by a hash of their bytes,
+	// so that equal ones share memory and cost one allocation.
+	names *[nameSlots]string
 }
 
-// Names bound the strings Name shares: short ones, and at most this many
-// (input full of distinct names still decodes, just without sharing).
+// nameSlots is the size of the name cache: a name whose slot another
+// holds is copied again (and takes the slot), so memory stays bounded
+// whatever the input holds.
 const (
+	nameBits   = 12
+	nameSlots  = 1 << nameBits
 	maxNameLen = 128
-	maxNames   = 4096
 )
 
 // Reset starts reading data from its beginning.
@@ -244,26 +247,45 @@ func (r *Reader) String() string {
 }
 
 // Name reads a string as String does, for a value that repeats across
-// the input (a skill, a stage, a tag): equal names share one string.
+// the input (a skill, a stage, a tag): equal names mostly share one
+// string.
 func (r *Reader) Name() string {
 	if r.peek() != '"' {
 		return r.String()
 	}
 	b := r.strBytes()
-	if r.failed {
+	if r.failed || len(b) == 0 {
 		return ""
 	}
-	if s, ok := r.names[string(b)]; ok {
-		return s
+	if len(b) > maxNameLen {
+		return string(b)
 	}
-	s := string(b)
-	if len(s) <= maxNameLen && len(r.names) < maxNames {
-		if r.names == nil {
-			r.names = map[string]string{}
+	if r.names == nil {
+		r.names = new([nameSlots]string)
+	}
+	slot := &r.names[nameHash(b)]
+	if *slot != string(b) {
+		*slot = string(b)
+	}
+	return *slot
+}
+
+// nameHash mixes a name's length and its first and last 8 bytes into a
+// slot of the name cache: cheaper than hashing every byte, and names
+// that share a prefix (query_orders_by_region, query_alerts_by_zone)
+// still differ at one end or the other.
+func nameHash(b []byte) uint64 {
+	var head, tail uint64
+	if len(b) >= 8 {
+		head = binary.LittleEndian.Uint64(b)
+		tail = binary.LittleEndian.Uint64(b[len(b)-8:])
+	} else {
+		for i, c := range b {
+			head |= uint64(c) << (8 * i)
 		}
-		r.names[s] = s
 	}
-	return s
+	h := (head*0x9E3779B97F4A7C15 ^ tail*0xC2B2AE3D27D4EB4F ^ uint64(len(b))) * 0x165667B19E3779F9
+	return h >> (64 - nameBits)
 }
 
 // StringLike reads a string as String does, and returns like itself when
@@ -296,8 +318,11 @@ func (r *Reader) str() string {
 // read.
 func (r *Reader) strBytes() []byte {
 	start := r.pos + 1
-	i := start
-	var high byte
+	i := plainRun(r.data, start)
+	high := byte(0)
+	if hasHighBit(r.data[start:i]) {
+		high = utf8.RuneSelf
+	}
 	for i < len(r.data) {
 		c := r.data[i]
 		switch {
@@ -380,6 +405,39 @@ func (r *Reader) escaped(start, i int) []byte {
 	}
 	r.Fail()
 	return nil
+}
+
+// plainRun returns where, from i, the first 8-byte block of data that may
+// hold a quote, a backslash or a control character starts (or the last
+// bytes, fewer than 8): the bytes before it are string text to copy as
+// they are. Strings are most of a results line.
+func plainRun(data []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(data); i += 8 {
+		x := binary.LittleEndian.Uint64(data[i:])
+		quote := x ^ ('"' * ones)
+		backslash := x ^ ('\\' * ones)
+		// A byte is zero, or below 0x20, exactly when its high bit is
+		// set here (bytes of 0x80 and above are masked out by ^x).
+		special := (quote-ones)&^quote | (backslash-ones)&^backslash | (x-0x20*ones)&^x
+		if special&highs != 0 {
+			break
+		}
+	}
+	return i
+}
+
+// hasHighBit reports whether b holds a byte of 0x80 or above.
+func hasHighBit(b []byte) bool {
+	var acc uint64
+	for len(b) >= 8 {
+		acc |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		acc |= uint64(c)
+	}
+	return acc&0x8080808080808080 != 0
 }
 
 // hex4 is the value of four hex digits at the start of b, or -1.
