@@ -153,12 +153,12 @@ func UnmarshalCaseLine(line []byte) (Result, error) {
 
 // MarshalResult is encodeResult without the format and the newline:
 // json.Marshal's bytes, by the reflection-free encoder when it can.
-func MarshalResult(r *Result) ([]byte, error) { return marshalResult(r) }
+func MarshalResult(r *Result) ([]byte, error) { return appendResult(nil, r) }
 
 // MarshalResultFast encodes r without the json.Marshal fallback: ok says
 // the reflection-free encoder wrote it all.
 func MarshalResultFast(r *Result) (b []byte, ok bool) {
-	e := resultEncoder{}
-	e.result(r)
-	return e.b, !e.failed
+	var e resultEncoder
+	b = e.result(nil, r)
+	return b, !e.failed
 }

@@ -1,130 +1,175 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/routebench/routebench/internal/jsonstr"
 	"github.com/routebench/routebench/router"
 )
 
-// marshalResult is json.Marshal(r), byte for byte, without reflection on
-// what routebench puts in a result: fields in declaration order,
-// omitempty as encoding/json reads it, strings escaped HTML-safe, floats
-// formatted as encoding/json formats them, map keys sorted. A workflow's
-// outcome and a param value of a type other than JSON's own are encoded
-// by encoding/json; a value encoding/json refuses (NaN, infinity, a cycle)
-// makes the whole result go through json.Marshal, for its error.
-func marshalResult(r *Result) ([]byte, error) {
-	e := resultEncoder{b: make([]byte, 0, 4096)}
-	e.result(r)
-	if e.failed {
-		return json.Marshal(r)
+// appendResult appends json.Marshal(r) to b, byte for byte, without
+// reflection on what routebench puts in a result: fields in declaration
+// order, omitempty as encoding/json reads it, strings escaped HTML-safe,
+// floats formatted as encoding/json formats them, map keys sorted. A
+// workflow's outcome and a param value of a type other than JSON's own
+// are encoded by encoding/json; a value encoding/json refuses (NaN,
+// infinity, a cycle) makes the whole result go through json.Marshal, for
+// its error.
+func appendResult(b []byte, r *Result) ([]byte, error) {
+	var e resultEncoder
+	start := len(b)
+	b = e.result(b, r)
+	if !e.failed {
+		return b, nil
 	}
-	return e.b, nil
+	enc, err := json.Marshal(r)
+	if err != nil {
+		return b[:start], err
+	}
+	return append(b[:start], enc...), nil
 }
 
-// resultEncoder appends a result's JSON to b; failed says a value must
-// be left to json.Marshal.
+// lineBuffers keep the buffers lines are encoded in, so that a line costs
+// one allocation of its own size.
+var lineBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledLine is the largest buffer kept for the next line: a rare huge
+// line (a long prompt in every trace step) is not held on to.
+const maxPooledLine = 1 << 16
+
+// marshalLine is json.Marshal(r) (see appendResult) and a newline.
+func marshalLine(r *Result) ([]byte, error) {
+	buf := lineBuffers.Get().(*[]byte)
+	b, err := appendResult((*buf)[:0], r)
+	b = append(b, '\n')
+	line := bytes.Clone(b)
+	if cap(b) <= maxPooledLine {
+		*buf = b
+		lineBuffers.Put(buf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return line, nil
+}
+
+// resultEncoder appends a result's JSON to a buffer each of its methods
+// takes and returns (a buffer kept in the struct would cost a write
+// barrier on every append); failed says a value must be left to
+// json.Marshal.
 type resultEncoder struct {
-	b      []byte
 	failed bool
 	depth  int
+}
+
+// fieldKey writes the key of an omitempty field that may be its object's
+// first.
+func fieldKey(b []byte, first *bool, k string) []byte {
+	if *first {
+		*first = false
+		b = append(b, '"')
+	} else {
+		b = append(b, ',', '"')
+	}
+	b = append(b, k...)
+	return append(b, '"', ':')
 }
 
 // maxAnyDepth bounds nesting in param values; deeper (or cyclic) values
 // go to json.Marshal, which reports a cycle.
 const maxAnyDepth = 100
 
-func (e *resultEncoder) key(k string) {
-	e.b = append(e.b, ',', '"')
-	e.b = append(e.b, k...)
-	e.b = append(e.b, '"', ':')
+func (e *resultEncoder) key(b []byte, k string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, k...)
+	b = append(b, '"', ':')
+	return b
 }
 
 // firstKey is key for an object's first member.
-func (e *resultEncoder) firstKey(k string) {
-	e.b = append(e.b, '"')
-	e.b = append(e.b, k...)
-	e.b = append(e.b, '"', ':')
+func (e *resultEncoder) firstKey(b []byte, k string) []byte {
+	b = append(b, '"')
+	b = append(b, k...)
+	return append(b, '"', ':')
 }
 
-func (e *resultEncoder) str(s string) { e.b = jsonstr.Append(e.b, s) }
+func (e *resultEncoder) str(b []byte, s string) []byte { return jsonstr.Append(b, s) }
 
-func (e *resultEncoder) int(v int64) { e.b = strconv.AppendInt(e.b, v, 10) }
+func (e *resultEncoder) int(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
 
-func (e *resultEncoder) bool(v bool) { e.b = strconv.AppendBool(e.b, v) }
+func (e *resultEncoder) bool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
 
 // float is encoding/json's float64 format: shortest repr, exponent form
 // below 1e-6 and from 1e21, exponent without a leading zero.
-func (e *resultEncoder) float(f float64) {
+func (e *resultEncoder) float(b []byte, f float64) []byte {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		e.failed = true
-		return
+		return b
 	}
 	format := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
 	}
-	e.b = strconv.AppendFloat(e.b, f, format, -1, 64)
+	b = strconv.AppendFloat(b, f, format, -1, 64)
 	if format == 'e' {
 		// e-09 to e-9
-		if n := len(e.b); n >= 4 && e.b[n-4] == 'e' && e.b[n-3] == '-' && e.b[n-2] == '0' {
-			e.b[n-2] = e.b[n-1]
-			e.b = e.b[:n-1]
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
 		}
 	}
+	return b
 }
 
-func (e *resultEncoder) strs(l []string) {
+func (e *resultEncoder) strs(b []byte, l []string) []byte {
 	if l == nil {
-		e.b = append(e.b, "null"...)
-		return
+		return append(b, "null"...)
 	}
-	e.b = append(e.b, '[')
+	b = append(b, '[')
 	for i, s := range l {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.str(s)
+		b = e.str(b, s)
 	}
-	e.b = append(e.b, ']')
+	return append(b, ']')
 }
 
-func (e *resultEncoder) strMap(m map[string]string) {
+func (e *resultEncoder) strMap(b []byte, m map[string]string) []byte {
 	if m == nil {
-		e.b = append(e.b, "null"...)
-		return
+		return append(b, "null"...)
 	}
-	e.b = append(e.b, '{')
+	b = append(b, '{')
 	for i, k := range sortedKeys(m) {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.str(k)
-		e.b = append(e.b, ':')
-		e.str(m[k])
+		b = e.str(b, k)
+		b = append(b, ':')
+		b = e.str(b, m[k])
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }
 
-func (e *resultEncoder) intMap(m map[string]int) {
+func (e *resultEncoder) intMap(b []byte, m map[string]int) []byte {
 	if m == nil {
-		e.b = append(e.b, "null"...)
-		return
+		return append(b, "null"...)
 	}
-	e.b = append(e.b, '{')
+	b = append(b, '{')
 	for i, k := range sortedKeys(m) {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.str(k)
-		e.b = append(e.b, ':')
-		e.int(int64(m[k]))
+		b = e.str(b, k)
+		b = append(b, ':')
+		b = e.int(b, int64(m[k]))
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -136,459 +181,435 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func (e *resultEncoder) anyMap(m map[string]any) {
+func (e *resultEncoder) anyMap(b []byte, m map[string]any) []byte {
 	if m == nil {
-		e.b = append(e.b, "null"...)
-		return
+		return append(b, "null"...)
 	}
 	e.depth++
 	if e.depth > maxAnyDepth {
 		e.failed = true
-		return
+		return b
 	}
-	e.b = append(e.b, '{')
+	b = append(b, '{')
 	for i, k := range sortedKeys(m) {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.str(k)
-		e.b = append(e.b, ':')
-		e.any(m[k])
+		b = e.str(b, k)
+		b = append(b, ':')
+		b = e.any(b, m[k])
 	}
-	e.b = append(e.b, '}')
+	b = append(b, '}')
 	e.depth--
+	return b
 }
 
-func (e *resultEncoder) anys(l []any) {
+func (e *resultEncoder) anys(b []byte, l []any) []byte {
 	if l == nil {
-		e.b = append(e.b, "null"...)
-		return
+		return append(b, "null"...)
 	}
 	e.depth++
 	if e.depth > maxAnyDepth {
 		e.failed = true
-		return
+		return b
 	}
-	e.b = append(e.b, '[')
+	b = append(b, '[')
 	for i, v := range l {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.any(v)
+		b = e.any(b, v)
 	}
-	e.b = append(e.b, ']')
+	b = append(b, ']')
 	e.depth--
+	return b
 }
 
 // any encodes what JSON decodes to itself and hands anything else
 // (ints, typed slices, a Marshaler) to encoding/json.
-func (e *resultEncoder) any(v any) {
+func (e *resultEncoder) any(b []byte, v any) []byte {
 	switch v := v.(type) {
 	case nil:
-		e.b = append(e.b, "null"...)
+		b = append(b, "null"...)
 	case string:
-		e.str(v)
+		b = e.str(b, v)
 	case float64:
-		e.float(v)
+		b = e.float(b, v)
 	case bool:
-		e.bool(v)
+		b = e.bool(b, v)
 	case map[string]any:
-		e.anyMap(v)
+		b = e.anyMap(b, v)
 	case []any:
-		e.anys(v)
+		b = e.anys(b, v)
 	default:
-		e.viaJSON(v)
+		b = e.viaJSON(b, v)
 	}
+	return b
 }
 
-func (e *resultEncoder) viaJSON(v any) {
-	b, err := json.Marshal(v)
+func (e *resultEncoder) viaJSON(b []byte, v any) []byte {
+	enc, err := json.Marshal(v)
 	if err != nil {
 		e.failed = true
-		return
+		return b
 	}
-	e.b = append(e.b, b...)
+	return append(b, enc...)
 }
 
-func (e *resultEncoder) result(r *Result) {
-	e.b = append(e.b, '{')
-	e.firstKey("format")
-	e.int(int64(r.Format))
-	e.key("version")
-	e.str(r.Version)
-	e.key("case")
-	e.str(r.Case)
-	e.key("case_hash")
-	e.str(r.CaseHash)
-	e.key("suite")
-	e.str(r.Suite)
-	e.key("tags")
-	e.strs(r.Tags)
-	e.key("input")
-	e.str(r.Input)
-	e.key("caller")
-	e.caller(&r.Caller)
-	e.key("expect")
-	e.expect(&r.Expect)
-	e.key("decision")
-	e.decision(&r.Decision)
-	e.key("pass")
-	e.bool(r.Pass)
-	e.key("failure")
-	e.str(r.Failure)
-	e.key("latency_us")
-	e.int(r.LatencyUS)
+func (e *resultEncoder) result(b []byte, r *Result) []byte {
+	b = append(b, '{')
+	b = e.firstKey(b, "format")
+	b = e.int(b, int64(r.Format))
+	b = e.key(b, "version")
+	b = e.str(b, r.Version)
+	b = e.key(b, "case")
+	b = e.str(b, r.Case)
+	b = e.key(b, "case_hash")
+	b = e.str(b, r.CaseHash)
+	b = e.key(b, "suite")
+	b = e.str(b, r.Suite)
+	b = e.key(b, "tags")
+	b = e.strs(b, r.Tags)
+	b = e.key(b, "input")
+	b = e.str(b, r.Input)
+	b = e.key(b, "caller")
+	b = e.caller(b, &r.Caller)
+	b = e.key(b, "expect")
+	b = e.expect(b, &r.Expect)
+	b = e.key(b, "decision")
+	b = e.decision(b, &r.Decision)
+	b = e.key(b, "pass")
+	b = e.bool(b, r.Pass)
+	b = e.key(b, "failure")
+	b = e.str(b, r.Failure)
+	b = e.key(b, "latency_us")
+	b = e.int(b, r.LatencyUS)
 	if r.Workflow != nil {
-		e.key("workflow")
-		e.viaJSON(r.Workflow)
+		b = e.key(b, "workflow")
+		b = e.viaJSON(b, r.Workflow)
 	}
 	if r.Resume != nil {
-		e.key("resume")
-		e.viaJSON(r.Resume)
+		b = e.key(b, "resume")
+		b = e.viaJSON(b, r.Resume)
 	}
 	if r.RequestID != "" {
-		e.key("request_id")
-		e.str(r.RequestID)
+		b = e.key(b, "request_id")
+		b = e.str(b, r.RequestID)
 	}
 	if r.ConversationID != "" {
-		e.key("conversation_id")
-		e.str(r.ConversationID)
+		b = e.key(b, "conversation_id")
+		b = e.str(b, r.ConversationID)
 	}
 	if len(r.Masked) > 0 {
-		e.key("masked")
-		e.strMap(r.Masked)
+		b = e.key(b, "masked")
+		b = e.strMap(b, r.Masked)
 	}
-	e.key("seq")
-	e.int(int64(r.Seq))
+	b = e.key(b, "seq")
+	b = e.int(b, int64(r.Seq))
 	if len(r.Turns) > 0 {
-		e.key("turns")
-		e.b = append(e.b, '[')
+		b = e.key(b, "turns")
+		b = append(b, '[')
 		for i := range r.Turns {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.turn(&r.Turns[i])
+			b = e.turn(b, &r.Turns[i])
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if r.FailedTurn != 0 {
-		e.key("failed_turn")
-		e.int(int64(r.FailedTurn))
+		b = e.key(b, "failed_turn")
+		b = e.int(b, int64(r.FailedTurn))
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }
 
-func (e *resultEncoder) caller(c *router.Caller) {
-	e.b = append(e.b, '{')
+func (e *resultEncoder) caller(b []byte, c *router.Caller) []byte {
+	b = append(b, '{')
 	first := true
-	field := func(k string) {
-		if first {
-			e.firstKey(k)
-			first = false
-		} else {
-			e.key(k)
-		}
-	}
 	if len(c.Scopes) > 0 {
-		field("scopes")
-		e.strs(c.Scopes)
+		b = fieldKey(b, &first, "scopes")
+		b = e.strs(b, c.Scopes)
 	}
 	if len(c.Disabled) > 0 {
-		field("disabled")
-		e.strs(c.Disabled)
+		b = fieldKey(b, &first, "disabled")
+		b = e.strs(b, c.Disabled)
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }
 
-func (e *resultEncoder) expect(x *Expect) {
-	e.b = append(e.b, '{')
-	e.firstKey("action")
-	e.str(string(x.Action))
+func (e *resultEncoder) expect(b []byte, x *Expect) []byte {
+	b = append(b, '{')
+	b = e.firstKey(b, "action")
+	b = e.str(b, string(x.Action))
 	if x.Skill != "" {
-		e.key("skill")
-		e.str(x.Skill)
+		b = e.key(b, "skill")
+		b = e.str(b, x.Skill)
 	}
 	if x.Gate != "" {
-		e.key("gate")
-		e.str(string(x.Gate))
+		b = e.key(b, "gate")
+		b = e.str(b, string(x.Gate))
 	}
 	if len(x.Params) > 0 {
-		e.key("params")
-		e.b = append(e.b, '{')
+		b = e.key(b, "params")
+		b = append(b, '{')
 		for i, k := range sortedKeys(x.Params) {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.str(k)
-			e.b = append(e.b, ':')
+			b = e.str(b, k)
+			b = append(b, ':')
 			m := x.Params[k]
-			e.matcher(&m)
+			b = e.matcher(b, &m)
 		}
-		e.b = append(e.b, '}')
+		b = append(b, '}')
 	}
 	if len(x.Candidates) > 0 {
-		e.key("candidates")
-		e.strs(x.Candidates)
+		b = e.key(b, "candidates")
+		b = e.strs(b, x.Candidates)
 	}
 	if len(x.Never) > 0 {
-		e.key("never")
-		e.strs(x.Never)
+		b = e.key(b, "never")
+		b = e.strs(b, x.Never)
 	}
-	e.optStr("outcome", x.Outcome)
-	e.optStr("stopped_at", x.StoppedAt)
-	e.optStr("reason", x.Reason)
-	e.optStr("error_code", x.ErrorCode)
+	b = e.optStr(b, "outcome", x.Outcome)
+	b = e.optStr(b, "stopped_at", x.StoppedAt)
+	b = e.optStr(b, "reason", x.Reason)
+	b = e.optStr(b, "error_code", x.ErrorCode)
 	if x.Calls != nil {
-		e.key("calls")
-		e.strs(*x.Calls)
+		b = e.key(b, "calls")
+		b = e.strs(b, *x.Calls)
 	}
 	if x.Retries != nil {
-		e.key("retries")
-		e.intMap(*x.Retries)
+		b = e.key(b, "retries")
+		b = e.intMap(b, *x.Retries)
 	}
 	if x.SideEffects != nil {
-		e.key("side_effects")
-		e.int(int64(*x.SideEffects))
+		b = e.key(b, "side_effects")
+		b = e.int(b, int64(*x.SideEffects))
 	}
-	e.optStr("skill_used", x.SkillUsed)
+	b = e.optStr(b, "skill_used", x.SkillUsed)
 	if x.Resume != nil {
-		e.key("resume")
-		e.resumeExpect(x.Resume)
+		b = e.key(b, "resume")
+		b = e.resumeExpect(b, x.Resume)
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }
 
 // optStr writes an omitempty string field that is not an object's first.
-func (e *resultEncoder) optStr(k, v string) {
+func (e *resultEncoder) optStr(b []byte, k, v string) []byte {
 	if v != "" {
-		e.key(k)
-		e.str(v)
+		b = e.key(b, k)
+		b = e.str(b, v)
 	}
+	return b
 }
 
-func (e *resultEncoder) resumeExpect(x *ResumeExpect) {
-	e.b = append(e.b, '{')
+func (e *resultEncoder) resumeExpect(b []byte, x *ResumeExpect) []byte {
+	b = append(b, '{')
 	first := true
-	field := func(k string) {
-		if first {
-			e.firstKey(k)
-			first = false
-		} else {
-			e.key(k)
-		}
-	}
 	if x.Outcome != "" {
-		field("outcome")
-		e.str(x.Outcome)
+		b = fieldKey(b, &first, "outcome")
+		b = e.str(b, x.Outcome)
 	}
 	if x.Skipped != nil {
-		field("skipped")
-		e.strs(*x.Skipped)
+		b = fieldKey(b, &first, "skipped")
+		b = e.strs(b, *x.Skipped)
 	}
 	if x.Calls != nil {
-		field("calls")
-		e.strs(*x.Calls)
+		b = fieldKey(b, &first, "calls")
+		b = e.strs(b, *x.Calls)
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }
 
-func (e *resultEncoder) matcher(m *ParamMatcher) {
-	e.b = append(e.b, '{')
+func (e *resultEncoder) matcher(b []byte, m *ParamMatcher) []byte {
+	b = append(b, '{')
 	first := true
-	field := func(k string) {
-		if first {
-			e.firstKey(k)
-			first = false
-		} else {
-			e.key(k)
-		}
-	}
 	if m.Equals != nil {
-		field("equals")
-		e.any(m.Equals)
+		b = fieldKey(b, &first, "equals")
+		b = e.any(b, m.Equals)
 	}
 	if len(m.AnyOf) > 0 {
-		field("any_of")
-		e.anys(m.AnyOf)
+		b = fieldKey(b, &first, "any_of")
+		b = e.anys(b, m.AnyOf)
 	}
 	if m.Regex != "" {
-		field("regex")
-		e.str(m.Regex)
+		b = fieldKey(b, &first, "regex")
+		b = e.str(b, m.Regex)
 	}
 	if m.Absent {
-		field("absent")
-		e.bool(true)
+		b = fieldKey(b, &first, "absent")
+		b = e.bool(b, true)
 	}
 	if m.Optional {
-		field("optional")
-		e.bool(true)
+		b = fieldKey(b, &first, "optional")
+		b = e.bool(b, true)
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }
 
-func (e *resultEncoder) decision(d *router.Decision) {
-	e.b = append(e.b, '{')
-	e.firstKey("action")
-	e.str(string(d.Action))
-	e.key("skill")
-	e.str(d.Skill)
-	e.key("params")
-	e.anyMap(d.Params)
-	e.key("confidence")
-	e.float(d.Confidence)
-	e.key("stage")
-	e.str(d.Stage)
-	e.key("gate")
-	e.str(string(d.Gate))
-	e.key("candidates")
-	e.candidates(d.Candidates)
-	e.key("errors")
-	e.errors(d.Errors)
-	e.key("message")
-	e.str(d.Message)
-	e.key("trace")
+func (e *resultEncoder) decision(b []byte, d *router.Decision) []byte {
+	b = append(b, '{')
+	b = e.firstKey(b, "action")
+	b = e.str(b, string(d.Action))
+	b = e.key(b, "skill")
+	b = e.str(b, d.Skill)
+	b = e.key(b, "params")
+	b = e.anyMap(b, d.Params)
+	b = e.key(b, "confidence")
+	b = e.float(b, d.Confidence)
+	b = e.key(b, "stage")
+	b = e.str(b, d.Stage)
+	b = e.key(b, "gate")
+	b = e.str(b, string(d.Gate))
+	b = e.key(b, "candidates")
+	b = e.candidates(b, d.Candidates)
+	b = e.key(b, "errors")
+	b = e.errors(b, d.Errors)
+	b = e.key(b, "message")
+	b = e.str(b, d.Message)
+	b = e.key(b, "trace")
 	if d.Trace == nil {
-		e.b = append(e.b, "null"...)
+		b = append(b, "null"...)
 	} else {
-		e.b = append(e.b, '[')
+		b = append(b, '[')
 		for i := range d.Trace {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.traceStep(&d.Trace[i])
+			b = e.traceStep(b, &d.Trace[i])
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
-	e.key("version")
-	e.str(d.Version)
-	e.key("model")
-	e.str(d.Model)
-	e.key("latency_us")
-	e.int(d.LatencyUS)
+	b = e.key(b, "version")
+	b = e.str(b, d.Version)
+	b = e.key(b, "model")
+	b = e.str(b, d.Model)
+	b = e.key(b, "latency_us")
+	b = e.int(b, d.LatencyUS)
 	if d.Usage != nil {
-		e.key("usage")
-		e.usage(d.Usage)
+		b = e.key(b, "usage")
+		b = e.usage(b, d.Usage)
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }
 
-func (e *resultEncoder) candidates(l []router.Candidate) {
+func (e *resultEncoder) candidates(b []byte, l []router.Candidate) []byte {
 	if l == nil {
-		e.b = append(e.b, "null"...)
-		return
+		return append(b, "null"...)
 	}
-	e.b = append(e.b, '[')
+	b = append(b, '[')
 	for i, c := range l {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.b = append(e.b, '{')
-		e.firstKey("skill")
-		e.str(c.Skill)
-		e.key("score")
-		e.float(c.Score)
-		e.b = append(e.b, '}')
+		b = append(b, '{')
+		b = e.firstKey(b, "skill")
+		b = e.str(b, c.Skill)
+		b = e.key(b, "score")
+		b = e.float(b, c.Score)
+		b = append(b, '}')
 	}
-	e.b = append(e.b, ']')
+	return append(b, ']')
 }
 
-func (e *resultEncoder) errors(l []router.Error) {
+func (e *resultEncoder) errors(b []byte, l []router.Error) []byte {
 	if l == nil {
-		e.b = append(e.b, "null"...)
-		return
+		return append(b, "null"...)
 	}
-	e.b = append(e.b, '[')
+	b = append(b, '[')
 	for i, x := range l {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.b = append(e.b, '{')
-		e.firstKey("category")
-		e.str(x.Category)
-		e.optStr("layer", x.Layer)
-		e.optStr("path", x.Path)
-		e.optStr("rule", x.Rule)
-		e.key("message")
-		e.str(x.Message)
-		e.b = append(e.b, '}')
+		b = append(b, '{')
+		b = e.firstKey(b, "category")
+		b = e.str(b, x.Category)
+		b = e.optStr(b, "layer", x.Layer)
+		b = e.optStr(b, "path", x.Path)
+		b = e.optStr(b, "rule", x.Rule)
+		b = e.key(b, "message")
+		b = e.str(b, x.Message)
+		b = append(b, '}')
 	}
-	e.b = append(e.b, ']')
+	return append(b, ']')
 }
 
-func (e *resultEncoder) usage(u *router.Usage) {
-	e.b = append(e.b, '{')
-	e.firstKey("input_tokens")
-	e.int(int64(u.InputTokens))
-	e.key("output_tokens")
-	e.int(int64(u.OutputTokens))
-	e.key("cost_usd")
-	e.float(u.CostUSD)
-	e.b = append(e.b, '}')
+func (e *resultEncoder) usage(b []byte, u *router.Usage) []byte {
+	b = append(b, '{')
+	b = e.firstKey(b, "input_tokens")
+	b = e.int(b, int64(u.InputTokens))
+	b = e.key(b, "output_tokens")
+	b = e.int(b, int64(u.OutputTokens))
+	b = e.key(b, "cost_usd")
+	b = e.float(b, u.CostUSD)
+	return append(b, '}')
 }
 
-func (e *resultEncoder) traceStep(s *router.TraceStep) {
-	e.b = append(e.b, '{')
-	e.firstKey("stage")
-	e.str(s.Stage)
+func (e *resultEncoder) traceStep(b []byte, s *router.TraceStep) []byte {
+	b = append(b, '{')
+	b = e.firstKey(b, "stage")
+	b = e.str(b, s.Stage)
 	if s.Kept != nil {
-		e.key("kept")
-		e.int(int64(*s.Kept))
+		b = e.key(b, "kept")
+		b = e.int(b, int64(*s.Kept))
 	}
 	if len(s.Dropped) > 0 {
-		e.key("dropped")
-		e.strs(s.Dropped)
+		b = e.key(b, "dropped")
+		b = e.strs(b, s.Dropped)
 	}
 	if len(s.Matched) > 0 {
-		e.key("matched")
-		e.strs(s.Matched)
+		b = e.key(b, "matched")
+		b = e.strs(b, s.Matched)
 	}
 	if len(s.Top) > 0 {
-		e.key("top")
-		e.strs(s.Top)
+		b = e.key(b, "top")
+		b = e.strs(b, s.Top)
 	}
 	if len(s.Scores) > 0 {
-		e.key("scores")
-		e.candidates(s.Scores)
+		b = e.key(b, "scores")
+		b = e.candidates(b, s.Scores)
 	}
-	e.optStr("provider", s.Provider)
-	e.optStr("choice", s.Choice)
+	b = e.optStr(b, "provider", s.Provider)
+	b = e.optStr(b, "choice", s.Choice)
 	if s.Confidence != nil {
-		e.key("confidence")
-		e.float(*s.Confidence)
+		b = e.key(b, "confidence")
+		b = e.float(b, *s.Confidence)
 	}
 	if s.Attempt != 0 {
-		e.key("attempt")
-		e.int(int64(s.Attempt))
+		b = e.key(b, "attempt")
+		b = e.int(b, int64(s.Attempt))
 	}
-	e.optStr("prompt", s.Prompt)
-	e.optStr("raw", s.Raw)
+	b = e.optStr(b, "prompt", s.Prompt)
+	b = e.optStr(b, "raw", s.Raw)
 	if s.Usage != nil {
-		e.key("usage")
-		e.usage(s.Usage)
+		b = e.key(b, "usage")
+		b = e.usage(b, s.Usage)
 	}
 	if len(s.Errors) > 0 {
-		e.key("errors")
-		e.errors(s.Errors)
+		b = e.key(b, "errors")
+		b = e.errors(b, s.Errors)
 	}
-	e.optStr("note", s.Note)
-	e.b = append(e.b, '}')
+	b = e.optStr(b, "note", s.Note)
+	return append(b, '}')
 }
 
-func (e *resultEncoder) turn(t *TurnResult) {
-	e.b = append(e.b, '{')
-	e.firstKey("input")
-	e.str(t.Input)
-	e.key("expect")
-	e.expect(&t.Expect)
-	e.key("decision")
-	e.decision(&t.Decision)
-	e.key("pass")
-	e.bool(t.Pass)
-	e.key("failure")
-	e.str(t.Failure)
+func (e *resultEncoder) turn(b []byte, t *TurnResult) []byte {
+	b = append(b, '{')
+	b = e.firstKey(b, "input")
+	b = e.str(b, t.Input)
+	b = e.key(b, "expect")
+	b = e.expect(b, &t.Expect)
+	b = e.key(b, "decision")
+	b = e.decision(b, &t.Decision)
+	b = e.key(b, "pass")
+	b = e.bool(b, t.Pass)
+	b = e.key(b, "failure")
+	b = e.str(b, t.Failure)
 	if len(t.Masked) > 0 {
-		e.key("masked")
-		e.strMap(t.Masked)
+		b = e.key(b, "masked")
+		b = e.strMap(b, t.Masked)
 	}
-	e.b = append(e.b, '}')
+	return append(b, '}')
 }

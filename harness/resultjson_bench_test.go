@@ -62,3 +62,39 @@ func BenchmarkDecodeResult(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEncodeResult encodes the same line's result with json.Marshal
+// and with the reflection-free encoder.
+//
+//	go test ./harness -run '^$' -bench EncodeResult -benchmem -count 5
+func BenchmarkEncodeResult(b *testing.B) {
+	data, err := os.ReadFile("testdata/results/sample.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	line := data[:bytes.IndexByte(data, '\n')+1]
+	var r Result
+	if err := json.Unmarshal(line, &r); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for b.Loop() {
+			enc, err := json.Marshal(&r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = append(enc, '\n') // as encodeResult did
+		}
+	})
+	b.Run("fast", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := marshalLine(&r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

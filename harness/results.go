@@ -45,11 +45,11 @@ func WriteResults(w io.Writer, results []Result) error {
 // carries the format version.
 func encodeResult(r *Result) ([]byte, error) {
 	r.Format = FormatVersion
-	b, err := marshalResult(r)
+	line, err := marshalLine(r)
 	if err != nil {
 		return nil, fmt.Errorf("encode result %s/%s: %w", r.Version, r.Case, err)
 	}
-	return append(b, '\n'), nil
+	return line, nil
 }
 
 // WriteResultsFile replaces path with the results, atomically: a reader
