@@ -123,9 +123,11 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 	dec := getDecoder()
 	defer putDecoder(dec)
 	var offset int64
+	var buf []byte
 	i := 0
 	for lineNo := 1; ; lineNo++ {
-		line, rerr := br.ReadBytes('\n')
+		line, rerr := readLine(br, buf[:0])
+		buf = line
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return &ResultsError{Path: s.Path, Line: lineNo, Err: rerr}
 		}
@@ -153,6 +155,19 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 		s.indexed = true
 	}
 	return nil
+}
+
+// readLine appends the next line of br (newline included, if it has one)
+// to buf: one buffer serves every line of a pass, where ReadBytes would
+// allocate each line anew.
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		buf = append(buf, frag...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return buf, err
+		}
+	}
 }
 
 // line decodes one results.jsonl line; last says it had no newline.
