@@ -545,6 +545,9 @@ func (r *Reader) float() float64 {
 	if r.failed {
 		return 0
 	}
+	if f, ok := shortDecimal(text); ok {
+		return f
+	}
 	// encoding/json parses the same text the same way; a value out of
 	// range is its error to report.
 	f, err := strconv.ParseFloat(string(text), 64)
@@ -553,6 +556,47 @@ func (r *Reader) float() float64 {
 		return 0
 	}
 	return f
+}
+
+// pow10 are the powers of ten shortDecimal divides by, exact in float64.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// shortDecimal is the value of a number of at most 15 digits and no
+// exponent (scores, confidences): its digits as an integer and the power
+// of ten are both exact in float64, so one division rounds correctly, to
+// what strconv.ParseFloat gives, without its general parsing.
+func shortDecimal(text []byte) (float64, bool) {
+	neg := text[0] == '-'
+	if neg {
+		text = text[1:]
+	}
+	var m uint64
+	digits, frac := 0, -1
+	for _, c := range text {
+		switch {
+		case c == '.':
+			frac = 0
+			continue
+		case c < '0' || c > '9': // an exponent
+			return 0, false
+		}
+		m = m*10 + uint64(c-'0')
+		digits++
+		if frac >= 0 {
+			frac++
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(m)
+	if frac > 0 {
+		f /= pow10[frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // Int64 reads an integer; null is 0. A fraction or an exponent fails, as

@@ -2,7 +2,10 @@ package jsonread
 
 import (
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -80,6 +83,41 @@ func TestAnyMatchesEncodingJSON(t *testing.T) {
 	} {
 		if ok := checkAny(t, []byte(tc.in)); ok != tc.readerOK {
 			t.Errorf("%.40q: reader finished it: %v, want %v", tc.in, ok, tc.readerOK)
+		}
+	}
+}
+
+// Short decimals are parsed without strconv, to the same float64.
+func TestShortDecimalsMatchParseFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	texts := []string{"0", "-0", "0.0", "-0.0", "1", "0.1", "0.3", "0.1479", "123456789012345", "0.000000000000001",
+		"999999999999999", "9007199254740993", "0.1234567890123456", "1.5e3"}
+	for range 100000 {
+		digits := 1 + rng.IntN(15)
+		var b strings.Builder
+		if rng.IntN(4) == 0 {
+			b.WriteByte('-')
+		}
+		point := rng.IntN(digits + 1)
+		for i := range digits {
+			if i == point && i > 0 {
+				b.WriteByte('.')
+			}
+			c := byte('0' + rng.IntN(10))
+			if i == 0 && point != 1 {
+				c = byte('1' + rng.IntN(9))
+			}
+			b.WriteByte(c)
+		}
+		texts = append(texts, b.String())
+	}
+	for _, text := range texts {
+		want, werr := strconv.ParseFloat(text, 64)
+		var r Reader
+		r.Reset([]byte(text))
+		got := r.Float()
+		if !r.End() || werr != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%s: read %v (end %v), ParseFloat %v (%v)", text, got, r.End(), want, werr)
 		}
 	}
 }
