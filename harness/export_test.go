@@ -124,3 +124,41 @@ func DiffOutcomes(a, b LoadOutcome) string {
 	}
 	return "problems"
 }
+
+// DecodeResultFast decodes a results line without the encoding/json
+// fallback: ok says the reflection-free path read it whole. caseOnly is
+// ReadCases' decoding (no decision, caller or workflow runs).
+func DecodeResultFast(line []byte, caseOnly bool) (r Result, ok bool) {
+	var d resultDecoder
+	d.in.Reset(line)
+	d.result(&r, caseOnly)
+	return r, d.in.End()
+}
+
+// DecodeCaseLine is ReadCases' decoding of one line: the fast path, else
+// encoding/json.
+func DecodeCaseLine(line []byte) (Result, error) {
+	var d resultDecoder
+	var r Result
+	err := d.decode(line, &r, true)
+	return r, err
+}
+
+// UnmarshalCaseLine is ReadCases' decoding by encoding/json alone.
+func UnmarshalCaseLine(line []byte) (Result, error) {
+	var c caseLine
+	err := json.Unmarshal(line, &c)
+	return c.Result, err
+}
+
+// MarshalResult is encodeResult without the format and the newline:
+// json.Marshal's bytes, by the reflection-free encoder when it can.
+func MarshalResult(r *Result) ([]byte, error) { return appendResult(nil, r) }
+
+// MarshalResultFast encodes r without the json.Marshal fallback: ok says
+// the reflection-free encoder wrote it all.
+func MarshalResultFast(r *Result) (b []byte, ok bool) {
+	var e resultEncoder
+	b = e.result(nil, r)
+	return b, !e.failed
+}

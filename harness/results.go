@@ -45,11 +45,11 @@ func WriteResults(w io.Writer, results []Result) error {
 // carries the format version.
 func encodeResult(r *Result) ([]byte, error) {
 	r.Format = FormatVersion
-	b, err := json.Marshal(r)
+	line, err := marshalLine(r)
 	if err != nil {
 		return nil, fmt.Errorf("encode result %s/%s: %w", r.Version, r.Case, err)
 	}
-	return append(b, '\n'), nil
+	return line, nil
 }
 
 // WriteResultsFile replaces path with the results, atomically: a reader
@@ -123,13 +123,18 @@ func decodeResults(r io.Reader, name string) ([]Result, *tornLine, error) {
 }
 
 // scanResults decodes results.jsonl line by line, calling fn with each
-// result, its line (newline included) and where the line starts; torn is
+// result, its line (newline included; valid only during the call) and
+// where the line starts; torn is
 // a cut-off last line, left out. Any other bad line is a *ResultsError.
 func scanResults(r io.Reader, name string, fn func(res *Result, line []byte, offset int64) error) (*tornLine, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
+	dec := getDecoder()
+	defer putDecoder(dec)
 	var offset int64
+	var buf []byte
 	for lineNo := 1; ; lineNo++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, buf[:0])
+		buf = line
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, &ResultsError{Path: name, Line: lineNo, Err: err}
 		}
@@ -142,7 +147,7 @@ func scanResults(r io.Reader, name string, fn func(res *Result, line []byte, off
 			continue
 		}
 		var res Result
-		if jerr := json.Unmarshal(line, &res); jerr != nil {
+		if jerr := dec.decode(line, &res, false); jerr != nil {
 			if last {
 				// No newline and not a whole object: cut off mid-write.
 				return &tornLine{line: lineNo, offset: offset, size: len(line)}, nil

@@ -2,8 +2,11 @@ package harness_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -51,6 +54,56 @@ func FuzzReadResults(f *testing.F) {
 		again, err := harness.DecodeResults(&buf, name)
 		if err != nil || len(again) != len(results) {
 			t.Fatalf("round trip: %d results, then %d (%v)", len(results), len(again), err)
+		}
+	})
+}
+
+// FuzzDecodeResult decodes arbitrary bytes as one results line with
+// harness.DecodeResult and with json.Unmarshal, and ReadCases' way with
+// and without its fast path: each pair must give the same value, or the
+// same error. The value then encodes to json.Marshal's bytes. Seeds: a real run's lines (testdata/results/sample.jsonl),
+// a few unusual ones, and testdata/fuzz/FuzzDecodeResult.
+//
+//	go test ./harness/ -run '^$' -fuzz '^FuzzDecodeResult$' -fuzztime 60s
+func FuzzDecodeResult(f *testing.F) {
+	sample, err := os.ReadFile("testdata/results/sample.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, line := range bytes.SplitAfter(sample, []byte("\n")) {
+		f.Add(line)
+	}
+	for _, s := range []string{
+		`{"format":1,"version":"v","case":"c","tags":null,"decision":{"params":{"a":[1,{"b":null}],"a":"x"},"trace":[{"kept":3,"confidence":0.5}]}}`,
+		`{"format":1,"version":"v\u00e9","case":"c","masked":{"k\u0041":"ok"},"turns":[{"input":"x","decision":{"skill":"s"}}]}`,
+		`{"Format":1,"version":"v","case":"c","expect":{"params":{"p":{"equals":1,"any_of":[1,"2"]}},"calls":[],"retries":{"n":1}}}`,
+		`{"format":1,"version":"v","case":"c","workflow":{"checkpoints":{"written":[{"time":"2026-11-30T10:00:00Z"}]}},"resume":null}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var fast, slow harness.Result
+		ferr := harness.DecodeResult(line, &fast)
+		serr := json.Unmarshal(line, &slow)
+		if fmt.Sprint(ferr) != fmt.Sprint(serr) {
+			t.Fatalf("%q: DecodeResult error %v, encoding/json %v", line, ferr, serr)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q: DecodeResult gave %+v, encoding/json %+v", line, fast, slow)
+		}
+		// What was read encodes to json.Marshal's bytes.
+		want, werr := json.Marshal(&slow)
+		got, gerr := harness.MarshalResult(&slow)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !bytes.Equal(got, want) {
+			t.Fatalf("%q: encoded as %s (%v), json.Marshal %s (%v)", line, got, gerr, want, werr)
+		}
+		cases, cerr := harness.DecodeCaseLine(line)
+		casesJSON, cjerr := harness.UnmarshalCaseLine(line)
+		if fmt.Sprint(cerr) != fmt.Sprint(cjerr) {
+			t.Fatalf("%q: ReadCases' error %v, by encoding/json %v", line, cerr, cjerr)
+		}
+		if !reflect.DeepEqual(cases, casesJSON) {
+			t.Fatalf("%q: ReadCases gave %+v, by encoding/json %+v", line, cases, casesJSON)
 		}
 	})
 }

@@ -3,7 +3,6 @@ package harness
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -248,6 +247,8 @@ func readSpans(path string, spans []lineSpan) ([]Result, error) {
 	defer f.Close()
 	var out []Result
 	var buf []byte
+	dec := getDecoder()
+	defer putDecoder(dec)
 	for _, sp := range spans {
 		if sp.n == 0 {
 			continue
@@ -257,7 +258,7 @@ func readSpans(path string, spans []lineSpan) ([]Result, error) {
 			return nil, fmt.Errorf("read results: %w", err)
 		}
 		var r Result
-		if err := json.Unmarshal(buf, &r); err != nil {
+		if err := dec.decode(buf, &r, false); err != nil {
 			return nil, fmt.Errorf("read results %s: %w", path, err)
 		}
 		out = append(out, r)
@@ -317,6 +318,8 @@ func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes 
 	err = writeAtomic(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var buf []byte
+		dec := getDecoder()
+		defer putDecoder(dec)
 		for i, j := range plan {
 			v, c := cfg.Versions[j.v], &cfg.Cases[j.c]
 			fd, ok := have[key{v.ID(), c.ID, c.Hash}]
@@ -328,7 +331,7 @@ func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes 
 				return err
 			}
 			var r Result
-			if err := json.Unmarshal(buf, &r); err != nil {
+			if err := dec.decode(buf, &r, false); err != nil {
 				return err
 			}
 			r.Seq = j.c

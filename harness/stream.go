@@ -3,7 +3,6 @@ package harness
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -121,10 +120,14 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 		s.offsets = s.offsets[:0]
 	}
 	br := bufio.NewReaderSize(f, 1<<16)
+	dec := getDecoder()
+	defer putDecoder(dec)
 	var offset int64
+	var buf []byte
 	i := 0
 	for lineNo := 1; ; lineNo++ {
-		line, rerr := br.ReadBytes('\n')
+		line, rerr := readLine(br, buf[:0])
+		buf = line
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return &ResultsError{Path: s.Path, Line: lineNo, Err: rerr}
 		}
@@ -132,7 +135,7 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 		offset += int64(len(line))
 		if len(bytes.TrimSpace(line)) > 0 {
 			var res Result
-			if err := decodeLine(line, &res, s.Path, lineNo, rerr != nil); err != nil {
+			if err := dec.line(line, &res, s.Path, lineNo, rerr != nil); err != nil {
 				return err
 			}
 			if record {
@@ -154,9 +157,22 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 	return nil
 }
 
-// decodeLine decodes one results.jsonl line; last says it had no newline.
-func decodeLine(line []byte, res *Result, path string, lineNo int, last bool) error {
-	if err := json.Unmarshal(line, res); err != nil {
+// readLine appends the next line of br (newline included, if it has one)
+// to buf: one buffer serves every line of a pass, where ReadBytes would
+// allocate each line anew.
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		buf = append(buf, frag...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return buf, err
+		}
+	}
+}
+
+// line decodes one results.jsonl line; last says it had no newline.
+func (d *resultDecoder) line(line []byte, res *Result, path string, lineNo int, last bool) error {
+	if err := d.decode(line, res, false); err != nil {
 		if last {
 			return &ResultsError{Path: path, Line: lineNo,
 				Err: errors.New("the last line is cut off (an interrupted run?); finish it with `routebench run --resume`")}
@@ -168,11 +184,13 @@ func decodeLine(line []byte, res *Result, path string, lineNo int, last bool) er
 
 // Read implements ResultStream.
 func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
+	dec := getDecoder()
+	defer putDecoder(dec)
 	return s.readAt(positions, func(i int, line []byte) error {
 		var res Result
 		// The line number is not known here without counting blank
 		// lines; Each has already read every line without error.
-		if err := json.Unmarshal(line, &res); err != nil {
+		if err := dec.decode(line, &res, false); err != nil {
 			return fmt.Errorf("read results %s: result %d changed while it was read: %w", s.Path, i+1, err)
 		}
 		return fn(i, &res)
@@ -181,12 +199,14 @@ func (s *FileStream) Read(positions []int, fn func(int, *Result) error) error {
 
 // readCases implements caseReader: Read, each line decoded into caseLine.
 func (s *FileStream) readCases(positions []int, fn func(int, *Result) error) error {
+	dec := getDecoder()
+	defer putDecoder(dec)
 	return s.readAt(positions, func(i int, line []byte) error {
-		var c caseLine
-		if err := json.Unmarshal(line, &c); err != nil {
+		var res Result
+		if err := dec.decode(line, &res, true); err != nil {
 			return fmt.Errorf("read results %s: result %d changed while it was read: %w", s.Path, i+1, err)
 		}
-		return fn(i, &c.Result)
+		return fn(i, &res)
 	})
 }
 

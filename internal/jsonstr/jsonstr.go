@@ -7,15 +7,42 @@ import "unicode/utf8"
 
 const hexDigits = "0123456789abcdef"
 
+// safe says which ASCII bytes are written as they are.
+var safe = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// plain8 reports whether 8 bytes are all ASCII written as they are.
+func plain8(s string) bool {
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// has(c) has a byte's high bit set exactly where x holds c (bytes of
+	// 0x80 and above, caught by x&highs, are masked out by ^x).
+	has := func(c uint64) uint64 { v := x ^ c*ones; return (v - ones) &^ v }
+	special := x | has('"') | has('\\') | has('<') | has('>') | has('&') | (x-0x20*ones)&^x
+	return special&highs == 0
+}
+
 // Append appends s as a JSON string with encoding/json's
 // default (HTML-safe) escaping; invalid UTF-8 becomes U+FFFD.
 func Append(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Most text needs no escape: step over it 8 bytes at a time.
+		for i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if safe[c] {
 				i++
 				continue
 			}

@@ -17,3 +17,29 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppend compares Append with json.Marshal on arbitrary strings.
+//
+//	go test ./internal/jsonstr/ -run '^$' -fuzz '^FuzzAppend$' -fuzztime 60s
+func FuzzAppend(f *testing.F) {
+	for _, s := range []string{"plain text of some length", "a<b>c&d\"e\\f", "华东区 订单 \u2028", "bad \xff utf8 \xc3", "\x00\x1f\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Append(nil, s); string(got) != string(want) {
+			t.Fatalf("Append(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+func BenchmarkAppend(b *testing.B) {
+	s := "I'm not confident enough that any available skill fits this request (best guess create_ticket at 0.15), so nothing was run."
+	var buf []byte
+	for b.Loop() {
+		buf = Append(buf[:0], s)
+	}
+}
