@@ -124,3 +124,11 @@ func DiffOutcomes(a, b LoadOutcome) string {
 	}
 	return "problems"
 }
+
+// StreamSuitesAbove makes OpenSuites stream suite sets larger than n
+// bytes (0: every set) until restore is called.
+func StreamSuitesAbove(n int64) (restore func()) {
+	old := heldSuiteBytes
+	heldSuiteBytes = n
+	return func() { heldSuiteBytes = old }
+}
