@@ -14,7 +14,7 @@ import (
 
 // digest is everything the page and summary.md read off the results
 // themselves, gathered in one pass over the stream: counts, matrices,
-// calibration points (16 bytes a decision) and the few texts the page
+// calibration bins and the few texts the page
 // quotes (workflow runs up to their cap, inputs of flipped cases). It
 // holds no result, so a report of any size needs memory for its counts,
 // not its results.
@@ -52,7 +52,8 @@ type digest struct {
 type versionDigest struct {
 	n, passed int
 	failures  map[string]int
-	points    []calibrationPoint
+	// calibration bins the decisions by confidence (calibration).
+	calibration calibration
 	// actionRows and actionCols are the expected and decided actions seen.
 	actionRows, actionCols map[string]bool
 	actions                map[[2]string]int
@@ -244,11 +245,11 @@ func (d *digest) add(i int, r *harness.Result) {
 		}
 		vd.failures[cat]++
 	}
-	// What calibrationPoints keeps: decision_accuracy's indicator over
+	// What calibration counts: decision_accuracy's indicator over
 	// decisions that are not errors.
 	if c := r.Decision.Confidence; r.Decision.Action != router.Fail && !math.IsNaN(c) && !math.IsInf(c, 0) {
 		right := harness.DecisionCorrect(r.Expect, r.Decision) && r.Failure != harness.FailPolicyViolation
-		vd.points = append(vd.points, calibrationPoint{conf: c, right: right})
+		vd.calibration.add(c, right)
 	}
 	expected, decided := string(r.Expect.Action), string(r.Decision.Action)
 	vd.actionRows[expected], vd.actionCols[decided] = true, true

@@ -227,15 +227,15 @@ const (
 // buildHTMLView is the page without its case data (see WriteHTML).
 func buildHTMLView(in *Input, d *digest) *htmlView {
 	versions := in.versionOrder()
-	points := calibrationPoints(versions, d)
+	cals := calibrations(versions, d)
 	v := &htmlView{
 		Title:       in.Meta.Title,
 		Gate:        gateViews(in.Gate),
 		Commit:      in.Meta.Commit,
 		Models:      in.Meta.Models,
 		Tables:      in.metricTables(versions),
-		Histograms:  histograms(versions, points),
-		Reliability: reliability(versions, points),
+		Histograms:  histograms(versions, cals),
+		Reliability: reliability(versions, cals),
 		Trends:      trendCharts(in.Trend),
 		Failures:    in.failures(versions, d),
 		Flips:       in.flipSets(versions, d),
