@@ -29,3 +29,18 @@ func JSONFloatForTest(x float64) ([]byte, error) {
 	w.float(x)
 	return w.b, w.err
 }
+
+// CaseOrderForTest adds ids at the given stream positions to a case id
+// table and returns its walk: the ids sorted, each with its positions.
+func CaseOrderForTest(ids []string, positions []int) (sorted []string, grouped [][]int) {
+	t := newCaseIDs()
+	for k, id := range ids {
+		t.add(positions[k], id)
+	}
+	o := t.order()
+	for i := range o.Len() {
+		sorted = append(sorted, o.ID(i))
+		grouped = append(grouped, o.Positions(i, nil))
+	}
+	return sorted, grouped
+}

@@ -256,7 +256,7 @@ func buildHTMLView(in *Input, d *digest) *htmlView {
 	if !in.Meta.GeneratedAt.IsZero() {
 		v.GeneratedAt = in.Meta.GeneratedAt.UTC().Format(time.RFC3339)
 	}
-	v.CaseCount = len(d.cases)
+	v.CaseCount = d.ids.count()
 	v.Glossary = glossary(v.Failures)
 	v.PerSkill = perSkillTable(versions, d.skills.Rows())
 	v.Workflows, v.WorkflowTotal = d.workflows, d.workflowTotal
