@@ -123,7 +123,9 @@ func openSuiteSet(files []string, known skillIndex) (*SuiteSet, error) {
 		s.idEnd = s.idEnd[:n]
 		s.hashes = s.hashes[:hashBytes*n]
 	}
-	err := l.load(files, 1)
+	// No file read ahead: a large set is many large files, and the next
+	// one's bytes would wait in memory beside the index.
+	err := l.load(files, 0)
 	if bad != nil {
 		return nil, bad
 	}
