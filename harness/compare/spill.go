@@ -6,22 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/routebench/routebench/internal/spool"
 	"github.com/routebench/routebench/router"
 )
 
 // recordSpill keeps a SeriesCollector's records encoded, out of the way
 // until a comparison needs them: in memory while they are few, then in an
-// unlinked temporary file. A run of one version compares nothing, so its
-// records are never read back; a run of several reads back two versions'
-// records at a time. Each record is its version's and its word's numbers
-// (see words) and its id, hash, position and unit terms as varints.
+// unlinked temporary file (spool). A run of one version compares nothing,
+// so its records are never read back; a run of several reads back two
+// versions' records at a time. Each record is its version's and its
+// words' numbers (see words) and its id, hash, position and unit terms,
+// as varints.
 type recordSpill struct {
-	buf  []byte
-	file *os.File
-	size int64 // bytes in file
-	err  error
+	spool *spool.Spool
+	buf   []byte
 }
 
 // spillInMemory is how many encoded bytes stay in memory before the
@@ -30,7 +29,10 @@ var spillInMemory = 4 << 20
 
 // put appends one record; version and the word numbers come from words.
 func (s *recordSpill) put(version uint64, rec *record, word func(string) uint64) {
-	b := binary.AppendUvarint(s.buf, version)
+	if s.spool == nil {
+		s.spool = spool.New("pairs", spillInMemory)
+	}
+	b := binary.AppendUvarint(s.buf[:0], version)
 	b = binary.AppendUvarint(b, uint64(rec.pos))
 	pass := uint64(0)
 	if rec.pass {
@@ -50,47 +52,19 @@ func (s *recordSpill) put(version uint64, rec *record, word func(string) uint64)
 		b = binary.AppendUvarint(b, u.val)
 	}
 	s.buf = b
-	if len(s.buf) >= spillInMemory {
-		s.flush()
-	}
-}
-
-// flush moves the records in memory to the file.
-func (s *recordSpill) flush() {
-	if s.err != nil || len(s.buf) == 0 {
-		return
-	}
-	if s.file == nil {
-		f, err := os.CreateTemp("", "routebench-pairs-*")
-		if err != nil {
-			s.err = fmt.Errorf("keep paired records: %w", err)
-			return
-		}
-		// Unlinked at once: the file goes when it is closed or the
-		// process ends, whatever happens in between.
-		os.Remove(f.Name())
-		s.file = f
-	}
-	n, err := s.file.Write(s.buf)
-	s.size += int64(n)
-	if err != nil {
-		s.err = fmt.Errorf("keep paired records: %w", err)
-		return
-	}
-	s.buf = s.buf[:0]
+	s.spool.Write(b) // a failed write fails Reader, which each reports
 }
 
 // each decodes every record in order and calls fn with its version's
 // number (rec.version is left to the caller); a record's strings are the
 // words' (shared) but for id and hash.
 func (s *recordSpill) each(words []string, fn func(version uint64, rec record)) error {
-	s.flush()
-	if s.err != nil {
-		return s.err
+	if s.spool == nil {
+		return nil
 	}
-	var r io.Reader = &sliceReader{b: s.buf}
-	if s.file != nil {
-		r = io.NewSectionReader(s.file, 0, s.size)
+	r, err := s.spool.Reader()
+	if err != nil {
+		return err
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	for {
@@ -116,18 +90,6 @@ func (s *recordSpill) each(words []string, fn func(version uint64, rec record)) 
 		}
 		fn(version, rec)
 	}
-}
-
-// sliceReader reads a byte slice that is not copied.
-type sliceReader struct{ b []byte }
-
-func (r *sliceReader) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, r.b)
-	r.b = r.b[n:]
-	return n, nil
 }
 
 // spillDecoder reads one record's fields, keeping the first error.
