@@ -126,9 +126,10 @@ func DiffOutcomes(a, b LoadOutcome) string {
 }
 
 // StreamSuitesAbove makes OpenSuites stream suite sets larger than n
-// bytes (0: every set) until restore is called.
-func StreamSuitesAbove(n int64) (restore func()) {
-	old := heldSuiteBytes
-	heldSuiteBytes = n
-	return func() { heldSuiteBytes = old }
+// bytes (0: every set), keeping up to inMemory bytes of their ids and
+// hashes in memory (0: all in a file), until restore is called.
+func StreamSuitesAbove(n int64, inMemory int) (restore func()) {
+	oldHeld, oldKeys := heldSuiteBytes, keysInMemory
+	heldSuiteBytes, keysInMemory = n, inMemory
+	return func() { heldSuiteBytes, keysInMemory = oldHeld, oldKeys }
 }

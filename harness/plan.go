@@ -65,7 +65,10 @@ func writePlanOf(path string, cfg RunConfig, plan *planSet) error {
 	for i, v := range cfg.Versions {
 		p.Versions[i] = PlanVersion{ID: v.ID(), Fingerprint: v.Fingerprint, Dir: v.Dir}
 	}
-	p.Hash = hashPlan(p.Versions, plan.eachPlanCase, false)
+	var err error
+	if p.Hash, err = hashPlan(p.Versions, plan.eachPlanCase, false); err != nil {
+		return err
+	}
 	return writePlan(path, p, plan.eachPlanCase, false)
 }
 
@@ -77,7 +80,7 @@ type planCases func(fn func(pc *PlanCase) error) error
 // loaded order, each with the versions that include it when not all do.
 func (p *planSet) eachPlanCase(fn func(pc *PlanCase) error) error {
 	under := make([]int, 0, p.versions)
-	for i := range p.src.Len() {
+	return p.src.Keys(func(i int, id, hash string) error {
 		under = under[:0]
 		for v := range p.versions {
 			if p.includes(v, i) {
@@ -85,18 +88,14 @@ func (p *planSet) eachPlanCase(fn func(pc *PlanCase) error) error {
 			}
 		}
 		if len(under) == 0 {
-			continue
+			return nil
 		}
-		id, hash := p.src.Key(i)
 		pc := PlanCase{ID: id, Hash: hash}
 		if len(under) < p.versions {
 			pc.Versions = slices.Clone(under)
 		}
-		if err := fn(&pc); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(&pc)
+	})
 }
 
 // listCases is a list of plan cases as planCases.
@@ -114,7 +113,8 @@ func listCases(cases []PlanCase) planCases {
 // hash is sha256 over the JSON of {Versions, Cases}, the versions without
 // their Dir.
 func (p *Plan) hash() string {
-	return hashPlan(p.Versions, listCases(p.Cases), p.Cases == nil)
+	h, _ := hashPlan(p.Versions, listCases(p.Cases), p.Cases == nil) // a list cannot fail
+	return h
 }
 
 // hashPlan is Plan.hash of the versions and cases (null when isNil). It
@@ -122,7 +122,7 @@ func (p *Plan) hash() string {
 // its largest value pooled for the rest of the process, and a whole plan
 // is a buffer of megabytes that every result line would then be encoded
 // in.
-func hashPlan(pvs []PlanVersion, cases planCases, isNil bool) string {
+func hashPlan(pvs []PlanVersion, cases planCases, isNil bool) (string, error) {
 	// Shard and Hash are left out: every shard of one run has the same plan.
 	versions := make([]PlanVersion, len(pvs))
 	for i, v := range pvs {
@@ -133,9 +133,11 @@ func hashPlan(pvs []PlanVersion, cases planCases, isNil bool) string {
 	h.Write([]byte(`{"Versions":`))
 	h.Write(vb)
 	h.Write([]byte(`,"Cases":`))
-	writeCaseList(h, cases, isNil, func(pc *PlanCase) ([]byte, error) { return json.Marshal(pc) }, "[", ",", "]")
+	if err := writeCaseList(h, cases, isNil, func(pc *PlanCase) ([]byte, error) { return json.Marshal(pc) }, "[", ",", "]"); err != nil {
+		return "", err
+	}
 	h.Write([]byte("}"))
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // writeCaseList writes cases as a JSON array (null when isNil), each

@@ -303,10 +303,14 @@ func newPlanSet(cfg RunConfig) (*planSet, error) {
 	words := (src.Len() + 63) / 64
 	if cfg.Shard.Count > 1 {
 		p.inShard = make([]uint64, words)
-		for i := range src.Len() {
-			if id, _ := src.Key(i); cfg.Shard.Has(id) {
+		err := src.Keys(func(i int, id, _ string) error {
+			if cfg.Shard.Has(id) {
 				setBit(p.inShard, i)
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	if cfg.Include != nil {
@@ -355,6 +359,25 @@ func (p *planSet) walk(fn func(pos, v, i int)) {
 	}
 }
 
+// walkKeys is walk with each case's id and hash, read off the source once
+// a version; it stops at fn's first error.
+func (p *planSet) walkKeys(fn func(pos, v, i int, id, hash string) error) error {
+	pos := 0
+	for v := range p.versions {
+		err := p.src.Keys(func(i int, id, hash string) error {
+			if !p.has(v, i) {
+				return nil
+			}
+			pos++
+			return fn(pos-1, v, i, id, hash)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // resumeFrom marks the planned jobs results.jsonl already holds and
 // rewrites the file with exactly those, in plan order: a torn last line
 // (the process was killed mid-write) is dropped with a note, results of
@@ -393,38 +416,34 @@ func resumeFrom(path string, cfg RunConfig, plan *planSet, spans []lineSpan, not
 	err = writeAtomic(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var buf []byte
-		var werr error
-		plan.walk(func(pos, vi, ci int) {
-			if werr != nil {
-				return
-			}
-			id, hash := plan.src.Key(ci)
+		err := plan.walkKeys(func(pos, vi, ci int, id, hash string) error {
 			fd, ok := have[key{cfg.Versions[vi].ID(), id, hash}]
 			if !ok || fd.providerError {
-				return
+				return nil
 			}
 			buf = slices.Grow(buf[:0], int(fd.span.n))[:fd.span.n]
-			if _, werr = src.ReadAt(buf, fd.span.off); werr != nil {
-				return
+			if _, err := src.ReadAt(buf, fd.span.off); err != nil {
+				return err
 			}
 			var r Result
-			if werr = json.Unmarshal(buf, &r); werr != nil {
-				return
+			if err := json.Unmarshal(buf, &r); err != nil {
+				return err
 			}
 			r.Seq = ci
-			var line []byte
-			if line, werr = encodeResult(&r); werr != nil {
-				return
+			line, err := encodeResult(&r)
+			if err != nil {
+				return err
 			}
-			if _, werr = bw.Write(line); werr != nil {
-				return
+			if _, err := bw.Write(line); err != nil {
+				return err
 			}
 			spans[pos] = lineSpan{end, int32(len(line))}
 			end += int64(len(line))
 			kept++
+			return nil
 		})
-		if werr != nil {
-			return werr
+		if err != nil {
+			return err
 		}
 		return bw.Flush()
 	})

@@ -1,23 +1,30 @@
 package harness
 
 import (
+	"bufio"
 	"cmp"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"io"
 	"maps"
 	"os"
 	"slices"
 
+	"github.com/routebench/routebench/internal/spool"
 	"github.com/routebench/routebench/router/registry"
 )
 
-// CaseSource is a run's cases in load order. Key is what planning needs
-// of a case (its id and hash) without the case; Each hands out the cases
-// themselves, one after another.
+// CaseSource is a run's cases in load order. Keys walks what planning
+// needs of each case (its id and hash) without the cases; Each hands out
+// the cases themselves, one after another.
 type CaseSource interface {
 	Len() int
-	Key(i int) (id, hash string)
+	// Keys calls fn with every case's id and hash in order, i counting
+	// from 0, and stops at fn's first error, which it returns.
+	Keys(fn func(i int, id, hash string) error) error
 	// Each calls fn with every case in order, i counting from 0, and
 	// stops at fn's first error, which it returns. A case is not changed
 	// after, so fn may keep it.
@@ -30,8 +37,15 @@ type CaseList []Case
 // Len implements CaseSource.
 func (l CaseList) Len() int { return len(l) }
 
-// Key implements CaseSource.
-func (l CaseList) Key(i int) (id, hash string) { return l[i].ID, l[i].Hash }
+// Keys implements CaseSource.
+func (l CaseList) Keys(fn func(int, string, string) error) error {
+	for i := range l {
+		if err := fn(i, l[i].ID, l[i].Hash); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Each implements CaseSource.
 func (l CaseList) Each(fn func(int, *Case) error) error {
@@ -52,9 +66,10 @@ var heldSuiteBytes int64 = 16 << 20
 // cases, the same problems in the same *registry.LoadError) and returns
 // their cases as a CaseSource. Up to heldSuiteBytes of files are loaded
 // once and held (a CaseList). A larger set is a *SuiteSet, which keeps
-// only each case's id and hash (about 55 bytes a case) and parses the
-// files again, one case at a time, each time its cases are walked: a run
-// of a million cases holds the ones being routed, not a million.
+// each case's id and hash aside (in a temporary file once they are many)
+// and parses the files again, one case at a time, each time its cases are
+// walked: a run of a million cases holds the ones being routed, not a
+// million.
 func OpenSuites(paths []string, regs ...*registry.Registry) (CaseSource, error) {
 	files, err := suiteFiles(paths)
 	if err != nil {
@@ -84,108 +99,144 @@ func suiteBytes(files []string) int64 {
 }
 
 // SuiteSet is a large suite set, checked, whose cases are parsed from the
-// files each time they are walked (see OpenSuites). It holds each case's
-// id and hash; a walk that finds a case other than the one checked at its
-// place (a file edited since) fails rather than run something unchecked.
+// files each time they are walked (see OpenSuites). Each case's id and
+// hash are kept aside in order; a walk that finds a case other than the
+// one checked at its place (a file edited since) fails rather than run
+// something unchecked.
 type SuiteSet struct {
 	files []string
 	known skillIndex
 	// whole are the files whose items did not all parse on their own:
 	// every walk parses them whole from the start.
 	whole map[string]bool
-	// ids holds every case id, back to back; idEnd[i] is where case i's
-	// ends. hashes holds each case hash as its 32 bytes.
-	ids    string
-	idEnd  []uint32
-	hashes []byte
+	n     int
+	// keys holds each case's id (its length, then its bytes) and its hash
+	// (32 bytes).
+	keys *spool.Spool
 }
 
 const hashBytes = 32
 
+// keysInMemory is how many bytes of ids and hashes stay in memory before
+// they go to a temporary file (about 20,000 cases).
+var keysInMemory = 1 << 20
+
 func openSuiteSet(files []string, known skillIndex) (*SuiteSet, error) {
-	s := &SuiteSet{files: files, known: known}
-	var ids []byte
-	var bad error
+	s := &SuiteSet{files: files, known: known, keys: spool.New("case-keys", keysInMemory)}
+	// A hash of each id (8 bytes a case) finds duplicates without a map
+	// of every id and where it was.
+	var idHashes []uint64
+	seed := maphash.MakeSeed()
+	var rec []byte
 	l := &suiteLoader{known: known, noIntern: true}
 	l.emit = func(c *Case) {
-		ids = append(ids, c.ID...)
-		if len(ids) > int(^uint32(0)) && bad == nil {
-			bad = fmt.Errorf("%s: more than 4 GiB of case ids; split the suites into several runs (--shard)", c.Pos)
-		}
-		s.idEnd = append(s.idEnd, uint32(len(ids)))
+		rec = binary.AppendUvarint(rec[:0], uint64(len(c.ID)))
+		rec = append(rec, c.ID...)
 		var err error
-		if s.hashes, err = hex.AppendDecode(s.hashes, []byte(c.Hash)); err != nil || len(s.hashes) != hashBytes*len(s.idEnd) {
+		if rec, err = hex.AppendDecode(rec, []byte(c.Hash)); err != nil || len(c.Hash) != 2*hashBytes {
 			panic(fmt.Sprintf("case %s: hash %q is not sha256 hex", c.ID, c.Hash)) // caseHash makes every one
 		}
+		s.keys.Write(rec) // a failed write fails the Reader below
+		idHashes = append(idHashes, maphash.String(seed, c.ID))
 	}
 	l.retract = func(n int) {
-		ids = ids[:s.idStart(n)]
-		s.idEnd = s.idEnd[:n]
-		s.hashes = s.hashes[:hashBytes*n]
+		idHashes = idHashes[:n]
+		s.keys.Truncate(s.keysUpTo(n))
 	}
 	// No file read ahead: a large set is many large files, and the next
-	// one's bytes would wait in memory beside the index.
+	// one's bytes would wait in memory beside the current one's.
 	err := l.load(files, 0)
-	if bad != nil {
-		return nil, bad
+	s.whole, s.n = l.whole, len(idHashes)
+	if _, kerr := s.keys.Reader(); kerr != nil {
+		return nil, kerr
 	}
-	s.ids = string(ids)
-	ids = nil
-	s.whole = l.whole
-	// Ids were not checked for duplicates on the way (that takes a map of
-	// every id and where it was): they are here, and a load with a
-	// problem or a duplicate is done again as LoadSuites does it, for the
-	// same problems in the same words.
-	if err != nil || s.hasDuplicateID() {
-		return nil, checkSuitesExactly(files, known)
+	// A load with a problem or a duplicate id (or two ids with one hash,
+	// which a second look tells apart) is done again as LoadSuites does
+	// it, for the same problems in the same words.
+	slices.Sort(idHashes)
+	dup := false
+	for k := 1; k < len(idHashes) && !dup; k++ {
+		dup = idHashes[k] == idHashes[k-1]
 	}
-	s.idEnd, s.hashes = slices.Clip(s.idEnd), slices.Clip(s.hashes)
+	idHashes = nil
+	if err != nil || dup {
+		if exact := checkSuitesExactly(files, known); exact != nil || err != nil {
+			s.keys.Close()
+			return nil, cmp.Or(exact, err)
+		}
+	}
 	return s, nil
 }
 
-// checkSuitesExactly is LoadSuites's check without keeping the cases.
+// keysUpTo is the length of the keys of the first n cases (read off the
+// keys: only a file loaded again whole after some of its cases needs it).
+func (s *SuiteSet) keysUpTo(n int) int64 {
+	r, err := s.keys.Reader()
+	if err != nil {
+		return 0
+	}
+	kr := newKeyReader(r)
+	for range n {
+		if _, _, err := kr.next(); err != nil {
+			return 0
+		}
+	}
+	return kr.off
+}
+
+// checkSuitesExactly is LoadSuites's check without keeping the cases: the
+// problems, or nil when there are none.
 func checkSuitesExactly(files []string, known skillIndex) error {
 	l := &suiteLoader{known: known, ids: map[string]registry.Pos{}, noIntern: true}
 	l.emit = func(*Case) {}
 	l.retract = func(int) {}
-	if err := l.load(files, 1); err != nil {
-		return err
-	}
-	return errors.New("load suites: a duplicate case id was found, then not found again; were the suite files being edited?")
+	return l.load(files, 1)
 }
 
-func (s *SuiteSet) idStart(i int) uint32 {
-	if i == 0 {
-		return 0
-	}
-	return s.idEnd[i-1]
+// keyReader reads the kept ids and hashes in order.
+type keyReader struct {
+	r   *bufio.Reader
+	off int64 // bytes read
+	buf []byte
 }
 
-func (s *SuiteSet) id(i int) string { return s.ids[s.idStart(i):s.idEnd[i]] }
+func newKeyReader(r io.Reader) *keyReader { return &keyReader{r: bufio.NewReaderSize(r, 1<<16)} }
 
-func (s *SuiteSet) hash(i int) []byte { return s.hashes[hashBytes*i : hashBytes*(i+1)] }
-
-// hasDuplicateID sorts the case numbers by id (4 bytes a case) and looks
-// at neighbours.
-func (s *SuiteSet) hasDuplicateID() bool {
-	order := make([]uint32, len(s.idEnd))
-	for i := range order {
-		order[i] = uint32(i)
+// next is the next case's id and hash (32 bytes, valid until the next call).
+func (k *keyReader) next() (id string, hash []byte, err error) {
+	n, err := binary.ReadUvarint(k.r)
+	if err != nil {
+		return "", nil, fmt.Errorf("read case ids back: %w", err)
 	}
-	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(s.id(int(a)), s.id(int(b))) })
-	for k := 1; k < len(order); k++ {
-		if s.id(int(order[k])) == s.id(int(order[k-1])) {
-			return true
-		}
+	k.buf = slices.Grow(k.buf[:0], int(n)+hashBytes)[:int(n)+hashBytes]
+	if _, err := io.ReadFull(k.r, k.buf); err != nil {
+		return "", nil, fmt.Errorf("read case ids back: %w", err)
 	}
-	return false
+	k.off += int64(binary.PutUvarint(make([]byte, binary.MaxVarintLen64), n)) + int64(len(k.buf))
+	return string(k.buf[:n]), k.buf[n:], nil
 }
 
 // Len implements CaseSource.
-func (s *SuiteSet) Len() int { return len(s.idEnd) }
+func (s *SuiteSet) Len() int { return s.n }
 
-// Key implements CaseSource.
-func (s *SuiteSet) Key(i int) (id, hash string) { return s.id(i), hex.EncodeToString(s.hash(i)) }
+// Keys implements CaseSource.
+func (s *SuiteSet) Keys(fn func(int, string, string) error) error {
+	r, err := s.keys.Reader()
+	if err != nil {
+		return err
+	}
+	kr := newKeyReader(r)
+	for i := range s.n {
+		id, hash, err := kr.next()
+		if err != nil {
+			return err
+		}
+		if err := fn(i, id, hex.EncodeToString(hash)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // errStopWalk ends a walk early without an error of its own.
 var errStopWalk = errors.New("stop")
@@ -194,12 +245,20 @@ var errStopWalk = errors.New("stop")
 // so memory holds one file's bytes and the cases fn keeps), checking each
 // case against the id and hash it had when the set was opened.
 func (s *SuiteSet) Each(fn func(int, *Case) error) error {
-	var err error
+	r, err := s.keys.Reader()
+	if err != nil {
+		return err
+	}
+	kr := newKeyReader(r)
 	i := 0
 	l := &suiteLoader{known: s.known, noIntern: true, whole: maps.Clone(s.whole)}
 	l.emit = func(c *Case) {
-		if i >= s.Len() || c.ID != s.id(i) || c.Hash != hex.EncodeToString(s.hash(i)) {
-			err = s.changed(c.Pos.File, i)
+		if i >= s.n {
+			err = s.changed(c.Pos.File, i, "")
+		} else if id, hash, kerr := kr.next(); kerr != nil {
+			err = kerr
+		} else if c.ID != id || c.Hash != hex.EncodeToString(hash) {
+			err = s.changed(c.Pos.File, i, id)
 		} else {
 			err = fn(i, c)
 			i++
@@ -212,21 +271,24 @@ func (s *SuiteSet) Each(fn func(int, *Case) error) error {
 		return err
 	case loadErr != nil:
 		return fmt.Errorf("suite files changed while the run read them; run again: %w", loadErr)
-	case i != s.Len():
-		return s.changed("", i)
+	case i != s.n:
+		return s.changed("", i, "")
 	}
 	return nil
 }
 
 // changed is the error of a walk that found, at case i, something other
-// than what was checked.
-func (s *SuiteSet) changed(file string, i int) error {
+// than case id as checked ("" when there were fewer cases).
+func (s *SuiteSet) changed(file string, i int, id string) error {
 	where := "the suite files"
 	if file != "" {
 		where = file
 	}
-	if i >= s.Len() {
-		return fmt.Errorf("%s changed while the run read them: there are more cases than the %d checked; run again", where, s.Len())
+	if i >= s.n {
+		return fmt.Errorf("%s changed while the run read them: there are more cases than the %d checked; run again", where, s.n)
 	}
-	return fmt.Errorf("%s changed while the run read them: case %d is no longer %q as checked; run again", where, i+1, s.id(i))
+	if id == "" {
+		return fmt.Errorf("%s changed while the run read them: there are fewer cases than the %d checked; run again", where, s.n)
+	}
+	return fmt.Errorf("%s changed while the run read them: case %d is no longer %q as checked; run again", where, i+1, id)
 }

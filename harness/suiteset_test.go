@@ -50,11 +50,31 @@ func writeSuiteDir(n int) string {
 	return dir
 }
 
+// keysInFile says whether openStreamed keeps the ids and hashes in a
+// temporary file from the first case, as a large set does; the specs run
+// both ways.
+var keysInFile bool
+
 // openStreamed opens the folder as a streamed suite set, whatever its size.
 func openStreamed(dir string, reg *registry.Registry) (harness.CaseSource, error) {
-	restore := harness.StreamSuitesAbove(0)
+	inMemory := 1 << 20
+	if keysInFile {
+		inMemory = 0
+	}
+	restore := harness.StreamSuitesAbove(0, inMemory)
 	defer restore()
 	return harness.OpenSuites([]string{dir}, reg)
+}
+
+// keys are the ids and hashes a source walks.
+func keys(src harness.CaseSource) [][2]string {
+	var out [][2]string
+	ExpectWithOffset(1, src.Keys(func(i int, id, hash string) error {
+		ExpectWithOffset(1, i).To(Equal(len(out)))
+		out = append(out, [2]string{id, hash})
+		return nil
+	})).To(Succeed())
+	return out
 }
 
 // walked is every case a source hands out, in order.
@@ -79,9 +99,13 @@ func sameCase(got, want harness.Case) {
 	ExpectWithOffset(1, got).To(Equal(want))
 }
 
-var _ = Describe("OpenSuites", func() {
+var _ = DescribeTableSubtree("OpenSuites", func(inFile bool) {
 	var reg *registry.Registry
-	BeforeEach(func() { reg = testRegistry() })
+	BeforeEach(func() {
+		reg = testRegistry()
+		keysInFile = inFile
+		DeferCleanup(func() { keysInFile = false })
+	})
 
 	It("holds a small suite set as loaded", func() {
 		src, err := harness.OpenSuites([]string{"testdata/suites"}, reg)
@@ -100,10 +124,11 @@ var _ = Describe("OpenSuites", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(src).To(BeAssignableToTypeOf(&harness.SuiteSet{}))
 		Expect(src.Len()).To(Equal(len(held)))
-		for i := range held {
-			id, hash := src.Key(i)
-			Expect([]string{id, hash}).To(Equal([]string{held[i].ID, held[i].Hash}))
+		var want [][2]string
+		for _, c := range held {
+			want = append(want, [2]string{c.ID, c.Hash})
 		}
+		Expect(keys(src)).To(Equal(want))
 		for range 2 {
 			got := walked(src)
 			Expect(got).To(HaveLen(len(held)))
@@ -163,12 +188,17 @@ var _ = Describe("OpenSuites", func() {
 		conv := filepath.Join(dir, "d-conv.yaml")
 		text := string(readFile(conv))
 		Expect(os.WriteFile(conv, []byte(text[:strings.LastIndex(text, "  - id:")]), 0o644)).To(Succeed())
-		Expect(src.Each(func(int, *harness.Case) error { return nil })).To(MatchError(ContainSubstring("changed while the run read them")))
+		Expect(src.Each(func(int, *harness.Case) error { return nil })).To(MatchError(ContainSubstring("there are fewer cases than the")))
 	})
-})
+},
+	Entry("ids and hashes in memory", false),
+	Entry("ids and hashes in a temporary file", true),
+)
 
 var _ = Describe("Run over a streamed suite set", func() {
 	It("writes the bytes of a run over the same cases held, under a label filter, a shard and a resume", func() {
+		keysInFile = true
+		DeferCleanup(func() { keysInFile = false })
 		reg := testRegistry()
 		dir := writeSuiteDir(150)
 		held, err := harness.LoadSuites([]string{dir}, reg)
