@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -18,7 +19,8 @@ type caseIDs struct {
 	text []byte   // the distinct ids, back to back
 	end  []uint32 // where id number n ends in text
 	// slots is an open-addressing table of id numbers + 1 (0 is empty),
-	// a power of two long, at most half full.
+	// a power of two long, at most half full; it goes once the results are
+	// grouped, and lookups search the sorted ids instead.
 	slots []uint32
 	seed  maphash.Seed
 	// at is the id number of each result added; pos its position in the
@@ -46,6 +48,9 @@ func newCaseIDs() *caseIDs { return &caseIDs{seed: maphash.MakeSeed()} }
 // add counts the result at stream position i, whose case is id, and
 // returns its id's number.
 func (t *caseIDs) add(i int, id string) uint32 {
+	if t.grouped != nil {
+		panic("reports: a result added to case ids already grouped")
+	}
 	if t.pos == nil && i != len(t.at) {
 		t.pos = make([]int, len(t.at), cap(t.at))
 		for k := range t.pos {
@@ -82,8 +87,13 @@ func (t *caseIDs) number(id string) uint32 {
 
 // lookup finds id's number without numbering it.
 func (t *caseIDs) lookup(id string) (uint32, bool) {
-	if len(t.slots) == 0 {
-		return 0, false
+	if t.slots == nil {
+		sorted := t.groups().sorted
+		i, found := slices.BinarySearchFunc(sorted, id, func(n uint32, id string) int { return strings.Compare(string(t.bytes(n)), id) })
+		if !found {
+			return 0, false
+		}
+		return sorted[i], true
 	}
 	mask := uint64(len(t.slots) - 1)
 	for s := maphash.String(t.seed, id) & mask; ; s = (s + 1) & mask {
@@ -155,7 +165,7 @@ func (t *caseIDs) groups() *idGroups {
 			g.members[next[n]] = uint32(k)
 			next[n]++
 		}
-		t.grouped = g
+		t.grouped, t.slots = g, nil
 	})
 	return t.grouped
 }

@@ -55,6 +55,17 @@ var _ = Describe("the case id table", func() {
 		Expect(gotPos).To(Equal(wantPos))
 	})
 
+	It("finds an id's positions once grouped, and says when an id is not there", func() {
+		var ids []string
+		var positions []int
+		for i := range 3000 {
+			ids = append(ids, fmt.Sprintf("c-%d", i%1000))
+			positions = append(positions, i)
+		}
+		got := reports.CasePositionsForTest(ids, positions, []string{"c-7", "c-999", "c-1000", "c-", ""})
+		Expect(got).To(Equal([][]int{{7, 1007, 2007}, {999, 1999, 2999}, nil, nil, nil}))
+	})
+
 	It("keeps positions that do not come as 0, 1, 2…", func() {
 		ids := []string{"b", "a", "b", "c", "a"}
 		positions := []int{0, 1, 5, 3, 9}

@@ -44,3 +44,24 @@ func CaseOrderForTest(ids []string, positions []int) (sorted []string, grouped [
 	}
 	return sorted, grouped
 }
+
+// CasePositionsForTest adds ids at the given stream positions to a case
+// id table and looks each query up once the table is grouped (as the
+// report's flip quotes do): its positions, nil when it is not there.
+func CasePositionsForTest(ids []string, positions []int, queries []string) [][]int {
+	t := newCaseIDs()
+	for k, id := range ids {
+		t.add(positions[k], id)
+	}
+	t.order().Len() // grouped, as when the case table has been written
+	var out [][]int
+	for _, q := range queries {
+		n, ok := t.lookup(q)
+		if !ok {
+			out = append(out, nil)
+			continue
+		}
+		out = append(out, t.positions(n, nil))
+	}
+	return out
+}
