@@ -22,29 +22,38 @@ type peakProfiler struct {
 	stop chan struct{}
 	done chan struct{}
 	mu   sync.Mutex
-	// phase names the current phase; phasePeak is its highest live heap.
-	phase     string
-	phasePeak uint64
-	peak      uint64
-	err       error
+	// phase names the current phase; phasePeak is its highest live heap,
+	// and phaseWritten says its file has been written. peak and written
+	// are the same for the whole run.
+	phase        string
+	phasePeak    uint64
+	phaseWritten bool
+	peak         uint64
+	written      bool
+	err          error
 }
 
 const liveHeapMetric = "/gc/heap/live:bytes"
 
 func startPeakProfile(path string) *peakProfiler {
 	p := &peakProfiler{path: path, phase: "load", stop: make(chan struct{}), done: make(chan struct{})}
+	p.sample(liveHeapBytes()) // every phase has its file, however short
 	go p.watch()
 	return p
 }
 
+func liveHeapBytes() uint64 {
+	sample := []metrics.Sample{{Name: liveHeapMetric}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
 func (p *peakProfiler) watch() {
 	defer close(p.done)
-	sample := []metrics.Sample{{Name: liveHeapMetric}}
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		metrics.Read(sample)
-		p.sample(sample[0].Value.Uint64())
+		p.sample(liveHeapBytes())
 		select {
 		case <-p.stop:
 			return
@@ -62,8 +71,9 @@ func (p *peakProfiler) enter(phase string) {
 	// phase: a fresh one makes its first sample its own.
 	runtime.GC()
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.phase, p.phasePeak = phase, 0
+	p.phase, p.phasePeak, p.phaseWritten = phase, 0, false
+	p.mu.Unlock()
+	p.sample(liveHeapBytes())
 }
 
 func (p *peakProfiler) sample(live uint64) {
@@ -72,12 +82,12 @@ func (p *peakProfiler) sample(live uint64) {
 	if p.err != nil {
 		return
 	}
-	if live > p.phasePeak+p.phasePeak/50 {
-		p.phasePeak = live
+	if !p.phaseWritten || live > p.phasePeak+p.phasePeak/50 {
+		p.phasePeak, p.phaseWritten = live, true
 		p.err = writeHeapProfile(p.path + "." + p.phase)
 	}
-	if live > p.peak+p.peak/50 {
-		p.peak = live
+	if !p.written || live > p.peak+p.peak/50 {
+		p.peak, p.written = live, true
 		if p.err == nil {
 			p.err = writeHeapProfile(p.path)
 		}
