@@ -162,3 +162,12 @@ func MarshalResultFast(r *Result) (b []byte, ok bool) {
 	b = e.result(nil, r)
 	return b, !e.failed
 }
+
+// StreamSuitesAbove makes OpenSuites stream suite sets larger than n
+// bytes (0: every set), keeping up to inMemory bytes of their ids and
+// hashes in memory (0: all in a file), until restore is called.
+func StreamSuitesAbove(n int64, inMemory int) (restore func()) {
+	oldHeld, oldKeys := heldSuiteBytes, keysInMemory
+	heldSuiteBytes, keysInMemory = n, inMemory
+	return func() { heldSuiteBytes, keysInMemory = oldHeld, oldKeys }
+}

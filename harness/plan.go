@@ -53,47 +53,79 @@ type PlanCase struct {
 	Versions []int `json:"versions,omitempty"`
 }
 
-// planOf records cfg's plan: every included (version, case) whatever the
-// shard, so each shard's record describes the whole run.
-func planOf(cfg RunConfig) Plan {
-	p := Plan{Format: FormatVersion, Shard: cfg.Shard, Versions: make([]PlanVersion, len(cfg.Versions)), Cases: []PlanCase{}}
+// writePlanOf writes cfg's plan to path: every included (version, case)
+// whatever the shard, so each shard's record describes the whole run. The
+// cases are read off plan one at a time, for the hash and again for the
+// file, never gathered into a list (a million of them are 140 MB).
+func writePlanOf(path string, cfg RunConfig, plan *planSet) error {
+	p := Plan{Format: FormatVersion, Shard: cfg.Shard, Versions: make([]PlanVersion, len(cfg.Versions)), Suites: cfg.SuitePaths}
 	if p.Shard.Count <= 1 {
 		p.Shard = Shard{}
 	}
 	for i, v := range cfg.Versions {
 		p.Versions[i] = PlanVersion{ID: v.ID(), Fingerprint: v.Fingerprint, Dir: v.Dir}
 	}
-	for ci := range cfg.Cases {
-		c := &cfg.Cases[ci]
-		var under []int
-		for vi, v := range cfg.Versions {
-			if cfg.Include == nil || cfg.Include(v, c) {
-				under = append(under, vi)
+	var err error
+	if p.Hash, err = hashPlan(p.Versions, plan.eachPlanCase, false); err != nil {
+		return err
+	}
+	return writePlan(path, p, plan.eachPlanCase, false)
+}
+
+// planCases calls fn with each case of a plan in order, stopping at its
+// first error.
+type planCases func(fn func(pc *PlanCase) error) error
+
+// eachPlanCase is the plan's cases: those some version includes, in
+// loaded order, each with the versions that include it when not all do.
+func (p *planSet) eachPlanCase(fn func(pc *PlanCase) error) error {
+	under := make([]int, 0, p.versions)
+	return p.src.Keys(func(i int, id, hash string) error {
+		under = under[:0]
+		for v := range p.versions {
+			if p.includes(v, i) {
+				under = append(under, v)
 			}
 		}
 		if len(under) == 0 {
-			continue
+			return nil
 		}
-		pc := PlanCase{ID: c.ID, Hash: c.Hash}
-		if len(under) < len(cfg.Versions) {
-			pc.Versions = under
+		pc := PlanCase{ID: id, Hash: hash}
+		if len(under) < p.versions {
+			pc.Versions = slices.Clone(under)
 		}
-		p.Cases = append(p.Cases, pc)
+		return fn(&pc)
+	})
+}
+
+// listCases is a list of plan cases as planCases.
+func listCases(cases []PlanCase) planCases {
+	return func(fn func(pc *PlanCase) error) error {
+		for i := range cases {
+			if err := fn(&cases[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	p.Suites = cfg.SuitePaths
-	p.Hash = p.hash()
-	return p
 }
 
 // hash is sha256 over the JSON of {Versions, Cases}, the versions without
-// their Dir. It is written to the hash case by case: encoding/json keeps
-// the buffer of its largest value pooled for the rest of the process, and
-// a whole plan is a buffer of megabytes that every result line would then
-// be encoded in.
+// their Dir.
 func (p *Plan) hash() string {
+	h, _ := hashPlan(p.Versions, listCases(p.Cases), p.Cases == nil) // a list cannot fail
+	return h
+}
+
+// hashPlan is Plan.hash of the versions and cases (null when isNil). It
+// is written to the hash case by case: encoding/json keeps the buffer of
+// its largest value pooled for the rest of the process, and a whole plan
+// is a buffer of megabytes that every result line would then be encoded
+// in.
+func hashPlan(pvs []PlanVersion, cases planCases, isNil bool) (string, error) {
 	// Shard and Hash are left out: every shard of one run has the same plan.
-	versions := make([]PlanVersion, len(p.Versions))
-	for i, v := range p.Versions {
+	versions := make([]PlanVersion, len(pvs))
+	for i, v := range pvs {
 		versions[i] = PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
 	}
 	h := sha256.New()
@@ -101,35 +133,44 @@ func (p *Plan) hash() string {
 	h.Write([]byte(`{"Versions":`))
 	h.Write(vb)
 	h.Write([]byte(`,"Cases":`))
-	writeCaseList(h, p.Cases, func(pc *PlanCase) ([]byte, error) { return json.Marshal(pc) }, "[", ",", "]")
+	if err := writeCaseList(h, cases, isNil, func(pc *PlanCase) ([]byte, error) { return json.Marshal(pc) }, "[", ",", "]"); err != nil {
+		return "", err
+	}
 	h.Write([]byte("}"))
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// writeCaseList writes cases as a JSON array (null when nil), each
+// writeCaseList writes cases as a JSON array (null when isNil), each
 // encoded on its own.
-func writeCaseList(w io.Writer, cases []PlanCase, encode func(*PlanCase) ([]byte, error), open, sep, close string) error {
-	if cases == nil {
+func writeCaseList(w io.Writer, cases planCases, isNil bool, encode func(*PlanCase) ([]byte, error), open, sep, close string) error {
+	if isNil {
 		_, err := io.WriteString(w, "null")
 		return err
 	}
-	if len(cases) == 0 {
-		_, err := io.WriteString(w, "[]")
-		return err
-	}
 	bw := bufio.NewWriter(w)
-	bw.WriteString(open)
-	for i := range cases {
-		if i > 0 {
+	n := 0
+	err := cases(func(pc *PlanCase) error {
+		if n == 0 {
+			bw.WriteString(open)
+		} else {
 			bw.WriteString(sep)
 		}
-		b, err := encode(&cases[i])
+		n++
+		b, err := encode(pc)
 		if err != nil {
 			return err
 		}
-		bw.Write(b)
+		_, err = bw.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	bw.WriteString(close)
+	if n == 0 {
+		bw.WriteString("[]")
+	} else {
+		bw.WriteString(close)
+	}
 	return bw.Flush()
 }
 
@@ -161,9 +202,14 @@ type planPair struct {
 }
 
 // WritePlanFile writes plan.json, indented as json.MarshalIndent would,
-// one case at a time (see hash for why not in one buffer).
+// one case at a time (see hashPlan for why not in one buffer).
 func WritePlanFile(path string, p Plan) error {
 	cases := p.Cases
+	return writePlan(path, p, listCases(cases), cases == nil)
+}
+
+// writePlan is WritePlanFile with the cases given one at a time.
+func writePlan(path string, p Plan, cases planCases, isNil bool) error {
 	p.Cases = []PlanCase{}
 	frame, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
@@ -180,7 +226,7 @@ func WritePlanFile(path string, p Plan) error {
 			return err
 		}
 		encode := func(pc *PlanCase) ([]byte, error) { return json.MarshalIndent(pc, "    ", "  ") }
-		if err := writeCaseList(w, cases, encode, "[\n    ", ",\n    ", "\n  ]"); err != nil {
+		if err := writeCaseList(w, cases, isNil, encode, "[\n    ", ",\n    ", "\n  ]"); err != nil {
 			return err
 		}
 		_, err := w.Write(append(frame[at+len("[]"):], '\n'))

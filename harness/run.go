@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -30,6 +31,10 @@ type RunConfig struct {
 	Versions []*registry.Version
 	// Cases run in this order for each version; results keep it.
 	Cases []Case
+	// Source, when set, gives the cases instead of Cases: OpenSuites's,
+	// which reads a large suite set again for each version rather than
+	// hold it.
+	Source CaseSource
 	// NewRouter builds a version's router, normally router.New with the
 	// models its version.yaml names. It is given the version with its
 	// workflows routable beside its skills (RoutingVersion), under the
@@ -82,15 +87,18 @@ type RunOutcome struct {
 // mid-run; every case finished by then is in results.jsonl.
 var ErrInterrupted = errors.New("run interrupted")
 
-// job is one (version, case) of the plan.
+// job is one (version, case) of the plan to route.
 type job struct {
-	v, c int
+	seq  int // in the order jobs are handed out (plan order)
+	pos  int // in the plan
+	v, i int // version and case
+	c    *Case
 }
 
 // finished is a routed job, encoded by its worker so the single writer
 // only copies bytes.
 type finished struct {
-	pos           int // index into the jobs still to run
+	seq, pos      int
 	line          []byte
 	providerError bool
 	err           error
@@ -126,14 +134,17 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 		}
 		routers[i] = rt
 	}
-	plan := buildPlan(cfg)
+	plan, err := newPlanSet(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
 	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	path := filepath.Join(cfg.OutDir, ResultsFile)
 
-	out := &RunOutcome{Planned: len(plan)}
-	spans := make([]lineSpan, len(plan))
+	out := &RunOutcome{Planned: plan.n}
+	spans := make([]lineSpan, plan.n)
 	var end int64 // results.jsonl's length as this run writes it
 	if cfg.Resume {
 		var err error
@@ -143,17 +154,16 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	}
 	// Written before any result, so every shard directory, even one cut
 	// short, says which run it is part of.
-	if err := WritePlanFile(filepath.Join(cfg.OutDir, PlanFile), planOf(cfg)); err != nil {
+	if err := writePlanOf(filepath.Join(cfg.OutDir, PlanFile), cfg, plan); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	// Kept results form a prefix of the plan after an ordinary interruption;
 	// otherwise the file is rewritten in plan order at the end.
-	var toRun []int
-	gaps := false
-	for i := range plan {
+	toRun, gaps := 0, false
+	for i := range spans {
 		if spans[i].n == 0 {
-			toRun = append(toRun, i)
-		} else if len(toRun) > 0 {
+			toRun++
+		} else if toRun > 0 {
 			gaps = true
 		}
 	}
@@ -266,18 +276,107 @@ func readSpans(path string, spans []lineSpan) ([]Result, error) {
 	return out, nil
 }
 
-func buildPlan(cfg RunConfig) []job {
-	var plan []job
-	for vi, v := range cfg.Versions {
-		for ci := range cfg.Cases {
-			c := &cfg.Cases[ci]
-			if !cfg.Shard.Has(c.ID) || (cfg.Include != nil && !cfg.Include(v, c)) {
-				continue
+// planSet is which (version, case) pairs a run plans, without a list of
+// them (a million cases are a million pairs a version): a bit a case for
+// the shard and, under a label filter, a bit a case and version.
+type planSet struct {
+	src      CaseSource
+	versions int
+	// included[v] has case i's bit set when the label filter takes (v, i);
+	// nil when there is no filter.
+	included [][]uint64
+	// inShard has case i's bit set when the case is in the shard; nil
+	// when the run is not sharded.
+	inShard []uint64
+	n       int // pairs planned
+}
+
+func (cfg *RunConfig) source() CaseSource {
+	if cfg.Source != nil {
+		return cfg.Source
+	}
+	return CaseList(cfg.Cases)
+}
+
+func newPlanSet(cfg RunConfig) (*planSet, error) {
+	src := cfg.source()
+	p := &planSet{src: src, versions: len(cfg.Versions)}
+	words := (src.Len() + 63) / 64
+	if cfg.Shard.Count > 1 {
+		p.inShard = make([]uint64, words)
+		err := src.Keys(func(i int, id, _ string) error {
+			if cfg.Shard.Has(id) {
+				setBit(p.inShard, i)
 			}
-			plan = append(plan, job{vi, ci})
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
-	return plan
+	if cfg.Include != nil {
+		p.included = make([][]uint64, len(cfg.Versions))
+		for v := range p.included {
+			p.included[v] = make([]uint64, words)
+		}
+		err := src.Each(func(i int, c *Case) error {
+			for v, version := range cfg.Versions {
+				if cfg.Include(version, c) {
+					setBit(p.included[v], i)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	p.walk(func(int, int, int) { p.n++ })
+	return p, nil
+}
+
+func setBit(bits []uint64, i int)      { bits[i/64] |= 1 << (i % 64) }
+func hasBit(bits []uint64, i int) bool { return bits[i/64]&(1<<(i%64)) != 0 }
+
+// includes says whether the label filter takes (version v, case i),
+// whatever the shard.
+func (p *planSet) includes(v, i int) bool { return p.included == nil || hasBit(p.included[v], i) }
+
+// has says whether (version v, case i) is planned.
+func (p *planSet) has(v, i int) bool {
+	return p.includes(v, i) && (p.inShard == nil || hasBit(p.inShard, i))
+}
+
+// walk calls fn with each planned pair in plan order and its position.
+func (p *planSet) walk(fn func(pos, v, i int)) {
+	pos := 0
+	for v := range p.versions {
+		for i := range p.src.Len() {
+			if p.has(v, i) {
+				fn(pos, v, i)
+				pos++
+			}
+		}
+	}
+}
+
+// walkKeys is walk with each case's id and hash, read off the source once
+// a version; it stops at fn's first error.
+func (p *planSet) walkKeys(fn func(pos, v, i int, id, hash string) error) error {
+	pos := 0
+	for v := range p.versions {
+		err := p.src.Keys(func(i int, id, hash string) error {
+			if !p.has(v, i) {
+				return nil
+			}
+			pos++
+			return fn(pos-1, v, i, id, hash)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // resumeFrom marks the planned jobs results.jsonl already holds and
@@ -289,7 +388,7 @@ func buildPlan(cfg RunConfig) []job {
 // repair. It reads the file twice, once for where each result is and once
 // to copy the kept ones, holding one result at a time; end is the length
 // of the rewritten file.
-func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes *[]string) (kept int, end int64, err error) {
+func resumeFrom(path string, cfg RunConfig, plan *planSet, spans []lineSpan, notes *[]string) (kept int, end int64, err error) {
 	src, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, 0, nil
@@ -320,11 +419,10 @@ func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes 
 		var buf []byte
 		dec := getDecoder()
 		defer putDecoder(dec)
-		for i, j := range plan {
-			v, c := cfg.Versions[j.v], &cfg.Cases[j.c]
-			fd, ok := have[key{v.ID(), c.ID, c.Hash}]
+		err := plan.walkKeys(func(pos, vi, ci int, id, hash string) error {
+			fd, ok := have[key{cfg.Versions[vi].ID(), id, hash}]
 			if !ok || fd.providerError {
-				continue
+				return nil
 			}
 			buf = slices.Grow(buf[:0], int(fd.span.n))[:fd.span.n]
 			if _, err := src.ReadAt(buf, fd.span.off); err != nil {
@@ -334,7 +432,7 @@ func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes 
 			if err := dec.decode(buf, &r, false); err != nil {
 				return err
 			}
-			r.Seq = j.c
+			r.Seq = ci
 			line, err := encodeResult(&r)
 			if err != nil {
 				return err
@@ -342,9 +440,13 @@ func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes 
 			if _, err := bw.Write(line); err != nil {
 				return err
 			}
-			spans[i] = lineSpan{end, int32(len(line))}
+			spans[pos] = lineSpan{end, int32(len(line))}
 			end += int64(len(line))
 			kept++
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		return bw.Flush()
 	})
@@ -357,18 +459,27 @@ func resumeFrom(path string, cfg RunConfig, plan []job, spans []lineSpan, notes 
 // reorderWindow is how many results per worker may wait to be written.
 const reorderWindow = 256
 
-// route runs the jobs in toRun on a worker pool and writes their lines in
-// toRun order through a reorder buffer.
-func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*VersionWorkflows, plan []job, toRun []int, spans []lineSpan, w *spanWriter, providerErrors *int) (int, error) {
+// route runs the planned jobs not yet done (toRun of them; spans says
+// which are done) on a worker pool and writes their lines in plan order
+// through a reorder buffer. The cases are walked once a version, in plan
+// order, as the workers need them: a streamed source parses each one then.
+func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*VersionWorkflows, plan *planSet, toRun int, spans []lineSpan, w *spanWriter, providerErrors *int) (int, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := cfg.Concurrency
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	workers = max(1, min(workers, len(toRun)))
+	workers = max(1, min(workers, toRun))
 
-	jobs := make(chan int)
+	// done is read by the walk while the writer fills spans in.
+	done := make([]uint64, (len(spans)+63)/64)
+	for pos, sp := range spans {
+		if sp.n != 0 {
+			setBit(done, pos)
+		}
+	}
+	jobs := make(chan job)
 	results := make(chan finished, workers)
 	// A job is handed out only while fewer than reorderWindow per worker
 	// are routed and not yet written: one slow case (a conversation, a
@@ -376,17 +487,36 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 	// workers run arbitrarily far ahead, their lines held in the reorder
 	// buffer (tens of MB on a 100,000-case run).
 	window := make(chan struct{}, workers*reorderWindow)
+	var walkErr error // set before jobs is closed
 	go func() {
 		defer close(jobs)
-		for pos := range toRun {
-			select {
-			case window <- struct{}{}:
-			case <-runCtx.Done():
-				return
-			}
-			select {
-			case jobs <- pos:
-			case <-runCtx.Done():
+		pos, seq := 0, 0
+		for v := range cfg.Versions {
+			err := plan.src.Each(func(i int, c *Case) error {
+				if !plan.has(v, i) {
+					return nil
+				}
+				pos++
+				if hasBit(done, pos-1) {
+					return nil
+				}
+				select {
+				case window <- struct{}{}:
+				case <-runCtx.Done():
+					return errStopWalk
+				}
+				select {
+				case jobs <- job{seq: seq, pos: pos - 1, v: v, i: i, c: c}:
+					seq++
+				case <-runCtx.Done():
+					return errStopWalk
+				}
+				return nil
+			})
+			if err != nil {
+				if !errors.Is(err, errStopWalk) {
+					walkErr = err
+				}
 				return
 			}
 		}
@@ -396,14 +526,13 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for pos := range jobs {
-				j := plan[toRun[pos]]
-				res, err := RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], &cfg.Cases[j.c], j.c)
+			for j := range jobs {
+				res, err := RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], j.c, j.i)
 				var line []byte
 				if err == nil {
 					line, err = encodeResult(&res)
 				}
-				results <- finished{pos: pos, line: line, providerError: err == nil && HasProviderError(res), err: err}
+				results <- finished{seq: j.seq, pos: j.pos, line: line, providerError: err == nil && HasProviderError(res), err: err}
 			}
 		}()
 	}
@@ -411,14 +540,14 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 
 	var firstErr error
 	pending := map[int]finished{}
-	next, count, ran := 0, len(plan)-len(toRun), 0
+	next, count, ran := 0, len(spans)-toRun, 0
 	write := func(f finished) {
 		sp, err := w.write(f.line)
 		if err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("write results: %w", err)
 			cancel()
 		}
-		spans[toRun[f.pos]] = sp
+		spans[f.pos] = sp
 		<-window
 		ran++
 		if f.providerError {
@@ -435,7 +564,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			}
 			continue
 		}
-		pending[f.pos] = f
+		pending[f.seq] = f
 		for {
 			p, ok := pending[next]
 			if !ok {
@@ -451,24 +580,25 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 		}
 		count++
 		if cfg.Progress != nil {
-			cfg.Progress(count, len(plan))
+			cfg.Progress(count, len(spans))
 		}
 	}
 	// Interrupted: keep what finished beyond the gap too; --resume puts the
 	// file back in plan order.
-	for pos := next; pos < len(toRun); pos++ {
-		if p, ok := pending[pos]; ok {
-			write(p)
-		}
+	for _, seq := range slices.Sorted(maps.Keys(pending)) {
+		write(pending[seq])
 	}
 	if err := w.w.Flush(); err != nil && firstErr == nil {
 		firstErr = fmt.Errorf("write results: %w", err)
+	}
+	if firstErr == nil && walkErr != nil {
+		firstErr = walkErr
 	}
 	if firstErr != nil {
 		return ran, firstErr
 	}
 	if ctx.Err() != nil {
-		return ran, fmt.Errorf("%w after %d of %d cases; finish with --resume: %w", ErrInterrupted, count, len(plan), ctx.Err())
+		return ran, fmt.Errorf("%w after %d of %d cases; finish with --resume: %w", ErrInterrupted, count, len(spans), ctx.Err())
 	}
 	return ran, nil
 }

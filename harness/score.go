@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/routebench/routebench/harness/stats"
@@ -30,7 +31,8 @@ func Score(results []Result) Summary {
 }
 
 // ScoreStream is Score over a stream: one pass, holding per-group counters
-// (and each group's latencies, 8 bytes a decision) rather than results.
+// (and every decision's latency and groups, 12 bytes a decision) rather
+// than results.
 func ScoreStream(rs ResultStream) (Summary, error) {
 	s := NewScorer()
 	err := rs.Each(func(_ int, r *Result) error { s.Add(r); return nil })
@@ -48,6 +50,16 @@ type Scorer struct {
 type versionScore struct {
 	model string
 	accs  map[string]*accumulator
+	// Every decision's latency, in order, and the set of groups it
+	// counts in (an index into sets): exact percentiles need each group's
+	// latencies, and a decision is in several groups (all, its suite,
+	// each tag), so they are kept once, not once a group.
+	latencies []int64
+	setOf     []uint32
+	// sets are the distinct group sets (a suite and its tags), setIndex
+	// finds one by its key.
+	sets     [][]*accumulator
+	setIndex map[string]uint32
 }
 
 // NewScorer starts an empty summary.
@@ -57,7 +69,7 @@ func NewScorer() *Scorer { return &Scorer{versions: map[string]*versionScore{}} 
 func (s *Scorer) Add(r *Result) {
 	vs := s.versions[r.Version]
 	if vs == nil {
-		vs = &versionScore{accs: map[string]*accumulator{}}
+		vs = &versionScore{accs: map[string]*accumulator{}, setIndex: map[string]uint32{}}
 		s.versions[r.Version] = vs
 		s.order = append(s.order, r.Version)
 	}
@@ -78,10 +90,24 @@ func (s *Scorer) Add(r *Result) {
 	for k := range drs {
 		ts[k] = termsOf(&drs[k])
 	}
-	get(GroupAll).add(r, drs, ts)
-	get("suite:"+r.Suite).add(r, drs, ts)
-	for _, tag := range uniqueSorted(r.Tags) {
-		get("tag:"+tag).add(r, drs, ts)
+	tags := uniqueSorted(r.Tags)
+	key := groupSetKey(r.Suite, tags)
+	set, ok := vs.setIndex[key]
+	if !ok {
+		groups := []*accumulator{get(GroupAll), get("suite:" + r.Suite)}
+		for _, tag := range tags {
+			groups = append(groups, get("tag:"+tag))
+		}
+		set = uint32(len(vs.sets))
+		vs.sets = append(vs.sets, groups)
+		vs.setIndex[key] = set
+	}
+	for _, a := range vs.sets[set] {
+		a.add(r, drs, ts)
+	}
+	for k := range drs {
+		vs.latencies = append(vs.latencies, drs[k].LatencyUS)
+		vs.setOf = append(vs.setOf, set)
 	}
 }
 
@@ -91,12 +117,41 @@ func (s *Scorer) Summary() Summary {
 	for i, id := range s.order {
 		v := s.versions[id]
 		out := VersionSummary{Name: VersionName(id), Version: id, Model: v.model, Groups: make(map[string]Group, len(v.accs))}
+		var lat []int64
 		for name, a := range v.accs {
-			out.Groups[name] = a.group()
+			lat = v.sortedLatencies(a, lat[:0])
+			out.Groups[name] = a.group(lat)
 		}
 		sum.Versions[i] = out
 	}
 	return sum
+}
+
+// groupSetKey names a suite and its tags unambiguously, whatever bytes
+// they hold: each is written after its length.
+func groupSetKey(suite string, tags []string) string {
+	b := strconv.AppendInt(nil, int64(len(suite)), 10)
+	b = append(append(b, ':'), suite...)
+	for _, t := range tags {
+		b = strconv.AppendInt(b, int64(len(t)), 10)
+		b = append(append(b, ':'), t...)
+	}
+	return string(b)
+}
+
+// sortedLatencies are the latencies of a's decisions, sorted, in buf.
+func (v *versionScore) sortedLatencies(a *accumulator, buf []int64) []int64 {
+	in := make([]bool, len(v.sets))
+	for i, groups := range v.sets {
+		in[i] = slices.Contains(groups, a)
+	}
+	for k, set := range v.setOf {
+		if in[set] {
+			buf = append(buf, v.latencies[k])
+		}
+	}
+	slices.Sort(buf)
+	return buf
 }
 
 // VersionName is the name part of a version ID ("v2" of "v2@3f9a1c2e").
@@ -167,7 +222,6 @@ type accumulator struct {
 	binN                [calibrationBins]int
 	binConf, binCorrect [calibrationBins]float64
 	brier               float64
-	latencies           []int64
 	tokens              int
 	cost                float64
 }
@@ -240,12 +294,13 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 		a.binCorrect[b] += correct
 		a.brier += (conf - correct) * (conf - correct)
 	}
-	a.latencies = append(a.latencies, r.LatencyUS)
 	a.tokens += t.tokens
 	a.cost += t.cost
 }
 
-func (a *accumulator) group() Group {
+// group is the accumulator's figures; lat are its decisions' latencies,
+// sorted.
+func (a *accumulator) group(lat []int64) Group {
 	g := Group{N: a.n, Mix: a.mix, Failures: a.failures, Metrics: map[string]Rate{}}
 	for name, den := range a.den {
 		g.Metrics[name] = rate(a.k[name], den)
@@ -267,8 +322,6 @@ func (a *accumulator) group() Group {
 		g.Metrics[Brier] = Rate{Value: a.brier / float64(a.calN), N: a.calN}
 	}
 	if a.decisions > 0 {
-		lat := slices.Clone(a.latencies)
-		slices.Sort(lat)
 		g.Metrics[LatencyP50] = Rate{Value: percentileMS(lat, 0.50), N: a.decisions}
 		g.Metrics[LatencyP95] = Rate{Value: percentileMS(lat, 0.95), N: a.decisions}
 		g.Metrics[LatencyP99] = Rate{Value: percentileMS(lat, 0.99), N: a.decisions}

@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"math"
+	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -250,5 +251,65 @@ var _ = Describe("PerSkill", func() {
 			{Version: "v1@a", Skill: "get_order", N: 2, WrongExecutions: 1, Clarifications: 1},
 			{Version: "v2@b", Skill: "get_order", N: 1, Correct: 1},
 		}))
+	})
+})
+
+var _ = Describe("Score's latency percentiles", func() {
+	It("are each group's exact nearest-rank percentiles, conversation turns counted one by one", func() {
+		// Three versions, suites and tag lists that overlap, repeated tags,
+		// and conversations whose turns carry their own latencies.
+		var results []harness.Result
+		suites := []string{harness.SuiteNormal, harness.SuiteBoundary, harness.SuiteAdversarial}
+		tagSets := [][]string{{"zh"}, {"en", "ids"}, {"ids", "zh", "ids"}, nil}
+		for i := range 900 {
+			r := harness.Result{Format: 1, Version: []string{"v1@a", "v2@b", "v3@c"}[i%3], Case: string(rune('a' + i%26)),
+				Suite: suites[i%7%3], Tags: tagSets[i%11%4], Decision: decide(router.Refuse, "", 0.5),
+				Expect: harness.Expect{Action: router.Refuse}, LatencyUS: int64((i * 7919) % 1000)}
+			if i%5 == 0 {
+				for k := range 1 + i%3 {
+					t := harness.TurnResult{Input: "x", Expect: r.Expect, Decision: decide(router.Refuse, "", 0.5)}
+					t.Decision.LatencyUS = int64((i*31 + k*977) % 1500)
+					r.Turns = append(r.Turns, t)
+				}
+			}
+			results = append(results, r)
+		}
+		// The percentiles computed the plain way: each group's latencies.
+		want := map[string]map[string][]int64{}
+		for _, r := range results {
+			groups := []string{harness.GroupAll, "suite:" + r.Suite}
+			for _, t := range r.Tags {
+				if !slices.Contains(groups, "tag:"+t) {
+					groups = append(groups, "tag:"+t)
+				}
+			}
+			if want[r.Version] == nil {
+				want[r.Version] = map[string][]int64{}
+			}
+			for _, d := range harness.DecisionResults(r) {
+				for _, g := range groups {
+					want[r.Version][g] = append(want[r.Version][g], d.LatencyUS)
+				}
+			}
+		}
+		nearest := func(lat []int64, p float64) float64 {
+			s := slices.Sorted(slices.Values(lat))
+			return float64(s[int(math.Ceil(p*float64(len(s))))-1]) / 1000
+		}
+		sum := harness.Score(results)
+		Expect(sum.Versions).To(HaveLen(3))
+		checked := 0
+		for _, v := range sum.Versions {
+			Expect(v.Groups).To(HaveLen(len(want[v.Version])))
+			for name, lat := range want[v.Version] {
+				g := v.Groups[name]
+				Expect(g.Metrics[harness.LatencyP50].N).To(Equal(len(lat)), "%s %s", v.Version, name)
+				Expect(g.Metrics[harness.LatencyP50].Value).To(Equal(nearest(lat, 0.50)), "%s %s", v.Version, name)
+				Expect(g.Metrics[harness.LatencyP95].Value).To(Equal(nearest(lat, 0.95)), "%s %s", v.Version, name)
+				Expect(g.Metrics[harness.LatencyP99].Value).To(Equal(nearest(lat, 0.99)), "%s %s", v.Version, name)
+				checked++
+			}
+		}
+		Expect(checked).To(Equal(3 * 7)) // all, three suites, tag:zh, tag:en and tag:ids, per version
 	})
 })

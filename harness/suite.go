@@ -35,27 +35,45 @@ func LoadSuites(paths []string, regs ...*registry.Registry) ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &suiteLoader{known: newSkillIndex(regs), ids: map[string]registry.Pos{}}
+	return loadSuiteFiles(files, newSkillIndex(regs))
+}
+
+// loadSuiteFiles is LoadSuites after the files are listed.
+func loadSuiteFiles(files []string, known skillIndex) ([]Case, error) {
+	l := &suiteLoader{known: known, ids: map[string]registry.Pos{}}
 	// One array of the right size from the start: grown by appending, the
 	// cases were copied again and again, old and new array alive at once
 	// (the peak of loading a large suite set).
 	l.cases = make([]Case, 0, countCases(files))
-	parseFiles(files, func(doc parsedFile) {
+	if err := l.load(files, 1); err != nil {
+		return nil, err
+	}
+	cases := l.cases
+	if len(cases) == 0 {
+		cases = nil
+	}
+	return cases, nil
+}
+
+// load loads the files in order (those in l.whole from their whole tree),
+// reading ahead files (0 or 1) before they are used; the error lists
+// every problem, sorted.
+func (l *suiteLoader) load(files []string, ahead int) error {
+	parseFilesWith(files, l.whole, ahead, func(doc parsedFile) {
+		if l.stop {
+			return
+		}
 		if doc.problem != nil {
 			l.problems = append(l.problems, *doc.problem)
 			return
 		}
 		l.parsed(doc)
 	})
-	cases := l.cases
-	if len(cases) == 0 {
-		cases = nil
-	}
 	if len(l.problems) > 0 {
 		sortProblems(l.problems)
-		return nil, &registry.LoadError{Problems: l.problems}
+		return &registry.LoadError{Problems: l.problems}
 	}
-	return cases, nil
+	return nil
 }
 
 // ParseSuite parses one suite file's bytes; file is the name problems show.
@@ -177,6 +195,31 @@ type suiteLoader struct {
 	intern *interner
 	// cases are every file's loaded cases, in file order.
 	cases []Case
+	// emit, when set, is given each loaded case instead of cases, which
+	// stays empty (a streamed load: see SuiteSet); emitted counts them.
+	// retract takes back the cases emitted after the first n, when a file
+	// loaded item by item is loaded again whole; without it (the cases
+	// are already routed) that is a problem.
+	emit    func(c *Case)
+	emitted int
+	retract func(n int)
+	// whole names the files loaded whole after their items did not all
+	// parse alone; a load given it parses those whole from the start.
+	whole map[string]bool
+	// noIntern skips sharing: a streamed case is dropped once routed.
+	noIntern bool
+	// stop, set by emit, ends the load early.
+	stop bool
+}
+
+// keep takes one loaded case.
+func (l *suiteLoader) keep(c Case) {
+	if l.emit != nil {
+		l.emitted++
+		l.emit(&c)
+		return
+	}
+	l.cases = append(l.cases, c)
 }
 
 func (l *suiteLoader) add(pos registry.Pos, field, format string, args ...any) {
@@ -216,7 +259,21 @@ type parsedFile struct {
 // 100 MB of nodes), so holding every file's tree at once, or parsing the
 // next while one is used, made loading the peak of a large run's memory.
 func parseFiles(files []string, use func(parsedFile)) {
-	const ahead = 1 // trees parsed and not yet used
+	parseFilesWith(files, nil, 1, use)
+}
+
+// parseFilesWith is parseFiles with the files in whole parsed from their
+// whole tree, and ahead files (0 or 1) read and parsed before they are
+// used. A streamed load reads none ahead: its use of a file takes as long
+// as routing the file's cases, and the next file's bytes would wait in
+// memory all that time.
+func parseFilesWith(files []string, whole map[string]bool, ahead int, use func(parsedFile)) {
+	if ahead < 1 {
+		for _, file := range files {
+			use(parseFile(file, whole[file]))
+		}
+		return
+	}
 	parsed := make([]chan parsedFile, len(files))
 	for i := range parsed {
 		parsed[i] = make(chan parsedFile, 1)
@@ -225,7 +282,7 @@ func parseFiles(files []string, use func(parsedFile)) {
 	go func() {
 		for i, file := range files {
 			slots <- struct{}{}
-			go func() { parsed[i] <- parseFile(file) }()
+			go func() { parsed[i] <- parseFile(file, whole[file]) }()
 		}
 	}()
 	for i := range files {
@@ -234,12 +291,18 @@ func parseFiles(files []string, use func(parsedFile)) {
 	}
 }
 
-func parseFile(file string) parsedFile {
+// parseFile reads and parses one suite file, item by item when it can
+// unless whole says to parse its whole tree.
+func parseFile(file string, whole bool) parsedFile {
 	out := parsedFile{file: file}
 	data, err := inputfile.ReadFile(file, inputfile.DefaultLimit)
 	if err != nil {
 		p := readProblem(file, err)
 		out.problem = &p
+		return out
+	}
+	if whole {
+		out.root, out.problem = parseYAML(file, data, suiteEmpty)
 		return out
 	}
 	return parseData(file, data)
@@ -273,7 +336,7 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 	if doc.split == nil {
 		return l.file(doc.file, doc.root, nil)
 	}
-	problems, before := len(l.problems), len(l.cases)
+	problems, before, emitted := len(l.problems), len(l.cases), l.emitted
 	l.journal = []string{}
 	items := &splitItems{data: doc.data, items: doc.split.items}
 	cases := l.file(doc.file, doc.root, items)
@@ -287,6 +350,18 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 	l.cases = l.cases[:before]
 	for _, id := range added {
 		delete(l.ids, id)
+	}
+	if l.whole == nil {
+		l.whole = map[string]bool{}
+	}
+	l.whole[doc.file] = true
+	if l.emitted > emitted {
+		if l.retract == nil {
+			l.add(registry.Pos{File: doc.file}, "", "changed while the run read it (its cases no longer parse one by one as they did when checked); run again")
+			return nil
+		}
+		l.retract(emitted)
+		l.emitted = emitted
 	}
 	root, problem := parseYAML(doc.file, doc.data, suiteEmpty)
 	if problem != nil {
@@ -397,12 +472,15 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 	if items != nil {
 		before := len(l.cases)
 		for i := range items.len() {
+			if l.stop {
+				return nil
+			}
 			item, ok := items.item(i)
 			if !ok {
 				return nil
 			}
 			if c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults); ok {
-				l.cases = append(l.cases, c)
+				l.keep(c)
 			}
 		}
 		return l.added(before)
@@ -413,9 +491,12 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 	}
 	before := len(l.cases)
 	for i, item := range casesNode.Content {
+		if l.stop {
+			return nil
+		}
 		c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults)
 		if ok {
-			l.cases = append(l.cases, c)
+			l.keep(c)
 		}
 		// The case holds what it needs; its nodes can go before the rest
 		// of a large file is read.
@@ -506,6 +587,8 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		y.problem(n, field+".id", "is missing; give every case a unique id")
 	} else if why := idProblem(c.ID); why != "" {
 		y.problem(keyOf(n, "id"), field+".id", "%q %s", c.ID, why)
+	} else if y.l.ids == nil {
+		// a streamed load checks ids for duplicates after (SuiteSet)
 	} else if first, dup := y.l.ids[c.ID]; dup {
 		y.problem(n, field+".id", "duplicate case id %q (first at %s); case ids must be unique across all suites", c.ID, first)
 	} else {
@@ -557,6 +640,9 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		return c, false
 	}
 	c.Hash = caseHash(c, toolsValue, wfValue)
+	if y.l.noIntern {
+		return c, true
+	}
 	if y.l.intern == nil {
 		y.l.intern = newInterner()
 	}

@@ -170,7 +170,7 @@ func columns(versions []string) map[string]int {
 // order, so the cases are encoded to a temporary file first and copied
 // after it. It is compact JSON whose <, > and & are \u escaped, so it can
 // sit inside a <script> element without ending it.
-func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, order harness.CaseOrder) (err error) {
+func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, order caseOrder) (err error) {
 	strs := newInterner()
 	vids := strs.ids(versions)
 	col := columns(versions)
@@ -186,9 +186,12 @@ func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, or
 	}()
 	cw := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4), out: tmp}
 	var results []*harness.Result
-	for i, id := range order.IDs {
+	var positions []int
+	for i := range order.Len() {
+		id := order.ID(i)
 		results = results[:0]
-		if err := rs.Read(order.Positions[i], func(_ int, r *harness.Result) error {
+		positions = order.Positions(i, positions[:0])
+		if err := rs.Read(positions, func(_ int, r *harness.Result) error {
 			cp := *r
 			results = append(results, &cp)
 			return nil
@@ -212,7 +215,7 @@ func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, or
 	w.b = append(w.b, `,"s":`...)
 	w.strings(strs.strings)
 	w.b = append(w.b, `,"c":`...)
-	if len(order.IDs) == 0 {
+	if order.Len() == 0 {
 		w.b = append(w.b, "null"...)
 	} else {
 		w.b = append(w.b, '[')
@@ -227,7 +230,7 @@ func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, or
 		return err
 	}
 	end := "}"
-	if len(order.IDs) > 0 {
+	if order.Len() > 0 {
 		end = "]}"
 	}
 	_, err = io.WriteString(out, end)

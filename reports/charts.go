@@ -92,21 +92,32 @@ func binOf(conf float64) int {
 	return max(0, min(confidenceBins-1, b))
 }
 
-// calibrationPoint is one decision as calibration sees it.
-type calibrationPoint struct {
-	conf  float64
-	right bool
+// calibration is, per confidence bin, the decisions that enter
+// calibration, how many of them were right and the sum of their
+// confidences, the way the ece metric counts: decision_accuracy's
+// indicator, over decisions that are not errors (an error has no
+// meaningful confidence). Both charts read these; the digest adds each
+// decision as it comes (digest.add), so a bin's sum adds the same
+// confidences in the same order as summing the decisions kept would.
+type calibration struct {
+	n, right [confidenceBins]int
+	sum      [confidenceBins]float64
 }
 
-// calibrationPoints keeps, per version, the decisions that enter
-// calibration and whether each was right, the way the ece metric counts:
-// decision_accuracy's indicator, over decisions that are not errors (an
-// error has no meaningful confidence). Both charts read these.
-// The digest gathers them (digest.add).
-func calibrationPoints(versions []string, d *digest) [][]calibrationPoint {
-	out := make([][]calibrationPoint, len(versions))
+func (c *calibration) add(conf float64, right bool) {
+	b := binOf(conf)
+	c.n[b]++
+	c.sum[b] += conf
+	if right {
+		c.right[b]++
+	}
+}
+
+// calibrations are the versions' calibration bins, in versions' order.
+func calibrations(versions []string, d *digest) []*calibration {
+	out := make([]*calibration, len(versions))
 	for i, id := range versions {
-		out[i] = d.version(id).points
+		out[i] = &d.version(id).calibration
 	}
 	return out
 }
@@ -114,19 +125,14 @@ func calibrationPoints(versions []string, d *digest) [][]calibrationPoint {
 // histograms draws one confidence histogram per version, right decisions
 // stacked under wrong ones, on a shared y scale so heights compare across
 // versions.
-func histograms(versions []string, points [][]calibrationPoint) []chartView {
+func histograms(versions []string, cals []*calibration) []chartView {
 	type counts struct{ pass, fail [confidenceBins]int }
 	all := make([]counts, len(versions))
 	peak := 1
 	for i := range versions {
-		for _, p := range points[i] {
-			b := binOf(p.conf)
-			if p.right {
-				all[i].pass[b]++
-			} else {
-				all[i].fail[b]++
-			}
-			peak = max(peak, all[i].pass[b]+all[i].fail[b])
+		for b := range confidenceBins {
+			all[i].pass[b], all[i].fail[b] = cals[i].right[b], cals[i].n[b]-cals[i].right[b]
+			peak = max(peak, cals[i].n[b])
 		}
 	}
 	top := niceCeil(peak)
@@ -166,7 +172,7 @@ func histograms(versions []string, points [][]calibrationPoint) []chartView {
 // each confidence bin against the bin's mean confidence (what ece sums
 // up). Points on the diagonal are calibrated; below it the router is
 // over-confident.
-func reliability(versions []string, points [][]calibrationPoint) chartView {
+func reliability(versions []string, cals []*calibration) chartView {
 	c := newChart("reliability: share of right decisions by confidence", "mean confidence in bin", "share of right decisions")
 	c.Diagonal = true
 	for t := 0; t <= 5; t++ {
@@ -175,16 +181,7 @@ func reliability(versions []string, points [][]calibrationPoint) chartView {
 	}
 	var labels, colors []string
 	for i, id := range versions {
-		var sum [confidenceBins]float64
-		var n, pass [confidenceBins]int
-		for _, p := range points[i] {
-			b := binOf(p.conf)
-			sum[b] += p.conf
-			n[b]++
-			if p.right {
-				pass[b]++
-			}
-		}
+		sum, n, pass := cals[i].sum, cals[i].n, cals[i].right
 		s := series{Label: id, Color: versionColor(i)}
 		var pts []string
 		for b := 0; b < confidenceBins; b++ {

@@ -14,7 +14,7 @@ import (
 
 // digest is everything the page and summary.md read off the results
 // themselves, gathered in one pass over the stream: counts, matrices,
-// calibration points (16 bytes a decision) and the few texts the page
+// calibration bins and the few texts the page
 // quotes (workflow runs up to their cap, inputs of flipped cases). It
 // holds no result, so a report of any size needs memory for its counts,
 // not its results.
@@ -30,10 +30,11 @@ type digest struct {
 	// workflowTotal counts them all.
 	workflows     []workflowCaseView
 	workflowTotal int
-	// cases are the case IDs with each one's positions in the stream, for
-	// the case table; rows counts the results.
-	cases map[string][]int
-	rows  int
+	// ids are the case IDs with each one's positions in the stream, for
+	// the case table (shared by copies of the digest); rows counts the
+	// results.
+	ids  *caseIDs
+	rows int
 	// versionAt is, for each position, its version's index in order, so
 	// fetchFlipInputs reads only the flipped heads' results of a case (4
 	// bytes a result); unordered says positions did not come as 0, 1, 2…
@@ -52,7 +53,8 @@ type digest struct {
 type versionDigest struct {
 	n, passed int
 	failures  map[string]int
-	points    []calibrationPoint
+	// calibration bins the decisions by confidence (calibration).
+	calibration calibration
 	// actionRows and actionCols are the expected and decided actions seen.
 	actionRows, actionCols map[string]bool
 	actions                map[[2]string]int
@@ -75,7 +77,7 @@ type flipTerms struct {
 // terms (see digest.fallback).
 func newDigest(fallback bool) *digest {
 	return &digest{versions: map[string]*versionDigest{}, expected: map[string]int{}, models: map[string]bool{},
-		skills: harness.NewSkillCounter(), cases: map[string][]int{}, flipInputs: map[[2]string]string{},
+		skills: harness.NewSkillCounter(), ids: newCaseIDs(), flipInputs: map[[2]string]string{},
 		fallback: fallback}
 }
 
@@ -118,8 +120,14 @@ func digestOf(in *Input) (*digest, error) {
 func (d *digest) fetchFlipInputs(in *Input) error {
 	want := wantedFlips(in)
 	var positions []int
+	var buf []int
 	for k := range want {
-		for _, p := range d.cases[k[1]] {
+		n, ok := d.ids.lookup(k[1])
+		if !ok {
+			continue
+		}
+		buf = d.ids.positions(n, buf[:0])
+		for _, p := range buf {
 			if d.unordered || d.order[d.versionAt[p]] == k[0] {
 				positions = append(positions, p)
 			}
@@ -193,7 +201,10 @@ func (c *Collector) flipInputsFor(in *Input) (map[flipKey]string, error) {
 // by case ID only for heads the Input's comparisons do not cover; a
 // Collector does not keep what that needs, so such a report reads the
 // results once more.
-func NewCollector() *Collector { return &Collector{d: newDigest(false), junit: newJUnitIndex()} }
+func NewCollector() *Collector {
+	d := newDigest(false)
+	return &Collector{d: d, junit: newJUnitIndex(d.ids)}
+}
 
 // Add counts the result at position i of the stream.
 func (c *Collector) Add(i int, r *harness.Result) {
@@ -221,7 +232,7 @@ func (d *digest) add(i int, r *harness.Result) {
 		d.versions[r.Version] = vd
 		d.order = append(d.order, r.Version)
 	}
-	d.cases[r.Case] = append(d.cases[r.Case], i)
+	d.ids.add(i, r.Case)
 	if !d.unordered && i == len(d.versionAt) {
 		d.versionAt = append(d.versionAt, int32(slices.Index(d.order, r.Version)))
 	} else {
@@ -244,11 +255,11 @@ func (d *digest) add(i int, r *harness.Result) {
 		}
 		vd.failures[cat]++
 	}
-	// What calibrationPoints keeps: decision_accuracy's indicator over
+	// What calibration counts: decision_accuracy's indicator over
 	// decisions that are not errors.
 	if c := r.Decision.Confidence; r.Decision.Action != router.Fail && !math.IsNaN(c) && !math.IsInf(c, 0) {
 		right := harness.DecisionCorrect(r.Expect, r.Decision) && r.Failure != harness.FailPolicyViolation
-		vd.points = append(vd.points, calibrationPoint{conf: c, right: right})
+		vd.calibration.add(c, right)
 	}
 	expected, decided := string(r.Expect.Action), string(r.Decision.Action)
 	vd.actionRows[expected], vd.actionCols[decided] = true, true
@@ -298,18 +309,7 @@ func (d *digest) version(id string) *versionDigest {
 }
 
 // caseOrder is the case IDs sorted, each with its positions.
-func (d *digest) caseOrder() harness.CaseOrder {
-	o := harness.CaseOrder{IDs: make([]string, 0, len(d.cases))}
-	for id := range d.cases {
-		o.IDs = append(o.IDs, id)
-	}
-	sort.Strings(o.IDs)
-	o.Positions = make([][]int, len(o.IDs))
-	for i, id := range o.IDs {
-		o.Positions[i] = d.cases[id]
-	}
-	return o
-}
+func (d *digest) caseOrder() caseOrder { return d.ids.order() }
 
 // flipKey is a (head version, case) whose input a flip list quotes.
 type flipKey = [2]string

@@ -29,3 +29,39 @@ func JSONFloatForTest(x float64) ([]byte, error) {
 	w.float(x)
 	return w.b, w.err
 }
+
+// CaseOrderForTest adds ids at the given stream positions to a case id
+// table and returns its walk: the ids sorted, each with its positions.
+func CaseOrderForTest(ids []string, positions []int) (sorted []string, grouped [][]int) {
+	t := newCaseIDs()
+	for k, id := range ids {
+		t.add(positions[k], id)
+	}
+	o := t.order()
+	for i := range o.Len() {
+		sorted = append(sorted, o.ID(i))
+		grouped = append(grouped, o.Positions(i, nil))
+	}
+	return sorted, grouped
+}
+
+// CasePositionsForTest adds ids at the given stream positions to a case
+// id table and looks each query up once the table is grouped (as the
+// report's flip quotes do): its positions, nil when it is not there.
+func CasePositionsForTest(ids []string, positions []int, queries []string) [][]int {
+	t := newCaseIDs()
+	for k, id := range ids {
+		t.add(positions[k], id)
+	}
+	t.order().Len() // grouped, as when the case table has been written
+	var out [][]int
+	for _, q := range queries {
+		n, ok := t.lookup(q)
+		if !ok {
+			out = append(out, nil)
+			continue
+		}
+		out = append(out, t.positions(n, nil))
+	}
+	return out
+}

@@ -227,15 +227,15 @@ const (
 // buildHTMLView is the page without its case data (see WriteHTML).
 func buildHTMLView(in *Input, d *digest) *htmlView {
 	versions := in.versionOrder()
-	points := calibrationPoints(versions, d)
+	cals := calibrations(versions, d)
 	v := &htmlView{
 		Title:       in.Meta.Title,
 		Gate:        gateViews(in.Gate),
 		Commit:      in.Meta.Commit,
 		Models:      in.Meta.Models,
 		Tables:      in.metricTables(versions),
-		Histograms:  histograms(versions, points),
-		Reliability: reliability(versions, points),
+		Histograms:  histograms(versions, cals),
+		Reliability: reliability(versions, cals),
 		Trends:      trendCharts(in.Trend),
 		Failures:    in.failures(versions, d),
 		Flips:       in.flipSets(versions, d),
@@ -256,7 +256,7 @@ func buildHTMLView(in *Input, d *digest) *htmlView {
 	if !in.Meta.GeneratedAt.IsZero() {
 		v.GeneratedAt = in.Meta.GeneratedAt.UTC().Format(time.RFC3339)
 	}
-	v.CaseCount = len(d.cases)
+	v.CaseCount = d.ids.count()
 	v.Glossary = glossary(v.Failures)
 	v.PerSkill = perSkillTable(versions, d.skills.Rows())
 	v.Workflows, v.WorkflowTotal = d.workflows, d.workflowTotal

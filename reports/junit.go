@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -47,7 +48,7 @@ func WriteJUnit(w io.Writer, results []harness.Result) error {
 // failed cases are read back for their reports, so memory holds a few
 // words per result, not the results.
 func WriteJUnitStream(w io.Writer, rs harness.ResultStream) error {
-	idx := newJUnitIndex()
+	idx := newJUnitIndex(nil)
 	if err := rs.Each(func(i int, r *harness.Result) error { idx.add(i, r); return nil }); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
@@ -61,23 +62,72 @@ func WriteJUnitCollected(w io.Writer, rs harness.ResultStream, c *Collector) err
 }
 
 // junitIndex is junit.xml's view of the results: per (version, suite),
-// each case's ID, time, outcome and position.
+// its results in stream order; per result, its time and outcome. A
+// result's case ID and position are in ids (12 bytes a result here).
 type junitIndex struct {
+	ids *caseIDs
+	// own says add numbers the ids itself; a Collector's digest does it
+	// for both.
+	own      bool
 	groups   map[junitKey]*junitGroup
 	versions []string
 	seen     map[string]bool
 	tests    int
 	failures int
+	// latencyUS and failed are per result, in add order.
+	latencyUS []int64
+	failed    []uint64
 }
 
 type junitKey struct{ version, suite string }
 
 type junitGroup struct {
-	entries   []junitEntry
+	members   []uint32 // results, in add order
 	failures  int
 	latencyUS int64
 }
 
+// newJUnitIndex starts an index over ids, or over ids of its own when nil.
+func newJUnitIndex(ids *caseIDs) *junitIndex {
+	x := &junitIndex{ids: ids, groups: map[junitKey]*junitGroup{}, seen: map[string]bool{}}
+	if ids == nil {
+		x.ids, x.own = newCaseIDs(), true
+	}
+	return x
+}
+
+// add counts the result at position i; unless the index numbers ids
+// itself, ids has just been given it.
+func (x *junitIndex) add(i int, r *harness.Result) {
+	if x.own {
+		x.ids.add(i, r.Case)
+	}
+	k := uint32(len(x.latencyUS))
+	if !x.seen[r.Version] {
+		x.seen[r.Version] = true
+		x.versions = append(x.versions, r.Version)
+	}
+	key := junitKey{r.Version, r.Suite}
+	g := x.groups[key]
+	if g == nil {
+		g = &junitGroup{}
+		x.groups[key] = g
+	}
+	g.members = append(g.members, k)
+	x.latencyUS = append(x.latencyUS, r.LatencyUS)
+	if k%64 == 0 {
+		x.failed = append(x.failed, 0)
+	}
+	g.latencyUS += r.LatencyUS
+	x.tests++
+	if !r.Pass {
+		x.failed[k/64] |= 1 << (k % 64)
+		g.failures++
+		x.failures++
+	}
+}
+
+// junitEntry is one result of a testsuite.
 type junitEntry struct {
 	id        string
 	pos       int
@@ -85,29 +135,11 @@ type junitEntry struct {
 	pass      bool
 }
 
-func newJUnitIndex() *junitIndex {
-	return &junitIndex{groups: map[junitKey]*junitGroup{}, seen: map[string]bool{}}
+func (x *junitIndex) entry(k uint32) junitEntry {
+	return junitEntry{id: x.ids.id(x.ids.at[k]), pos: x.ids.position(k), latencyUS: x.latencyUS[k], pass: x.passed(k)}
 }
 
-func (x *junitIndex) add(i int, r *harness.Result) {
-	if !x.seen[r.Version] {
-		x.seen[r.Version] = true
-		x.versions = append(x.versions, r.Version)
-	}
-	k := junitKey{r.Version, r.Suite}
-	g := x.groups[k]
-	if g == nil {
-		g = &junitGroup{}
-		x.groups[k] = g
-	}
-	g.entries = append(g.entries, junitEntry{r.Case, i, r.LatencyUS, r.Pass})
-	g.latencyUS += r.LatencyUS
-	x.tests++
-	if !r.Pass {
-		g.failures++
-		x.failures++
-	}
-}
+func (x *junitIndex) passed(k uint32) bool { return x.failed[k/64]&(1<<(k%64)) == 0 }
 
 func writeJUnit(w io.Writer, rs harness.ResultStream, x *junitIndex) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -133,7 +165,7 @@ func writeJUnit(w io.Writer, rs harness.ResultStream, x *junitIndex) error {
 			}
 		}
 		for _, s := range sortSuites(suites) {
-			if err := writeJUnitSuite(enc, rs, v, s, x.groups[junitKey{v, s}]); err != nil {
+			if err := writeJUnitSuite(enc, rs, x, v, s, x.groups[junitKey{v, s}]); err != nil {
 				return fmt.Errorf("write junit: %w", err)
 			}
 		}
@@ -152,11 +184,13 @@ func writeJUnit(w io.Writer, rs harness.ResultStream, x *junitIndex) error {
 
 // writeJUnitSuite writes one testsuite, cases sorted by ID; a passed case
 // is written from the index, a failed one from its result read back.
-func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, version, suite string, g *junitGroup) error {
-	sort.SliceStable(g.entries, func(i, j int) bool { return g.entries[i].id < g.entries[j].id })
+func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, x *junitIndex, version, suite string, g *junitGroup) error {
+	// In a copy: the index is read only, so it can be written again.
+	members := slices.Clone(g.members)
+	slices.SortStableFunc(members, func(a, b uint32) int { return x.ids.compare(x.ids.at[a], x.ids.at[b]) })
 	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
 	el := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{attr("name", version+"/"+suite),
-		attr("tests", itoa(len(g.entries))), attr("failures", itoa(g.failures)), attr("errors", "0"),
+		attr("tests", itoa(len(members))), attr("failures", itoa(g.failures)), attr("errors", "0"),
 		attr("skipped", "0"), attr("time", seconds(g.latencyUS))}}
 	if err := enc.EncodeToken(el); err != nil {
 		return err
@@ -172,7 +206,7 @@ func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, version, suite s
 	next := 0 // the next entry to write
 	passedUpTo := func(end int) error {
 		for ; next < end; next++ {
-			e := g.entries[next]
+			e := x.entry(members[next])
 			jc := junitCase{Name: e.id, Classname: version + "." + suite, Time: seconds(e.latencyUS)}
 			if err := enc.EncodeElement(jc, testcase); err != nil {
 				return err
@@ -180,15 +214,15 @@ func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, version, suite s
 		}
 		return nil
 	}
-	var failed []int // entry indexes, in written order
-	for i, e := range g.entries {
-		if !e.pass {
+	var failed []int // member indexes, in written order
+	for i, k := range members {
+		if !x.passed(k) {
 			failed = append(failed, i)
 		}
 	}
 	positions := make([]int, len(failed))
 	for k, i := range failed {
-		positions[k] = g.entries[i].pos
+		positions[k] = x.ids.position(members[i])
 	}
 	k := 0
 	err := rs.Read(positions, func(_ int, r *harness.Result) error {
@@ -202,7 +236,7 @@ func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, version, suite s
 	if err != nil {
 		return err
 	}
-	if err := passedUpTo(len(g.entries)); err != nil {
+	if err := passedUpTo(len(members)); err != nil {
 		return err
 	}
 	return enc.EncodeToken(el.End())

@@ -110,7 +110,7 @@ Examples:
 	addTargetFlag(f, &o.target)
 	// Profiling hooks for the load benchmark (see harness/cmd/gencases).
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
-	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file at the end")
+	f.StringVar(&o.memProfile, "memprofile", "", "write the heap profile of the peak live heap to this file")
 	addHistoryFlag(f, &o.history)
 	_ = f.MarkHidden("cpuprofile")
 	_ = f.MarkHidden("memprofile")
@@ -121,9 +121,11 @@ Examples:
 type runPlan struct {
 	config   *harness.Config
 	versions []*registry.Version
-	cases    []harness.Case
-	include  func(v *registry.Version, c *harness.Case) bool
-	shard    harness.Shard
+	// cases are held, or read again for each version when there are many
+	// (harness.OpenSuites).
+	cases   harness.CaseSource
+	include func(v *registry.Version, c *harness.Case) bool
+	shard   harness.Shard
 	// suitePaths are recorded in plan.json for replay.
 	suitePaths []string
 	// targets is --target's, nil for routebench's own router.
@@ -142,15 +144,12 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if o.memProfile != "" {
-		defer func() {
-			if f, err := os.Create(o.memProfile); err == nil {
-				_ = pprof.WriteHeapProfile(f)
-				f.Close()
-			}
-		}()
-	}
 	stderr := cmd.ErrOrStderr()
+	var heap *peakProfiler
+	if o.memProfile != "" {
+		heap = startPeakProfile(o.memProfile)
+		defer heap.finish(stderr)
+	}
 	prog := newProgress(stderr)
 	plan, err := prepareRun(o, prog.phase)
 	if err != nil {
@@ -191,7 +190,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	runCtx, newRouter := withBudget(ctx, newRouter)
 	cfg := harness.RunConfig{
 		Versions:    plan.versions,
-		Cases:       plan.cases,
+		Source:      plan.cases,
 		SuitePaths:  plan.suitePaths,
 		NewRouter:   newRouter,
 		Include:     plan.include,
@@ -201,9 +200,10 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		Resume:      o.resume,
 	}
 	cfg.Progress = prog.update
+	heap.enter("route")
 	outcome, runErr := harness.Run(runCtx, cfg)
 	// Scoring reads results.jsonl, not the cases: let them go before it.
-	plan.cases, cfg.Cases = nil, nil
+	plan.cases, cfg.Source = nil, nil
 	prog.finish()
 	if outcome != nil {
 		for _, n := range outcome.Notes {
@@ -228,6 +228,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		history = nil
 	}
 	prog.phase("scoring %s results and writing reports", thousands(outcome.Done))
+	heap.enter("score")
 	if err := writeOutputs(cmd.OutOrStdout(), o.out, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
@@ -340,7 +341,7 @@ func prepareRun(o runOptions, phase func(format string, args ...any)) (*runPlan,
 	if err != nil {
 		return nil, exitcode.With(exitcode.Usage, err)
 	}
-	if plan.cases, err = harness.LoadSuites(suitePaths, regs...); err != nil {
+	if plan.cases, err = harness.OpenSuites(suitePaths, regs...); err != nil {
 		return nil, exitcode.With(exitcode.Usage, err)
 	}
 	if plan.include != nil {
@@ -360,23 +361,31 @@ func prepareRun(o runOptions, phase func(format string, args ...any)) (*runPlan,
 // checkFilterMatches fails a label filter that selects no (version, case)
 // of the whole run (every shard): running nothing and passing would hide
 // a typo. Shards are left out, since one shard may rightly be empty.
-func checkFilterMatches(expr string, versions []*registry.Version, cases []harness.Case, include func(*registry.Version, *harness.Case) bool) error {
+func checkFilterMatches(expr string, versions []*registry.Version, cases harness.CaseSource, include func(*registry.Version, *harness.Case) bool) error {
 	seen := map[string]bool{}
 	var existing []string
 	for _, v := range versions {
-		for i := range cases {
-			if include(v, &cases[i]) {
-				return nil
+		matched := errors.New("matched")
+		err := cases.Each(func(_ int, c *harness.Case) error {
+			if include(v, c) {
+				return matched
 			}
-			for _, l := range append(harness.Labels(v.Name, &cases[i]), "id:"+cases[i].ID) {
+			for _, l := range append(harness.Labels(v.Name, c), "id:"+c.ID) {
 				if !seen[l] {
 					seen[l] = true
 					existing = append(existing, l)
 				}
 			}
+			return nil
+		})
+		if err == matched {
+			return nil
+		}
+		if err != nil {
+			return exitcode.With(exitcode.Usage, err)
 		}
 	}
-	return exitcode.With(exitcode.Usage, fmt.Errorf("run: %w", harness.NoMatchError(expr, len(versions)*len(cases), existing)))
+	return exitcode.With(exitcode.Usage, fmt.Errorf("run: %w", harness.NoMatchError(expr, len(versions)*cases.Len(), existing)))
 }
 
 func orBuiltin(spec string) string {

@@ -83,41 +83,62 @@ func PairedSeriesStreamWith(rs harness.ResultStream, th stats.Thresholds, indica
 }
 
 // SeriesCollector gathers a PairedSeries from a pass over a stream that
-// other readers share (scoring, reports): a compact record per result.
+// other readers share (scoring, reports): a compact record per result,
+// kept encoded (recordSpill) until Series pairs two versions' records.
 type SeriesCollector struct {
 	indicators IndicatorFunc
 	versions   []string
-	byVersion  map[string][]record
-	// words holds one copy of each version, suite, failure, action and
-	// skill name: a record's strings would otherwise each keep their own.
-	words map[string]string
+	version    map[string]uint64 // a version's number in versions
+	// words numbers each suite, failure, action and skill name, so a
+	// record holds a number for each, and decoded ones share one copy.
+	words     []string
+	wordIndex map[string]uint64
+	spill     recordSpill
 }
 
 // NewSeriesCollector starts an empty collection; indicators is
 // harness.Indicators unless a caller defines its own metrics.
 func NewSeriesCollector(indicators IndicatorFunc) *SeriesCollector {
-	return &SeriesCollector{indicators: indicators, byVersion: map[string][]record{}, words: map[string]string{}}
+	return &SeriesCollector{indicators: indicators, version: map[string]uint64{}, wordIndex: map[string]uint64{}}
 }
 
 // Add records the result at position i of the stream.
 func (c *SeriesCollector) Add(i int, r *harness.Result) {
-	if _, seen := c.byVersion[r.Version]; !seen {
+	v, seen := c.version[r.Version]
+	if !seen {
+		v = uint64(len(c.versions))
+		c.version[r.Version] = v
 		c.versions = append(c.versions, r.Version)
 	}
 	rec := recordOf(i, r, c.indicators)
-	rec.version, rec.suite = c.word(rec.version), c.word(rec.suite)
-	rec.failure, rec.skill = c.word(rec.failure), c.word(rec.skill)
-	rec.action = router.Action(c.word(string(rec.action)))
 	rec.hash = compactHash(rec.hash)
-	c.byVersion[r.Version] = append(c.byVersion[r.Version], rec)
+	c.spill.put(v, &rec, c.word)
 }
 
-func (c *SeriesCollector) word(s string) string {
-	if w, ok := c.words[s]; ok {
-		return w
+func (c *SeriesCollector) word(s string) uint64 {
+	if i, ok := c.wordIndex[s]; ok {
+		return i
 	}
-	c.words[s] = s
-	return s
+	i := uint64(len(c.words))
+	c.wordIndex[s] = i
+	c.words = append(c.words, s)
+	return i
+}
+
+// records reads back the records of versions a and b, each in stream order.
+func (c *SeriesCollector) records(a, b string) (ra, rb []record, err error) {
+	va, vb := c.version[a], c.version[b]
+	err = c.spill.each(c.words, func(v uint64, rec record) {
+		switch v {
+		case va:
+			rec.version = a
+			ra = append(ra, rec)
+		case vb:
+			rec.version = b
+			rb = append(rb, rec)
+		}
+	})
+	return ra, rb, err
 }
 
 // compactHash is a case hash as its 32 bytes rather than 64 hex digits;
@@ -130,21 +151,31 @@ func compactHash(h string) string {
 }
 
 // Series pairs the collected results; rs is the stream they came from,
-// read again for the flipped cases' texts.
+// read again for the flipped cases' texts. Each comparison reads back only
+// its two versions' records.
 func (c *SeriesCollector) Series(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
 	s := Series{Versions: c.versions}
 	var pending []pendingFlip
-	pair := func(base, head, against string) {
-		cmp, p := pairRecords(c.byVersion[base], c.byVersion[head], th)
+	pair := func(base, head, against string) error {
+		b, h, err := c.records(base, head)
+		if err != nil {
+			return err
+		}
+		cmp, p := pairRecords(b, h, th)
 		cmp.Against = against
 		s.Comparisons = append(s.Comparisons, cmp)
 		pending = append(pending, p...)
+		return nil
 	}
 	for i := 1; i < len(s.Versions); i++ {
-		pair(s.Versions[0], s.Versions[i], AgainstBase)
+		if err := pair(s.Versions[0], s.Versions[i], AgainstBase); err != nil {
+			return Series{}, err
+		}
 	}
 	for i := 2; i < len(s.Versions); i++ {
-		pair(s.Versions[i-1], s.Versions[i], AgainstPrevious)
+		if err := pair(s.Versions[i-1], s.Versions[i], AgainstPrevious); err != nil {
+			return Series{}, err
+		}
 	}
 	return s, fillFlips(rs, pending)
 }
@@ -270,11 +301,22 @@ func seriesCell(c Comparison, name string) string {
 // same results.
 func PairedStreams(base, head harness.ResultStream, th stats.Thresholds) (Comparison, error) {
 	records := func(rs harness.ResultStream) ([]record, error) {
-		c := NewSeriesCollector(harness.Indicators)
+		words := map[string]string{}
+		word := func(s string) string {
+			if w, ok := words[s]; ok {
+				return w
+			}
+			words[s] = s
+			return s
+		}
 		var out []record
 		err := rs.Each(func(i int, r *harness.Result) error {
-			c.Add(i, r)
-			out = append(out, c.byVersion[r.Version][len(c.byVersion[r.Version])-1])
+			rec := recordOf(i, r, harness.Indicators)
+			rec.version, rec.suite = word(rec.version), word(rec.suite)
+			rec.failure, rec.skill = word(rec.failure), word(rec.skill)
+			rec.action = router.Action(word(string(rec.action)))
+			rec.hash = compactHash(rec.hash)
+			out = append(out, rec)
 			return nil
 		})
 		return out, err

@@ -97,3 +97,51 @@ var _ = Describe("Series", func() {
 		Expect(string(js)).To(ContainSubstring(`"against":"previous"`))
 	})
 })
+
+var _ = Describe("PairedSeriesStream", func() {
+	// Three versions with conversations (several units a case), a case
+	// whose hash changed, one run under one version only, a duplicate and
+	// a hash that is not hex.
+	results := func() []harness.Result {
+		base, _ := threeVersions()
+		var out []harness.Result
+		for i, r := range base {
+			switch i % 30 {
+			case 3:
+				r.Turns = []harness.TurnResult{{Input: "a", Expect: r.Expect, Decision: r.Decision, Pass: true},
+					{Input: "b", Expect: r.Expect, Decision: r.Decision, Pass: r.Pass}}
+			case 5:
+				if i >= 60 {
+					r.CaseHash = "changed"
+				}
+			case 7:
+				if i < 30 {
+					r.Case += "-only"
+				}
+			case 9:
+				out = append(out, r) // a duplicate
+			case 11:
+				r.CaseHash = "not hex"
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+
+	It("pairs from records read back from memory or from a temporary file exactly as from results in memory", func() {
+		rs := results()
+		want, err := json.Marshal(compare.PairedSeries(rs, stats.DefaultThresholds))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(want)).To(ContainSubstring(compare.WarnHashChanged))
+		Expect(string(want)).To(ContainSubstring(compare.WarnDuplicate))
+		for _, above := range []int{1 << 30, 0, 100} {
+			restore := compare.SpillAbove(above)
+			s, err := compare.PairedSeriesStream(harness.SliceStream(rs), stats.DefaultThresholds)
+			restore()
+			Expect(err).NotTo(HaveOccurred())
+			got, err := json.Marshal(s)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got)).To(Equal(string(want)), "spilled above %d bytes", above)
+		}
+	})
+})

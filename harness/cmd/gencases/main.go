@@ -4,15 +4,19 @@
 // plus a routebench.yaml that runs them against the demo versions.
 //
 //	go run ./harness/cmd/gencases -n 10000 -out /tmp/cases
+//	go run ./harness/cmd/gencases -n 1000000 -versions fixtures/ops/prompts/v2 -out /tmp/cases
 //	routebench run --config /tmp/cases/routebench.yaml --out /tmp/cases/out
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -99,37 +103,84 @@ func readSeed(path string) (seedFile, error) {
 	return s, nil
 }
 
+// fileCases is the most cases one generated file holds, so a file stays
+// well under the 64 MiB a suite file may have (a streamed run holds the
+// bytes of the file it is routing): a seed's copies beyond it go to
+// further files (name-1.yaml, name-2.yaml, ...), which sort together and
+// in order.
+const fileCases = 50_000
+
 // writeCopies writes want cases cycling through the seed's cases; copy k
 // of a case gets id "<id>-k<k>" and the k-th prefix.
 func writeCopies(s seedFile, want int, path string) error {
-	doc := &yaml.Node{Kind: yaml.MappingNode}
+	if want <= fileCases {
+		return writeFile(s, 0, want, path)
+	}
+	base := strings.TrimSuffix(path, ".yaml")
+	for part, from := 1, 0; from < want; part, from = part+1, from+fileCases {
+		if err := writeFile(s, from, min(want, from+fileCases), fmt.Sprintf("%s-%d.yaml", base, part)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes copies from..to-1 of the seed's cases as one suite
+// file, a case at a time (a tree of a million cases is gigabytes): the
+// seed's other keys, then `cases:` and each case encoded on its own and
+// indented under it, which is what encoding the whole tree writes.
+func writeFile(s seedFile, from, to int, path string) error {
+	doc := &yaml.Node{Kind: yaml.MappingNode, Style: s.root.Style, HeadComment: s.root.HeadComment}
 	for i := 0; i+1 < len(s.root.Content); i += 2 {
 		if s.root.Content[i].Value != "cases" {
 			doc.Content = append(doc.Content, s.root.Content[i], s.root.Content[i+1])
 		}
 	}
-	list := &yaml.Node{Kind: yaml.SequenceNode}
-	for j := range want {
-		seed := s.cases[j%len(s.cases)]
-		k := j / len(s.cases)
-		list.Content = append(list.Content, variant(seed, k))
-	}
-	doc.Content = append(doc.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "cases"}, list)
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	enc := yaml.NewEncoder(f)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		f.Close()
+	w := bufio.NewWriterSize(f, 1<<16)
+	frame, err := encode(doc)
+	if err == nil {
+		w.Write(frame)
+		w.WriteString("cases:\n")
+	}
+	for j := from; j < to && err == nil; j++ {
+		seed := s.cases[j%len(s.cases)]
+		var item []byte
+		item, err = encode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{variant(seed, j/len(s.cases))}})
+		for line := range bytes.Lines(item) {
+			if len(bytes.TrimSpace(line)) > 0 {
+				w.WriteString("  ")
+			}
+			w.Write(line)
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := enc.Close(); err != nil {
-		f.Close()
-		return err
+	return nil
+}
+
+// encode is a node as YAML with the suites' two-space indent.
+func encode(n *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
+		return nil, err
 	}
-	return f.Close()
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // variant is copy k of a seed case: same expectation, new id, prefixed input.
