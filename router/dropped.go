@@ -71,7 +71,7 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 			}
 			continue
 		}
-		triggered := rt.set.triggers.mayMatch(rt.text) && len(matchTriggers([]*registry.Skill{s}, rt.text)) > 0
+		triggered := rt.triggered(s)
 		switch {
 		case asked == nil:
 			asked, askedByTrigger = c, triggered

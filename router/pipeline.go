@@ -31,6 +31,8 @@ type routing struct {
 	// (recallIndex.scores): ranking and diagnosis share one scan.
 	recalled   []float32
 	recalledIx *recallIndex
+	// hits memoises which skills' triggers match the text.
+	hits triggerHits
 }
 
 // recallRank ranks allowed skills of rt.set by recall, embedding and
@@ -80,13 +82,10 @@ func (rt *routing) run(ctx context.Context) error {
 	// Stage 1: rules.
 	// Matched stays the triggers' own matches: workflows that join below are
 	// named in the note, so the trace still says what the rules saw.
-	var matched []*registry.Skill
-	if set.triggers.mayMatch(rt.text) {
-		matched = matchTriggers(candidates, rt.text)
-	}
+	matched := rt.matchTriggers(candidates)
 	rules := TraceStep{Stage: "rules", Matched: skillNames(matched)}
 	joined, via := workflowsOver(candidates, matched)
-	if len(matched) == 1 && len(joined) == 0 && !sharedSignal(set.reg.Skills, candidates, rt.text) {
+	if len(matched) == 1 && len(joined) == 0 && !rt.sharedSignal(candidates) {
 		rt.trace(rules)
 		return rt.byRule(ctx, matched[0])
 	}

@@ -108,50 +108,90 @@ func (h heldScopes) has(n string) bool {
 	return slices.Contains(h.list, n)
 }
 
-// triggerFilter answers, in one pass over the text, whether any trigger of
-// a skill set can match: most requests match none, and trying each
-// trigger in turn costs a regexp run per trigger per request.
-type triggerFilter struct {
-	none bool           // the set has no triggers at all
-	any  *regexp.Regexp // every trigger as one alternation; nil: try each
-	// needles, when set, are strings one of which is in any text some
-	// trigger matches: a text with none of them skips the regexps.
+// triggerIndex holds a skill set's triggers for stage 1, each with the
+// literals one of which every match of it contains: most requests match no
+// trigger, and a text holding none of a trigger's literals is never run
+// through its regexp. Which skills a request triggers is worked out once
+// per request (triggerHits), however many times stage 1 and diagnosis ask.
+type triggerIndex struct {
+	at     map[*registry.Skill]int // the place of each skill with triggers
+	skills [][]trigger             // by place
+}
+
+// trigger is one compiled trigger and its needles (nil when no literal
+// every match needs can be checked exactly: the regexp always runs).
+type trigger struct {
+	re      *regexp.Regexp
 	needles []needle
 }
 
-func newTriggerFilter(skills []*registry.Skill) triggerFilter {
-	var alts []string
+func newTriggerIndex(skills []*registry.Skill) triggerIndex {
+	var ix triggerIndex
 	for _, s := range skills {
+		var ts []trigger
 		for _, t := range s.Triggers {
 			if t.Re != nil {
-				// Each pattern keeps its own flags: a flag group such as
-				// (?i) set inside (?:…) ends with that group.
-				alts = append(alts, "(?:"+t.Re.String()+")")
+				ts = append(ts, trigger{re: t.Re, needles: triggerNeedles(t.Re)})
 			}
 		}
+		if len(ts) == 0 {
+			continue
+		}
+		if ix.at == nil {
+			ix.at = map[*registry.Skill]int{}
+		}
+		if _, seen := ix.at[s]; !seen {
+			ix.at[s] = len(ix.skills)
+			ix.skills = append(ix.skills, ts)
+		}
 	}
-	if len(alts) == 0 {
-		return triggerFilter{none: true}
-	}
-	f := triggerFilter{needles: triggerNeedles(skills)}
-	re, err := regexp.Compile(strings.Join(alts, "|"))
-	if err != nil {
-		// Too large to join (each compiled alone): every trigger is tried.
-		return f
-	}
-	f.any = re
-	return f
+	return ix
 }
 
-// mayMatch is false only when no trigger of the set matches text.
-func (f triggerFilter) mayMatch(text string) bool {
-	if f.none {
+// matches reports whether one of ts matches text, trying a regexp only
+// when the text holds one of its needles.
+func matchesAny(ts []trigger, text string) bool {
+	for _, t := range ts {
+		if t.needles != nil && !slices.ContainsFunc(t.needles, func(n needle) bool { return n.in(text) }) {
+			continue
+		}
+		if t.re.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// triggerHits remembers, for one request's text, whose triggers match.
+type triggerHits struct {
+	ix    *triggerIndex
+	state []uint8 // by place: 0 not tried yet, 1 no match, 2 a match
+	small [16]uint8
+}
+
+// triggered reports whether a trigger of s matches text (the text of the
+// request the hits belong to), running s's triggers at most once.
+func (h *triggerHits) triggered(ix *triggerIndex, s *registry.Skill, text string) bool {
+	i, ok := ix.at[s]
+	if !ok {
 		return false
 	}
-	if f.needles != nil && !slices.ContainsFunc(f.needles, func(n needle) bool { return n.in(text) }) {
-		return false
+	if h.ix != ix {
+		h.ix = ix
+		if n := len(ix.skills); n <= len(h.small) {
+			h.small = [16]uint8{}
+			h.state = h.small[:n]
+		} else {
+			h.state = make([]uint8, n)
+		}
 	}
-	return f.any == nil || f.any.MatchString(text)
+	if h.state[i] == 0 {
+		h.state[i] = 1
+		if matchesAny(ix.skills[i], text) {
+			h.state[i] = 2
+		}
+	}
+	return h.state[i] == 2
 }
 
 // needle is a literal every match of some trigger contains; fold: in any
@@ -187,29 +227,17 @@ func asciiFoldPrefix(text, lower string) bool {
 	return true
 }
 
-// triggerNeedles gathers, for every trigger of the skills, literals one
-// of which any match of it contains; nil when some trigger has none that
-// can be checked exactly (then the regexps always run).
-func triggerNeedles(skills []*registry.Skill) []needle {
+// triggerNeedles are literals one of which any match of re contains, or
+// nil when it has none that can be checked exactly.
+func triggerNeedles(re *regexp.Regexp) []needle {
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
 	var out []needle
-	for _, s := range skills {
-		for _, t := range s.Triggers {
-			if t.Re == nil {
-				continue
-			}
-			re, err := syntax.Parse(t.Re.String(), syntax.Perl)
-			if err != nil {
-				return nil
-			}
-			ns := requiredLiterals(re)
-			if len(ns) == 0 {
-				return nil
-			}
-			for _, n := range ns {
-				if !slices.Contains(out, n) {
-					out = append(out, n)
-				}
-			}
+	for _, n := range requiredLiterals(parsed) {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
 		}
 	}
 	return out
@@ -296,19 +324,21 @@ func asciiFoldOnly(r rune) bool {
 }
 
 // matchTriggers is stage 1: the candidates whose trigger regexes match the
-// text, in registry order. Triggers of skills that did not pass policy are
-// never consulted.
-func matchTriggers(candidates []*registry.Skill, text string) []*registry.Skill {
+// request, in registry order. Triggers of skills that did not pass policy
+// are never consulted.
+func (rt *routing) matchTriggers(candidates []*registry.Skill) []*registry.Skill {
 	var matched []*registry.Skill
 	for _, s := range candidates {
-		for _, t := range s.Triggers {
-			if t.Re != nil && t.Re.MatchString(text) {
-				matched = append(matched, s)
-				break
-			}
+		if rt.triggered(s) {
+			matched = append(matched, s)
 		}
 	}
 	return matched
+}
+
+// triggered reports whether a trigger of s matches the request.
+func (rt *routing) triggered(s *registry.Skill) bool {
+	return rt.hits.triggered(&rt.set.triggers, s, rt.text)
 }
 
 // workflowsOver is the rest of stage 1: the candidates (so policy has
@@ -341,16 +371,13 @@ func workflowsOver(candidates, matched []*registry.Skill) (joined []*registry.Sk
 }
 
 // sharedSignal reports whether a trigger of a skill that did not pass policy
-// also matches the text. An order id names both "show the order" and
+// also matches the request. An order id names both "show the order" and
 // "refund the order"; when the caller may only read, the id alone must not
 // decide "show the order" for "refund ORD-…". The dropped skill is only
 // consulted here and never becomes a candidate.
-func sharedSignal(all, candidates []*registry.Skill, text string) bool {
-	for _, s := range all {
-		if slices.Contains(candidates, s) {
-			continue
-		}
-		if len(matchTriggers([]*registry.Skill{s}, text)) > 0 {
+func (rt *routing) sharedSignal(candidates []*registry.Skill) bool {
+	for _, s := range rt.set.reg.Skills {
+		if !slices.Contains(candidates, s) && rt.triggered(s) {
 			return true
 		}
 	}

@@ -2,10 +2,8 @@ package router
 
 import (
 	"context"
-	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"regexp"
 	"strings"
 
 	g "github.com/onsi/ginkgo/v2"
@@ -95,35 +93,5 @@ var _ = g.Describe("recall scores", func() {
 		ix.embed = func(context.Context, string) ([]float32, error) { return make([]float32, 3), nil }
 		_, err = ix.scores(ctx, "anything")
 		Expect(err).To(MatchError(ContainSubstring("3 dimensions, the index has 64")))
-	})
-})
-
-var _ = g.Describe("the trigger filter", func() {
-	patterns := []string{`(?i)\bORD-\d{8}\b`, `^restart\b`, `(?m)^zone [a-c]$`, `退款`, `x{2,3}y`}
-	texts := []string{"ord-12345678 please", "ORD-1234567", "please restart", "restart now", "east\nzone b", "zone b\n", "Zone B",
-		"我要退款", "xxy", "xy", "", "nothing here"}
-	skillsOf := func(pats ...string) []*registry.Skill {
-		var out []*registry.Skill
-		for i, p := range pats {
-			out = append(out, &registry.Skill{Name: fmt.Sprint("s", i), Triggers: []*registry.Trigger{{Pattern: p, Re: regexp.MustCompile(p)}}})
-		}
-		return out
-	}
-
-	g.It("says a trigger may match exactly when one of them does, each keeping its own flags", func() {
-		for n := 1; n <= len(patterns); n++ {
-			skills := skillsOf(patterns[:n]...)
-			f := newTriggerFilter(skills)
-			Expect(f.any).NotTo(BeNil())
-			for _, text := range texts {
-				Expect(f.mayMatch(text)).To(Equal(len(matchTriggers(skills, text)) > 0), "%q over %d patterns", text, n)
-			}
-		}
-		// The (?i) of the first pattern must not leak into the second.
-		Expect(newTriggerFilter(skillsOf(patterns[0], patterns[1])).mayMatch("Restart")).To(BeFalse())
-	})
-
-	g.It("never matches for a set without triggers", func() {
-		Expect(newTriggerFilter([]*registry.Skill{{Name: "plain"}}).mayMatch("anything")).To(BeFalse())
 	})
 })

@@ -43,7 +43,7 @@ type skillSet struct {
 	index    *recallIndex
 	byName   map[string]*registry.Skill
 	sections map[*registry.Skill]string
-	triggers triggerFilter
+	triggers triggerIndex
 	// quick holds each skill's params schema for validation without the
 	// full validator's allocations when it allows (newQuickSchema).
 	quick map[*registry.Skill]*quickSchema
@@ -134,7 +134,7 @@ func (r *Router) buildSet(ctx context.Context, reg *registry.Registry, report fu
 		set.sections[s] = skillSection(s)
 		set.quick[s] = newQuickSchema(s.Schema)
 	}
-	set.triggers = newTriggerFilter(reg.Skills)
+	set.triggers = newTriggerIndex(reg.Skills)
 	return set, nil
 }
 

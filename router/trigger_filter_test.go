@@ -1,6 +1,7 @@
 package router
 
 import (
+	"fmt"
 	"regexp"
 
 	g "github.com/onsi/ginkgo/v2"
@@ -17,24 +18,52 @@ func skillWithTriggers(name string, patterns ...string) *registry.Skill {
 	return s
 }
 
-// The literal prefilter may only skip texts no trigger matches.
+// triedInTurn is stage 1 without the index: every trigger of every skill
+// run against text, the answer the index must give.
+func triedInTurn(skills []*registry.Skill, text string) []string {
+	var out []string
+	for _, s := range skills {
+		for _, t := range s.Triggers {
+			if t.Re.MatchString(text) {
+				out = append(out, s.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// indexed is stage 1 through the index and one request's hits.
+func indexed(skills []*registry.Skill, text string) []string {
+	ix := newTriggerIndex(skills)
+	var h triggerHits
+	var out []string
+	for _, s := range skills {
+		if h.triggered(&ix, s, text) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// The literal prefilter may only skip texts a trigger does not match.
 var _ = g.Describe("trigger prefilter", func() {
+	needlesOf := func(pattern string) []needle { return triggerNeedles(regexp.MustCompile(pattern)) }
+
 	g.It("keeps a literal every match needs", func() {
-		f := newTriggerFilter([]*registry.Skill{
-			skillWithTriggers("lookup", `(?i)\bORB-\d{5}\b`),
-			skillWithTriggers("cancel", `(?i)(cancel|取消).{0,20}\bORB-\d{5}\b|\bORB-\d{5}\b.{0,20}(cancel|取消)`),
-			skillWithTriggers("exact", `WH-[0-9]+`),
-		})
-		Expect(f.needles).To(ConsistOf(needle{s: "orb-", fold: true}, needle{s: "WH-"}))
+		Expect(needlesOf(`(?i)\bORB-\d{5}\b`)).To(ConsistOf(needle{s: "orb-", fold: true}))
+		Expect(needlesOf(`(?i)(cancel|取消).{0,20}\bORB-\d{5}\b|\bORB-\d{5}\b.{0,20}(cancel|取消)`)).To(ConsistOf(needle{s: "orb-", fold: true}))
+		Expect(needlesOf(`WH-[0-9]+`)).To(ConsistOf(needle{s: "WH-"}))
+		Expect(needlesOf(`退款|refund`)).To(ConsistOf(needle{s: "退款"}, needle{s: "refund"}))
 	})
 
 	g.It("gives up on a trigger without a literal it can check exactly", func() {
-		Expect(triggerNeedles([]*registry.Skill{skillWithTriggers("a", `\d{4}\s\d{2}`)})).To(BeNil())
+		Expect(needlesOf(`\d{4}\s\d{2}`)).To(BeNil())
 		// k folds to the Kelvin sign, which an ASCII search would miss.
-		Expect(triggerNeedles([]*registry.Skill{skillWithTriggers("a", `(?i)k\d+`)})).To(BeNil())
-		Expect(triggerNeedles([]*registry.Skill{skillWithTriggers("a", `(?i)tick-\d+`)})).To(ConsistOf(needle{s: "tic", fold: true}))
-		Expect(triggerNeedles([]*registry.Skill{skillWithTriggers("a", `(?i)tckt-\d+`)})).To(ConsistOf(needle{s: "tc", fold: true}))
-		Expect(triggerNeedles([]*registry.Skill{skillWithTriggers("a", `(?:orb)?\d+`)})).To(BeNil())
+		Expect(needlesOf(`(?i)k\d+`)).To(BeNil())
+		Expect(needlesOf(`(?i)tick-\d+`)).To(ConsistOf(needle{s: "tic", fold: true}))
+		Expect(needlesOf(`(?i)tckt-\d+`)).To(ConsistOf(needle{s: "tc", fold: true}))
+		Expect(needlesOf(`(?:orb)?\d+`)).To(BeNil())
 	})
 
 	g.It("answers as trying every trigger does", func() {
@@ -42,12 +71,52 @@ var _ = g.Describe("trigger prefilter", func() {
 			skillWithTriggers("lookup", `(?i)\bORB-\d{5}\b`),
 			skillWithTriggers("cancel", `(?i)(cancel|取消).{0,20}\bORB-\d{5}\b`),
 			skillWithTriggers("kelvin", `(?i)\bdock \d+`),
+			skillWithTriggers("digits", `\d{4}\s\d{2}`, `(?i)tckt-\d+`),
+			skillWithTriggers("plain"),
 		}
-		f := newTriggerFilter(skills)
-		Expect(f.needles).NotTo(BeNil())
 		for _, text := range []string{"where is orb-12345", "Where is ORB-12345?", "取消 ORB-12345", "orb 12345",
-			"DOCK 7", "doc 7", "do\u212a 7", "dock-7", "nothing here", "PkG-1234", ""} {
-			Expect(f.mayMatch(text)).To(Equal(len(matchTriggers(skills, text)) > 0), text)
+			"DOCK 7", "doc 7", "do\u212a 7", "dock-7", "nothing here", "PkG-1234", "", "2026 11", "TcKt-9"} {
+			Expect(indexed(skills, text)).To(Equal(triedInTurn(skills, text)), text)
 		}
+	})
+
+	g.It("runs a skill's triggers once per request and keeps the answer", func() {
+		skills := []*registry.Skill{skillWithTriggers("lookup", `(?i)\bORB-\d{5}\b`), skillWithTriggers("plain")}
+		ix := newTriggerIndex(skills)
+		Expect(ix.skills).To(HaveLen(1))
+		var h triggerHits
+		Expect(h.triggered(&ix, skills[0], "orb-12345")).To(BeTrue())
+		Expect(h.state).To(Equal([]uint8{2}))
+		// The answer is remembered: the text is the request's, fixed.
+		Expect(h.triggered(&ix, skills[0], "")).To(BeTrue())
+		Expect(h.triggered(&ix, skills[1], "orb-12345")).To(BeFalse())
+	})
+})
+
+var _ = g.Describe("the trigger index", func() {
+	patterns := []string{`(?i)\bORD-\d{8}\b`, `^restart\b`, `(?m)^zone [a-c]$`, `退款`, `x{2,3}y`}
+	texts := []string{"ord-12345678 please", "ORD-1234567", "please restart", "restart now", "Restart now", "east\nzone b", "zone b\n", "Zone B",
+		"我要退款", "xxy", "xy", "", "nothing here"}
+	skillsOf := func(pats ...string) []*registry.Skill {
+		var out []*registry.Skill
+		for i, p := range pats {
+			out = append(out, &registry.Skill{Name: fmt.Sprint("s", i), Triggers: []*registry.Trigger{{Pattern: p, Re: regexp.MustCompile(p)}}})
+		}
+		return out
+	}
+
+	g.It("finds the skills trying each trigger finds, each keeping its own flags", func() {
+		for n := 1; n <= len(patterns); n++ {
+			skills := skillsOf(patterns[:n]...)
+			for _, text := range texts {
+				Expect(indexed(skills, text)).To(Equal(triedInTurn(skills, text)), "%q over %d patterns", text, n)
+			}
+		}
+	})
+
+	g.It("holds nothing for a set without triggers", func() {
+		ix := newTriggerIndex([]*registry.Skill{{Name: "plain"}})
+		Expect(ix.skills).To(BeEmpty())
+		Expect(indexed([]*registry.Skill{{Name: "plain"}}, "anything")).To(BeEmpty())
 	})
 })
