@@ -22,7 +22,7 @@ type dateSpan struct {
 // submatch byte offsets; today is midnight of the request's day in its
 // time zone.
 type dateRule struct {
-	re    *regexp.Regexp
+	re    *memoRegexp
 	parse func(lower string, m []int, today time.Time) (start, end time.Time, ok bool)
 	abs   bool
 	// The regexp runs only on text holding a digit (when digit is set),
@@ -43,28 +43,28 @@ var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 // on Monday; "this week"/"this month" run to today; "last N days" ends
 // today and spans N days.
 var dateRules = []dateRule{
-	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, shape: numericDateShape},
-	{re: regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}, shape: digitThen("月")},
-	{re: regexp.MustCompile(`\b(` + monthAlt + `)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
-	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthAlt + `)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
-	{re: regexp.MustCompile(`\b(\d{4}),?\s+(` + monthAlt + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
+	{re: memoCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, shape: numericDateShape},
+	{re: memoCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}, shape: digitThen("月")},
+	{re: memoCompile(`\b(` + monthAlt + `)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
+	{re: memoCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthAlt + `)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
+	{re: memoCompile(`\b(\d{4}),?\s+(` + monthAlt + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
 	// Month-first numeric dates, as US forms write them ("01-31-1980");
 	// day-first when the first part cannot be a month.
-	{re: regexp.MustCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, shape: numericDateShape},
+	{re: memoCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, shape: numericDateShape},
 	// A range of days written without their month ("1号到15号", "the 1st
 	// to the 15th"), as a user answers "which dates?".
-	{re: regexp.MustCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}, shape: digitThen("日", "号")},
-	{re: regexp.MustCompile(`\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s*(?:to|until|till|through|-)\s*(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`), abs: true, parse: dayRange, digit: true, shape: ordinalShape},
-	{re: regexp.MustCompile(`今天|今日|\btoday\b`), parse: days(0, 0), need: []string{"今天", "今日", "today"}},
-	{re: regexp.MustCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1), need: []string{"昨天", "昨日", "yesterday"}},
-	{re: regexp.MustCompile(`前天|\bthe day before yesterday\b`), parse: days(2, 2), need: []string{"前天", "the day before yesterday"}},
-	{re: regexp.MustCompile(`上周|上个?星期|上个?礼拜|\blast week\b|\bprevious week\b`), parse: lastWeek, need: []string{"上周", "上星期", "上个星期", "上礼拜", "上个礼拜", "last week", "previous week"}},
-	{re: regexp.MustCompile(`本周|这周|这个?星期|本星期|\bthis week\b`), parse: thisWeek, need: []string{"本周", "这周", "这星期", "这个星期", "本星期", "this week"}},
-	{re: regexp.MustCompile(`(?:最近|近|过去)\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(?:天|日)`), parse: lastNDays, need: []string{"近", "过去"}},
-	{re: regexp.MustCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0), need: []string{"近", "过去"}},
-	{re: regexp.MustCompile(`\b(?:last|past|previous)\s+([0-9]+|[a-z]+)\s+days?\b`), parse: lastNDays, need: []string{"last", "past", "previous"}, shape: contains("day")},
-	{re: regexp.MustCompile(`本月|这个月|\bthis month\b`), parse: thisMonth, need: []string{"本月", "这个月", "this month"}},
-	{re: regexp.MustCompile(`上个?月|\blast month\b|\bprevious month\b`), parse: lastMonth, need: []string{"上个月", "上月", "last month", "previous month"}},
+	{re: memoCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}, shape: digitThen("日", "号")},
+	{re: memoCompile(`\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s*(?:to|until|till|through|-)\s*(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`), abs: true, parse: dayRange, digit: true, shape: ordinalShape},
+	{re: memoCompile(`今天|今日|\btoday\b`), parse: days(0, 0), need: []string{"今天", "今日", "today"}},
+	{re: memoCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1), need: []string{"昨天", "昨日", "yesterday"}},
+	{re: memoCompile(`前天|\bthe day before yesterday\b`), parse: days(2, 2), need: []string{"前天", "the day before yesterday"}},
+	{re: memoCompile(`上周|上个?星期|上个?礼拜|\blast week\b|\bprevious week\b`), parse: lastWeek, need: []string{"上周", "上星期", "上个星期", "上礼拜", "上个礼拜", "last week", "previous week"}},
+	{re: memoCompile(`本周|这周|这个?星期|本星期|\bthis week\b`), parse: thisWeek, need: []string{"本周", "这周", "这星期", "这个星期", "本星期", "this week"}},
+	{re: memoCompile(`(?:最近|近|过去)\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(?:天|日)`), parse: lastNDays, need: []string{"近", "过去"}},
+	{re: memoCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0), need: []string{"近", "过去"}},
+	{re: memoCompile(`\b(?:last|past|previous)\s+([0-9]+|[a-z]+)\s+days?\b`), parse: lastNDays, need: []string{"last", "past", "previous"}, shape: contains("day")},
+	{re: memoCompile(`本月|这个月|\bthis month\b`), parse: thisMonth, need: []string{"本月", "这个月", "this month"}},
+	{re: memoCompile(`上个?月|\blast month\b|\bprevious month\b`), parse: lastMonth, need: []string{"上个月", "上月", "last month", "previous month"}},
 }
 
 // continuedDay matches a range's second day written without its month:
@@ -81,7 +81,7 @@ func findDates(lower string, now time.Time) []dateSpan {
 		if !r.mayMatch(lower, digit) {
 			continue
 		}
-		for _, m := range r.re.FindAllStringSubmatchIndex(lower, -1) {
+		for _, m := range r.re.allSubmatchIndex(lower) {
 			if !digitBoundary(lower, m[0], m[1]) {
 				continue
 			}

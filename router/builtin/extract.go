@@ -86,7 +86,7 @@ type propPlan struct {
 	layout    string         // how a date or time property is written
 	sub       *extractPlan   // an object's (or an array's objects') own properties
 	anchor    *regexp.Regexp // the pattern as written
-	loose     *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
+	loose     *memoRegexp    // the pattern unanchored, case-insensitive; nil when too weak to search with
 	cues      []string       // words that name a number ("replica", "副本", "元")
 	nameCues  []string       // the parts of the property's name, the strongest cues
 	required  bool
@@ -287,7 +287,9 @@ func compilePattern(pp *propPlan, pat string) bool {
 		}
 	}
 	if literal >= 2 {
-		pp.loose, _ = regexp.Compile("(?i)" + core)
+		if loose, err := regexp.Compile("(?i)" + core); err == nil {
+			pp.loose = &memoRegexp{Regexp: loose}
+		}
 	}
 	return true
 }
@@ -401,7 +403,7 @@ func findPattern(pp *propPlan, text string) (string, span, bool) {
 	if pp.loose == nil {
 		return "", span{}, false
 	}
-	for _, m := range pp.loose.FindAllStringIndex(text, -1) {
+	for _, m := range pp.loose.allIndex(text) {
 		if gluedToWord(text, m[0], m[1]) {
 			continue // "ORD-123456789" holds no 8-digit order id
 		}

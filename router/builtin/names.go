@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -74,7 +73,7 @@ func nameClassOf(parts []string, desc string) nameClass {
 // properNameRe finds a run of capitalised words, joined by spaces or a
 // lowercase particle ("Isle of Man", "Rio de Janeiro"), optionally followed
 // by a two-letter region code ("Austin, TX").
-var properNameRe = regexp.MustCompile(`\b[A-Z][A-Za-z0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?[A-Z][A-Za-z0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
+var properNameRe = memoCompile(`\b[A-Z][A-Za-z0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?[A-Z][A-Za-z0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
 
 // properName is a capitalised phrase and the words before it.
 type properName struct {
@@ -108,7 +107,7 @@ func properNames(text string, taken *spans) []properName {
 		n.first = sentenceStart(before)
 		out = append(out, n)
 	}
-	for _, m := range properNameRe.FindAllStringIndex(text, -1) {
+	for _, m := range properNameRe.allIndex(text) {
 		from, to := m[0], m[1]
 		to = from + sentenceEnd(text[from:to])
 		for to > from && (text[to-1] == '.' || text[to-1] == '\'' || text[to-1] == '-') && !strings.Contains(text[from:to-1], ".") {

@@ -111,7 +111,7 @@ func fillsRequired(p *extractPlan, obj map[string]any) bool {
 // explicitRe finds a value written after a property's name and "=" or
 // ":" ("alpha=0.05", "weights=[0.2, 0.8]", "mode: 'fast'"): the name,
 // then a bracketed list, a quoted string or a bare token.
-var explicitRe = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\[[^\]]*\]|"[^"]*"|'[^']*'|[^\s,;)]+)`)
+var explicitRe = memoCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\[[^\]]*\]|"[^"]*"|'[^']*'|[^\s,;)]+)`)
 
 // assignExplicit fills properties the text names outright with "=" or
 // ":": the surest evidence there is. The value is read as the property's
@@ -120,7 +120,7 @@ func assignExplicit(p *extractPlan, text string, taken *spans, out map[string]an
 	if !strings.ContainsAny(text, "=:") {
 		return
 	}
-	for _, m := range explicitRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range explicitRe.allSubmatchIndex(text) {
 		if m[2] > 0 && strings.ContainsRune("-._/@", rune(text[m[2]-1])) {
 			continue // "order-service: disk full" names no param "service"
 		}

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -73,18 +72,18 @@ func stringRoleOf(name, desc string) stringRole {
 
 // Evidence for the roles. Each regexp's first group is the value.
 var (
-	quotedRe     = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|` + "`([^`]+)`")
-	hyphenatedRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
-	datasetRe    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
-	recipientRe  = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
-	serviceNear  = regexp.MustCompile(`(?:service|服务)\s+([a-z][a-z0-9-]*)|([a-z][a-z0-9-]*)\s*(?:service\b|服务)`)
-	keywordCue   = regexp.MustCompile(`(?:有没有|包含|含有|关键字|关键词|keyword|\bfor|\bcontaining|\bmatching)\s*[:：]?\s*([A-Za-z0-9_.\-]+|[\p{Han}]{2,})`)
-	titleCue     = regexp.MustCompile(`(?:标题是|标题为|标题|titled|title\s*[:：]|called|about|关于)\s*[:：]?\s*(.+)`)
-	messageCue   = regexp.MustCompile(`(?:内容是|内容为|消息是|说|saying|that says|message\s*[:：])\s*[:：]?\s*(.+)`)
-	reasonCue    = regexp.MustCompile(`(?:原因是|原因为|原因|理由是|because(?: of)?|due to|reason\s*[:：])\s*[:：]?\s*(.+)`)
-	colonRe      = regexp.MustCompile(`[:：]\s*(.+)`)
-	yearRe       = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
-	identifierRe = regexp.MustCompile(`\b(?:[A-Za-z]+[0-9][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+|[0-9]{3,})\b`)
+	quotedRe     = memoCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|` + "`([^`]+)`")
+	hyphenatedRe = memoCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
+	datasetRe    = memoCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	recipientRe  = memoCompile(`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
+	serviceNear  = memoCompile(`(?:service|服务)\s+([a-z][a-z0-9-]*)|([a-z][a-z0-9-]*)\s*(?:service\b|服务)`)
+	keywordCue   = memoCompile(`(?:有没有|包含|含有|关键字|关键词|keyword|\bfor|\bcontaining|\bmatching)\s*[:：]?\s*([A-Za-z0-9_.\-]+|[\p{Han}]{2,})`)
+	titleCue     = memoCompile(`(?:标题是|标题为|标题|titled|title\s*[:：]|called|about|关于)\s*[:：]?\s*(.+)`)
+	messageCue   = memoCompile(`(?:内容是|内容为|消息是|说|saying|that says|message\s*[:：])\s*[:：]?\s*(.+)`)
+	reasonCue    = memoCompile(`(?:原因是|原因为|原因|理由是|because(?: of)?|due to|reason\s*[:：])\s*[:：]?\s*(.+)`)
+	colonRe      = memoCompile(`[:：]\s*(.+)`)
+	yearRe       = memoCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
+	identifierRe = memoCompile(`\b(?:[A-Za-z]+[0-9][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+|[0-9]{3,})\b`)
 )
 
 // assignStrings fills string properties from the evidence their role
@@ -171,8 +170,8 @@ func hyphenGlued(s string, from, to int) bool {
 }
 
 func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) (string, span, bool) {
-	first := func(re *regexp.Regexp, s string) (string, span, bool) {
-		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+	first := func(re *memoRegexp, s string) (string, span, bool) {
+		for _, m := range re.allSubmatchIndex(s) {
 			from, to := m[0], m[1]
 			for g := 1; 2*g < len(m); g++ { // the first group that took part
 				if m[2*g] >= 0 {
@@ -238,7 +237,13 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 		}
 		return first(identifierRe, text)
 	case roleTitle, roleMessage, roleReason:
-		cue := map[stringRole]*regexp.Regexp{roleTitle: titleCue, roleMessage: messageCue, roleReason: reasonCue}[pp.role]
+		cue := titleCue
+		switch pp.role {
+		case roleMessage:
+			cue = messageCue
+		case roleReason:
+			cue = reasonCue
+		}
 		if v, sp, ok := freeText(cue, text, taken); ok {
 			return v, sp, ok
 		}
@@ -272,7 +277,7 @@ func mayHoldIdentifier(text string) bool {
 // quotedSpans lists the insides of quotes, in order of appearance.
 func quotedSpans(text string) []span {
 	var out []span
-	for _, m := range quotedRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range quotedRe.allSubmatchIndex(text) {
 		for g := 1; 2*g < len(m); g++ {
 			if m[2*g] >= 0 {
 				out = append(out, span{m[2*g], m[2*g+1]})
@@ -322,8 +327,8 @@ func firstQuote(text string, quotes []span, taken *spans) (string, span, bool) {
 
 // freeText takes what follows a cue, up to the end of its sentence,
 // trimmed; it must hold at least two letters or characters of its own.
-func freeText(cue *regexp.Regexp, text string, _ *spans) (string, span, bool) {
-	m := cue.FindStringSubmatchIndex(text)
+func freeText(cue *memoRegexp, text string, _ *spans) (string, span, bool) {
+	m := cue.firstSubmatchIndex(text)
 	if m == nil {
 		return "", span{}, false
 	}
