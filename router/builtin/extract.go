@@ -451,7 +451,8 @@ func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any)
 		term enumTerm
 		at   int
 	}
-	var hits []hit
+	var room [16]hit
+	hits := room[:0]
 	for i := range p.props {
 		pp := &p.props[i]
 		if pp.kind != propEnum {

@@ -2,7 +2,7 @@ package builtin
 
 import (
 	"regexp"
-	"sync/atomic"
+	"sync"
 )
 
 // memoRegexp is a regexp that remembers its matches in the last text it
@@ -14,42 +14,51 @@ import (
 // and search again.
 type memoRegexp struct {
 	*regexp.Regexp
-	all, sub, first atomic.Pointer[memoEntry]
+	all, sub, first memoSlot
 }
 
-// memoEntry is one text's matches, never changed once stored.
-type memoEntry struct {
+// memoSlot is one text's matches. The matches a slot hands out are never
+// changed: storing replaces them.
+type memoSlot struct {
+	mu      sync.Mutex
 	text    string
 	matches [][]int
+	set     bool
 }
 
 func memoCompile(expr string) *memoRegexp {
 	return &memoRegexp{Regexp: regexp.MustCompile(expr)}
 }
 
-// recall returns what slot holds for s, or searches and stores it.
-func recall(slot *atomic.Pointer[memoEntry], s string, search func(string) [][]int) [][]int {
-	if e := slot.Load(); e != nil && e.text == s {
-		return e.matches
+// recall returns what the slot holds for s, or searches and stores it.
+func (m *memoSlot) recall(s string, search func(string) [][]int) [][]int {
+	m.mu.Lock()
+	if m.set && m.text == s {
+		found := m.matches
+		m.mu.Unlock()
+		return found
 	}
-	m := search(s)
-	slot.Store(&memoEntry{text: s, matches: m})
-	return m
+	m.mu.Unlock()
+	found := search(s)
+	m.mu.Lock()
+	m.text, m.matches, m.set = s, found, true
+	m.mu.Unlock()
+	return found
 }
 
 // allSubmatchIndex is FindAllStringSubmatchIndex(s, -1).
 func (r *memoRegexp) allSubmatchIndex(s string) [][]int {
-	return recall(&r.sub, s, func(s string) [][]int { return r.FindAllStringSubmatchIndex(s, -1) })
+	return r.sub.recall(s, func(s string) [][]int { return r.FindAllStringSubmatchIndex(s, -1) })
 }
 
 // allIndex is FindAllStringIndex(s, -1).
 func (r *memoRegexp) allIndex(s string) [][]int {
-	return recall(&r.all, s, func(s string) [][]int { return r.FindAllStringIndex(s, -1) })
+	return r.all.recall(s, func(s string) [][]int { return r.FindAllStringIndex(s, -1) })
 }
 
 // firstSubmatchIndex is FindStringSubmatchIndex(s).
 func (r *memoRegexp) firstSubmatchIndex(s string) []int {
-	m := recall(&r.first, s, func(s string) [][]int {
+	m := r.first.recall(s, func(s string) [][]int {
 		if m := r.FindStringSubmatchIndex(s); m != nil {
 			return [][]int{m}
 		}
