@@ -47,7 +47,8 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 		return nil
 	}
 	all := rt.set.reg.Skills
-	ranked, err := rt.recallRank(ctx, all, len(all))
+	buf := rt.routeScratch()
+	ranked, err := rt.recallRank(ctx, all, len(all), buf.ranked)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -55,6 +56,7 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 		rt.trace(TraceStep{Stage: StageDiagnosis, Note: "could not score skills policy dropped: " + err.Error()})
 		return nil
 	}
+	buf.ranked = ranked
 	var best *Candidate // best allowed
 	var asked *Candidate
 	var recalled []string // the allowed skills recall would pass to a judge

@@ -70,7 +70,7 @@ func (rt *routing) ask(ctx context.Context, jreq JudgeRequest, attempt int) (Jud
 	v, errs := responseVerdict(resp, rt.r.v.Contract, rt.r.contract)
 	step.Prompt, step.Raw, step.Usage, step.Errors = resp.Prompt, resp.Raw, resp.Usage, errs
 	if errs == nil {
-		step.Choice, step.Confidence = v.Skill, floatp(v.Confidence)
+		step.Choice, step.Confidence = v.Skill, rt.floatp(v.Confidence)
 	}
 	rt.trace(step)
 	return resp, v, errs, nil

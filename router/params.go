@@ -28,10 +28,13 @@ func validateParams(s *registry.Skill, quick *quickSchema, params map[string]any
 	for _, e := range errs {
 		bad[topField(e.Path)] = true
 	}
-	ruleParams := numericForRules(s, params)
+	var ruleParams map[string]any // worked out for the first rule that runs
 	for _, r := range s.Rules {
 		if !readable(r.Reads, params, bad) {
 			continue
+		}
+		if ruleParams == nil {
+			ruleParams = numericForRules(s, params)
 		}
 		path := ""
 		if reads := ruleReads(r); len(reads) > 0 {
@@ -87,12 +90,36 @@ func readable(reads []string, params map[string]any, bad map[string]bool) bool {
 // numericForRules hands rules integers where the schema says integer: JSON
 // decodes every number as float64, and `params.replicas <= 50` should not
 // depend on how a judge happened to print 3.
+//
+// Rules only read the map, so params is handed over as it is when no value
+// needs converting.
 func numericForRules(s *registry.Skill, params map[string]any) map[string]any {
-	props := s.Properties()
+	props, _ := s.ParamsSchema["properties"].(map[string]any)
+	integer := func(k string, v any) (int64, bool) {
+		f, ok := v.(float64)
+		if !ok {
+			return 0, false
+		}
+		prop, _ := props[k].(map[string]any)
+		if prop["type"] != "integer" || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
+			return 0, false
+		}
+		return int64(f), true
+	}
+	converts := false
+	for k, v := range params {
+		if _, ok := integer(k, v); ok {
+			converts = true
+			break
+		}
+	}
+	if !converts && params != nil {
+		return params
+	}
 	out := make(map[string]any, len(params))
 	for k, v := range params {
-		if f, ok := v.(float64); ok && props[k]["type"] == "integer" && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			v = int64(f)
+		if n, ok := integer(k, v); ok {
+			v = n
 		}
 		out[k] = v
 	}
@@ -136,6 +163,21 @@ func fieldsOf(errs []Error) []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// withoutNulls is dropNulls for params no one else holds (a judge's fresh
+// answer): the map itself when it has no null, so an acting decision does
+// not copy its params.
+func withoutNulls(params map[string]any) map[string]any {
+	if params == nil {
+		return map[string]any{}
+	}
+	for _, v := range params {
+		if v == nil {
+			return dropNulls(params)
+		}
+	}
+	return params
 }
 
 // dropNulls treats a null param as absent: chat models write "status": null

@@ -14,13 +14,18 @@ import (
 // policy is stage 0: only skills the caller may use, and that are not
 // switched off for them, become candidates. Nothing else is ever seen by a
 // later stage, so no judge answer can reach a skill outside the caller's
-// scope.
-func policy(skills []*registry.Skill, caller Caller, scopes heldScopes) (kept []*registry.Skill, dropped []string) {
+// scope. kept and dropped are appended to keptRoom and droppedRoom (empty
+// slices with room, or nil).
+func policy(skills []*registry.Skill, caller Caller, scopes heldScopes, keptRoom []*registry.Skill, droppedRoom []string) (kept []*registry.Skill, dropped []string) {
 	disabled := make(map[string]bool, len(caller.Disabled))
 	for _, d := range caller.Disabled {
 		disabled[strings.TrimSpace(d)] = true
 	}
-	kept = make([]*registry.Skill, 0, len(skills))
+	kept = keptRoom
+	if cap(kept) < len(skills) {
+		kept = make([]*registry.Skill, 0, len(skills))
+	}
+	dropped = droppedRoom
 	for _, s := range skills {
 		// A workflow's scopes already include its nodes' (a workflow never
 		// lends a node a permission); a disabled node skill must shut it out
@@ -31,6 +36,9 @@ func policy(skills []*registry.Skill, caller Caller, scopes heldScopes) (kept []
 			continue
 		}
 		kept = append(kept, s)
+	}
+	if len(dropped) == 0 {
+		dropped = nil // as before the room: no list, not an empty one
 	}
 	slices.Sort(dropped)
 	return kept, dropped

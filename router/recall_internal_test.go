@@ -69,7 +69,7 @@ var _ = g.Describe("recall scores", func() {
 						seen[i], want[i] = true, r.Similarity
 					}
 				}
-				got, err := ix.scores(ctx, text)
+				got, err := ix.scores(ctx, text, nil)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(got).To(Equal(want), text)
 				Expect(seen[2]).To(BeFalse())
@@ -81,17 +81,17 @@ var _ = g.Describe("recall scores", func() {
 		ix, err := buildIndex(ctx, skills, wordVector)
 		Expect(err).NotTo(HaveOccurred())
 		best := []float32{0.5, 0.5, 0, 0.9}
-		got := ix.rank(best, []*registry.Skill{skills[1], skills[2], skills[0]}, 0)
+		got := ix.rank(best, []*registry.Skill{skills[1], skills[2], skills[0]}, 0, nil)
 		Expect(got).To(Equal([]Candidate{{Skill: "list_invoices", Score: 0.5}, {Skill: "restart_service", Score: 0.5}, {Skill: "empty_skill", Score: 0}}))
-		Expect(ix.rank(nil, skills, 2)).To(Equal([]Candidate{{Skill: "list_invoices"}, {Skill: "restart_service"}}))
+		Expect(ix.rank(nil, skills, 2, nil)).To(Equal([]Candidate{{Skill: "list_invoices"}, {Skill: "restart_service"}}))
 	})
 
 	g.It("score nothing for a text that embeds to nothing, and refuse a vector of another length", func(ctx g.SpecContext) {
 		ix, err := buildIndex(ctx, skills, wordVector)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(ix.scores(ctx, "")).To(BeNil())
+		Expect(ix.scores(ctx, "", nil)).To(BeNil())
 		ix.embed = func(context.Context, string) ([]float32, error) { return make([]float32, 3), nil }
-		_, err = ix.scores(ctx, "anything")
+		_, err = ix.scores(ctx, "anything", nil)
 		Expect(err).To(MatchError(ContainSubstring("3 dimensions, the index has 64")))
 	})
 })
