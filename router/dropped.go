@@ -59,7 +59,8 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 	buf.ranked = ranked
 	var best *Candidate // best allowed
 	var asked *Candidate
-	var recalled []string // the allowed skills recall would pass to a judge
+	var room [8]string
+	recalled := room[:0] // the allowed skills recall would pass to a judge
 	askedByTrigger := false
 	for i := range ranked {
 		c := &ranked[i]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/routebench/routebench/router/registry"
@@ -61,7 +62,8 @@ func blastRadius(s *registry.Skill, params map[string]any, rt *routing) blast {
 // largestList is the top-level list param with the most items, the first
 // by name on a tie so the choice never depends on map order.
 func largestList(params map[string]any) (string, []any) {
-	names := make([]string, 0, len(params))
+	var room [8]string
+	names := room[:0]
 	for k := range params {
 		names = append(names, k)
 	}
@@ -141,9 +143,28 @@ func (rt *routing) confirmGate(s *registry.Skill, params map[string]any) {
 		step.Note = fmt.Sprintf("count: %s, more than %d -> batch (the skill's label is %s)", b.how, batchOver, label)
 		rt.d.Message = fmt.Sprintf("%s changes things (%s): this will affect %s; confirm to go on (batch gate).", s.Name, s.SideEffect, b.items())
 	default:
+		// The usual confirmation, written without fmt: fmt.Sprintf("label:
+		// the skill's confirm is %s (%s, at most %d -> the label stands)",
+		// label, b.how, batchOver) and fmt.Sprintf("%s changes things (%s);
+		// confirm to run it (%s gate).", s.Name, s.SideEffect, rt.d.Gate).
 		rt.d.Gate = label
-		step.Note = fmt.Sprintf("label: the skill's confirm is %s (%s, at most %d -> the label stands)", label, b.how, batchOver)
-		rt.d.Message = fmt.Sprintf("%s changes things (%s); confirm to run it (%s gate).", s.Name, s.SideEffect, rt.d.Gate)
+		note := make([]byte, 0, 80+len(b.how))
+		note = append(note, "label: the skill's confirm is "...)
+		note = append(note, label...)
+		note = append(note, " ("...)
+		note = append(note, b.how...)
+		note = append(note, ", at most "...)
+		note = strconv.AppendInt(note, batchOver, 10)
+		note = append(note, " -> the label stands)"...)
+		step.Note = string(note)
+		msg := make([]byte, 0, 64+len(s.Name))
+		msg = append(msg, s.Name...)
+		msg = append(msg, " changes things ("...)
+		msg = append(msg, s.SideEffect...)
+		msg = append(msg, "); confirm to run it ("...)
+		msg = append(msg, rt.d.Gate...)
+		msg = append(msg, " gate)."...)
+		rt.d.Message = string(msg)
 	}
 	rt.d.Action = Confirm
 	rt.trace(step)

@@ -166,10 +166,22 @@ func (rt *routing) clarifyBetween(offer []Candidate) {
 
 // capabilities states the boundary: what the system can do here.
 func capabilities(cands []*registry.Skill) string {
+	return string(appendCapabilities(nil, cands))
+}
+
+// appendCapabilities appends capabilities(cands) to b.
+func appendCapabilities(b []byte, cands []*registry.Skill) []byte {
 	if len(cands) == 0 {
-		return ""
+		return b
 	}
-	return "I can help with: " + strings.Join(skillNames(cands), ", ") + "."
+	b = append(b, "I can help with: "...)
+	for i, c := range cands {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, c.Name...)
+	}
+	return append(b, '.')
 }
 
 // joinNames lists names as "a", "a and b" or "a, b and c".

@@ -63,7 +63,9 @@ type routingRoom struct {
 func (rt *routing) floatp(f float64) *float64 {
 	r := &rt.room
 	if r.nFloats == len(r.floats) {
-		return &f
+		p := new(float64) // not &f: that would move f to the heap on every call
+		*p = f
+		return p
 	}
 	p := &r.floats[r.nFloats]
 	r.nFloats++
@@ -75,7 +77,9 @@ func (rt *routing) floatp(f float64) *float64 {
 func (rt *routing) intp(n int) *int {
 	r := &rt.room
 	if r.nInts == len(r.ints) {
-		return &n
+		p := new(int)
+		*p = n
+		return p
 	}
 	p := &r.ints[r.nInts]
 	r.nInts++
@@ -316,10 +320,31 @@ func (rt *routing) act(ctx context.Context, s *registry.Skill, v verdict, conf f
 		rt.clarifyBetween(topTwo(ranking))
 		return nil
 	case Refuse:
-		rt.refuse(fmt.Sprintf("I'm not confident enough that any available skill fits this request (best guess %s at %.2f, below %.2f), so nothing was run. %s", s.Name, conf, clarify, capabilities(cands)))
+		rt.refuse(unsureMessage(s, conf, clarify, cands))
 		return nil
 	}
 	return rt.checkParams(ctx, s, v, action, cands, ranking)
+}
+
+// unsureMessage is fmt.Sprintf("I'm not confident enough that any
+// available skill fits this request (best guess %s at %.2f, below %.2f),
+// so nothing was run. %s", s.Name, conf, clarify, capabilities(cands))
+// built by hand, in one allocation: most refusals say it.
+func unsureMessage(s *registry.Skill, conf, clarify float64, cands []*registry.Skill) string {
+	n := 160 + len(s.Name)
+	for _, c := range cands {
+		n += len(c.Name) + 2
+	}
+	b := make([]byte, 0, n)
+	b = append(b, "I'm not confident enough that any available skill fits this request (best guess "...)
+	b = append(b, s.Name...)
+	b = append(b, " at "...)
+	b = strconv.AppendFloat(b, conf, 'f', 2, 64)
+	b = append(b, ", below "...)
+	b = strconv.AppendFloat(b, clarify, 'f', 2, 64)
+	b = append(b, "), so nothing was run. "...)
+	b = appendCapabilities(b, cands)
+	return string(b)
 }
 
 // bandsNote is fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g

@@ -253,4 +253,3 @@ func (r *Router) topK() int {
 // repair request exactly as before) from model judges worth one repair.
 func isBuiltinJudge(j Judge) bool { return j.Name() == "builtin" }
 
-func intp(n int) *int { return &n }
