@@ -115,23 +115,10 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	return router.JudgeResponse{Raw: string(raw), Scores: scores, Value: v.value()}, nil
 }
 
-// value is the verdict as decoding its JSON would give it, handed to the
-// router with the JSON so it need not parse what was just encoded. Values
-// that would not come back unchanged (a nil params map, which encodes as
-// null) are left as they decode; the router checks the rest.
-func (v verdict) value() map[string]any {
-	doc := make(map[string]any, 4)
-	doc["skill"] = v.Skill
-	doc["confidence"] = v.Confidence
-	if v.Params == nil {
-		doc["params"] = nil
-	} else {
-		doc["params"] = v.Params
-	}
-	if v.Reason != "" {
-		doc["reason"] = v.Reason
-	}
-	return doc
+// value is the verdict as a value (router.Verdict), handed to the router
+// with the JSON so it need not parse what was just encoded.
+func (v verdict) value() *router.Verdict {
+	return &router.Verdict{Skill: v.Skill, Confidence: v.Confidence, Params: v.Params, Reason: v.Reason}
 }
 
 // coverageMargin is how many logits behind the best a candidate may be
