@@ -43,6 +43,9 @@ func (s *spans) overlaps(from, to int) bool {
 
 func (s *spans) add(from, to int) { s.list = append(s.list, span{from, to}) }
 
+// spansPool keeps extraction's used-up spans from request to request.
+var spansPool = sync.Pool{New: func() any { return new(spans) }}
+
 type propKind uint8
 
 const (
@@ -74,6 +77,9 @@ type enumTerm struct {
 	value string
 	term  string
 	latin bool // needs word boundaries: "east" is not in "least"
+	// boxed is value as an any, made once: setting a param to it then
+	// allocates nothing.
+	boxed any
 }
 
 // propPlan is how one schema property is found in text.
@@ -224,7 +230,7 @@ func enumTerms(schema map[string]any) []enumTerm {
 				latin = true
 			}
 		}
-		out = append(out, enumTerm{value: value, term: term, latin: latin})
+		out = append(out, enumTerm{value: value, term: term, latin: latin, boxed: value})
 	}
 	for _, v := range vals {
 		value, ok := v.(string)
@@ -357,8 +363,10 @@ func extract(p *extractPlan, text string, now time.Time, known map[string][]stri
 // extractDated is extract with the text's dates already found.
 func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known map[string][]string) map[string]any {
 	out := map[string]any{}
-	var taken spans
-	p.fill(text, lower, dates, known, &taken, out)
+	taken := spansPool.Get().(*spans)
+	p.fill(text, lower, dates, known, taken, out)
+	taken.list = taken.list[:0]
+	spansPool.Put(taken)
 	return out
 }
 
@@ -437,7 +445,7 @@ func assignDates(p *extractPlan, found []dateSpan, taken *spans, out map[string]
 			continue
 		}
 		if day, ok := dateFor(&pp, ds); ok {
-			out[pp.name] = day.Format(pp.layout)
+			out[pp.name] = formatted(day, pp.layout)
 		}
 	}
 	return ds
@@ -485,7 +493,7 @@ func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any)
 		if _, done := out[name]; done || taken.overlaps(h.at, end) {
 			continue
 		}
-		out[name] = h.term.value
+		out[name] = h.term.boxed
 		taken.add(h.at, end)
 	}
 }

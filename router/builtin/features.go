@@ -96,6 +96,8 @@ type scratch struct {
 	evs     []evidence
 	logits  []float64
 	ranked  []rankedCandidate
+	// the judge's answer: its JSON and its reason, built here
+	raw, reason []byte
 	// dated, lower and dates carry a request's date spans from the judge
 	// to the tokenizer, so the date rules run once per request.
 	dated bool

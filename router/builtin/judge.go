@@ -104,10 +104,11 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		dropNonFinite(v.Params)
 		v.Reason = f.reason(sc, ranked)
 	}
-	raw, err := marshalVerdict(v)
+	raw, err := appendVerdict(sc.raw[:0], v)
 	if err != nil {
 		return router.JudgeResponse{}, fmt.Errorf("encode builtin verdict: %w", err)
 	}
+	sc.raw = raw
 	scores := make([]router.Candidate, len(ranked))
 	for i, r := range ranked {
 		scores[i] = router.Candidate{Skill: r.skill.Name, Score: r.conf}
@@ -203,7 +204,7 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 			best, bestCos = t, c
 		}
 	}
-	b := make([]byte, 0, 192)
+	b := sc.reason[:0]
 	b = append(b, top.skill.Name...)
 	b = append(b, " fits best (p="...)
 	b = strconv.AppendFloat(b, top.prob, 'f', 2, 64)
@@ -212,7 +213,7 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 	b = append(b, ')')
 	if best >= 0 {
 		b = append(b, "; closest registry text "...)
-		b = strconv.AppendQuote(b, clip(f.texts[best].text, 60))
+		b = appendQuotedClip(b, f.texts[best].text, 60)
 		b = append(b, " (cos "...)
 		b = strconv.AppendFloat(b, bestCos, 'f', 2, 64)
 		b = append(b, ')')
@@ -224,19 +225,24 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 		b = strconv.AppendFloat(b, ranked[1].prob, 'f', 2, 64)
 		b = append(b, ')')
 	}
+	sc.reason = b
 	return string(b)
 }
 
-// clip shortens s to at most n runes, marking the cut.
-func clip(s string, n int) string {
+// appendQuotedClip appends s shortened to at most n runes, the cut marked
+// with "…", quoted as strconv.AppendQuote quotes it; the quoted cut, then
+// the mark, without building the shortened string (quoting goes rune by
+// rune and the cut is at a rune boundary, so the bytes are the same).
+func appendQuotedClip(b []byte, s string, n int) []byte {
 	k := 0
 	for i := range s {
 		if k == n {
-			return s[:i] + "…"
+			b = strconv.AppendQuote(b, s[:i])
+			return append(b[:len(b)-1], "…\""...)
 		}
 		k++
 	}
-	return s
+	return strconv.AppendQuote(b, s)
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

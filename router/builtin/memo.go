@@ -3,6 +3,7 @@ package builtin
 import (
 	"regexp"
 	"sync"
+	"time"
 )
 
 // memoRegexp is a regexp that remembers its matches in the last text it
@@ -68,4 +69,29 @@ func (r *memoRegexp) firstSubmatchIndex(s string) []int {
 		return nil
 	}
 	return m[0]
+}
+
+// lastDate remembers the last date formatted for a param, boxed: the same
+// day is written for each close candidate that has a date param.
+var lastDate struct {
+	mu     sync.Mutex
+	day    time.Time
+	layout string
+	value  any
+}
+
+// formatted is day.Format(layout) as an any.
+func formatted(day time.Time, layout string) any {
+	lastDate.mu.Lock()
+	if lastDate.value != nil && lastDate.day == day && lastDate.layout == layout {
+		v := lastDate.value
+		lastDate.mu.Unlock()
+		return v
+	}
+	lastDate.mu.Unlock()
+	var v any = day.Format(layout)
+	lastDate.mu.Lock()
+	lastDate.day, lastDate.layout, lastDate.value = day, layout, v
+	lastDate.mu.Unlock()
+	return v
 }

@@ -3,6 +3,7 @@ package builtin
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -41,5 +42,18 @@ var _ = Describe("a regexp that remembers its last text", func() {
 			})
 		}
 		wg.Wait()
+	})
+})
+
+var _ = Describe("a date formatted for a param", func() {
+	It("is day.Format(layout), whatever was formatted before", func() {
+		east := time.FixedZone("east", 8*3600)
+		days := []time.Time{time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC),
+			time.Date(2026, 11, 3, 0, 0, 0, 0, east), time.Date(2026, 11, 4, 0, 0, 0, 0, east)}
+		for _, layout := range []string{"2006-01-02", "01/02/2006", "2006-01-02T15:04:05Z07:00", "2006-01-02"} {
+			for _, d := range days {
+				Expect(formatted(d, layout)).To(Equal(d.Format(layout)))
+			}
+		}
 	})
 })
