@@ -147,24 +147,25 @@ func (rt *routing) confirmGate(s *registry.Skill, params map[string]any) {
 		// the skill's confirm is %s (%s, at most %d -> the label stands)",
 		// label, b.how, batchOver) and fmt.Sprintf("%s changes things (%s);
 		// confirm to run it (%s gate).", s.Name, s.SideEffect, rt.d.Gate).
+		// Both in one string.
 		rt.d.Gate = label
-		note := make([]byte, 0, 80+len(b.how))
-		note = append(note, "label: the skill's confirm is "...)
-		note = append(note, label...)
-		note = append(note, " ("...)
-		note = append(note, b.how...)
-		note = append(note, ", at most "...)
-		note = strconv.AppendInt(note, batchOver, 10)
-		note = append(note, " -> the label stands)"...)
-		step.Note = string(note)
-		msg := make([]byte, 0, 64+len(s.Name))
-		msg = append(msg, s.Name...)
-		msg = append(msg, " changes things ("...)
-		msg = append(msg, s.SideEffect...)
-		msg = append(msg, "); confirm to run it ("...)
-		msg = append(msg, rt.d.Gate...)
-		msg = append(msg, " gate)."...)
-		rt.d.Message = string(msg)
+		b2 := make([]byte, 0, 144+len(b.how)+len(s.Name))
+		b2 = append(b2, "label: the skill's confirm is "...)
+		b2 = append(b2, label...)
+		b2 = append(b2, " ("...)
+		b2 = append(b2, b.how...)
+		b2 = append(b2, ", at most "...)
+		b2 = strconv.AppendInt(b2, batchOver, 10)
+		b2 = append(b2, " -> the label stands)"...)
+		noteEnd := len(b2)
+		b2 = append(b2, s.Name...)
+		b2 = append(b2, " changes things ("...)
+		b2 = append(b2, s.SideEffect...)
+		b2 = append(b2, "); confirm to run it ("...)
+		b2 = append(b2, rt.d.Gate...)
+		b2 = append(b2, " gate)."...)
+		both := string(b2)
+		step.Note, rt.d.Message = both[:noteEnd], both[noteEnd:]
 	}
 	rt.d.Action = Confirm
 	rt.trace(step)

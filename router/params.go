@@ -22,7 +22,16 @@ import (
 func validateParams(s *registry.Skill, quick *quickSchema, params map[string]any, held heldScopes, now time.Time) []Error {
 	var errs []Error
 	if s.Schema != nil {
-		errs = append(errs, schemaErrors(quick.validate(s.Schema, params), CatParams, LayerSchema)...)
+		if missing, ok := quick.missingOnly(params); ok {
+			// What schemaErrors makes of the full validator's one error,
+			// without running it: the usual clarify asks for params the
+			// request did not give.
+			for _, m := range missing {
+				errs = append(errs, Error{Category: CatParams, Layer: LayerSchema, Path: pointer([]string{m}), Rule: "required", Message: m + " is required"})
+			}
+		} else {
+			errs = append(errs, schemaErrors(quick.validate(s.Schema, params), CatParams, LayerSchema)...)
+		}
 	}
 	bad := map[string]bool{}
 	for _, e := range errs {
@@ -36,20 +45,24 @@ func validateParams(s *registry.Skill, quick *quickSchema, params map[string]any
 		if ruleParams == nil {
 			ruleParams = numericForRules(s, params)
 		}
-		path := ""
-		if reads := ruleReads(r); len(reads) > 0 {
-			path = pointer(reads[:1])
-		}
 		ok, err := r.Eval(ruleParams, now)
 		switch {
 		case err != nil:
-			errs = append(errs, Error{Category: CatParams, Layer: LayerRule, Path: path, Rule: r.Expr,
+			errs = append(errs, Error{Category: CatParams, Layer: LayerRule, Path: rulePath(r), Rule: r.Expr,
 				Message: fmt.Sprintf("%s (%s could not be checked: %v)", ruleMessage(r), strings.Join(r.Reads, ", "), err)})
 		case !ok:
-			errs = append(errs, Error{Category: CatParams, Layer: LayerRule, Path: path, Rule: r.Expr, Message: ruleMessage(r)})
+			errs = append(errs, Error{Category: CatParams, Layer: LayerRule, Path: rulePath(r), Rule: r.Expr, Message: ruleMessage(r)})
 		}
 	}
 	return append(errs, permissionErrors(s, params, held)...)
+}
+
+// rulePath is where a failed rule points: the first param it reads.
+func rulePath(r *registry.Rule) string {
+	if reads := ruleReads(r); len(reads) > 0 {
+		return pointer(reads[:1])
+	}
+	return ""
 }
 
 // ruleReads lists the params a rule reads in the order its expression
@@ -133,6 +146,9 @@ func permissionErrors(s *registry.Skill, params map[string]any, held heldScopes)
 		errs = append(errs, Error{Category: CatParams, Layer: LayerPermission, Rule: "permission_scope",
 			Message: fmt.Sprintf("%s needs scope %s, which the caller lacks", s.Name, strings.Join(miss, ", "))})
 	}
+	if !valueScoped(s) {
+		return errs
+	}
 	for _, vs := range s.ValueScopes(params) {
 		if miss := missingScopes(held, vs.Scopes); len(miss) > 0 {
 			errs = append(errs, Error{Category: CatParams, Layer: LayerPermission, Path: pointer([]string{vs.Param}), Rule: "x-permission",
@@ -140,6 +156,21 @@ func permissionErrors(s *registry.Skill, params map[string]any, held heldScopes)
 		}
 	}
 	return errs
+}
+
+// valueScoped reports whether a property of s sets x-permission, the only
+// ones s.ValueScopes can list: it is asked for every acting decision, and
+// most skills have none.
+func valueScoped(s *registry.Skill) bool {
+	props, _ := s.ParamsSchema["properties"].(map[string]any)
+	for _, p := range props {
+		if prop, ok := p.(map[string]any); ok {
+			if _, ok := prop["x-permission"].(map[string]any); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // topField is the top-level param a JSON pointer points into.

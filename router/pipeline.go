@@ -248,7 +248,7 @@ func (rt *routing) byRule(ctx context.Context, s *registry.Skill) error {
 	rt.d.Stage = "rules"
 	ranking := []Candidate{{Skill: s.Name, Score: 1}}
 	rt.d.Candidates = ranking
-	cands := []*registry.Skill{s}
+	cands := append(rt.room.cands[:0], s)
 	v, _, ok, err := rt.judgeWithRepair(ctx, cands, ranking)
 	if err != nil || !ok {
 		return err

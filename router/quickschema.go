@@ -334,6 +334,42 @@ func (q *quickSchema) validVerdict(v *Verdict) bool {
 	return p.valid(v.Params)
 }
 
+// missingOnly reports whether params (a top-level object) fails the
+// schema only by missing required properties, and which, in the schema's
+// order: the full validator's one error would then be kind.Required with
+// exactly these (every property present is valid by the quick check, so
+// it passes the full validator too). false means "ask the full validator".
+func (q *quickSchema) missingOnly(params map[string]any) ([]string, bool) {
+	if q == nil || q.always || q.never || q.format != nil || !q.typed("object") || q.hasEnum || params == nil {
+		return nil, false
+	}
+	var missing []string
+	for _, name := range q.required {
+		if _, ok := params[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil, false
+	}
+	for k, e := range params {
+		if p, ok := q.props[k]; ok {
+			if !p.valid(e) {
+				return nil, false
+			}
+			continue
+		}
+		if q.extra != nil {
+			if !q.extra.valid(e) {
+				return nil, false
+			}
+		} else if !q.extraOK {
+			return nil, false
+		}
+	}
+	return missing, true
+}
+
 // typed reports whether the schema's type keyword allows the JSON type t
 // (no type keyword allows every type).
 func (q *quickSchema) typed(t string) bool {

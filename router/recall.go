@@ -32,6 +32,8 @@ import (
 type recallIndex struct {
 	coll  *chromem.Collection
 	embed EmbeddingFunc
+	// embedInto is Models.EmbedInto, nil when the embedder has none.
+	embedInto func(ctx context.Context, text string, dst []float32) ([]float32, error)
 	// dim is the embeddings' length; 0 when nothing was indexed.
 	dim int
 	// vecs holds every indexed document's normalised embedding, dim floats
@@ -237,8 +239,8 @@ func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int, ds
 // pool, back when the request is routed): the scores by document row and
 // by skill, and the ranking diagnosis reads.
 type routeScratch struct {
-	dots, best []float32
-	ranked     []Candidate
+	query, dots, best []float32
+	ranked            []Candidate
 }
 
 // floats is buf resized to n zeros.
@@ -262,7 +264,14 @@ func (ix *recallIndex) scores(ctx context.Context, text string, buf *routeScratc
 	if ix.dim == 0 {
 		return nil, nil
 	}
-	q, err := ix.embed(ctx, text)
+	var q []float32
+	var err error
+	if ix.embedInto != nil {
+		q, err = ix.embedInto(ctx, text, buf.query[:0])
+		buf.query = q
+	} else {
+		q, err = ix.embed(ctx, text)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("embed request: %w", err)
 	}

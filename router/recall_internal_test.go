@@ -77,6 +77,28 @@ var _ = g.Describe("recall scores", func() {
 		})
 	}
 
+	g.It("are the same with an embedder that writes into a lent buffer, request after request", func(ctx g.SpecContext) {
+		for _, embed := range []EmbeddingFunc{wordVector, denseVector} {
+			plain, err := buildIndex(ctx, skills, embed)
+			Expect(err).NotTo(HaveOccurred())
+			lent, err := buildIndex(ctx, skills, embed)
+			Expect(err).NotTo(HaveOccurred())
+			lent.embedInto = func(ctx context.Context, text string, dst []float32) ([]float32, error) {
+				v, err := embed(ctx, text)
+				return append(dst, v...), err
+			}
+			buf := new(routeScratch) // reused, as the router reuses it
+			for _, text := range append(texts, texts...) {
+				want, err := plain.scores(ctx, text, nil)
+				Expect(err).NotTo(HaveOccurred())
+				got, err := lent.scores(ctx, text, buf)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(want), text)
+			}
+			Expect(cap(buf.query)).To(BeNumerically(">", 0))
+		}
+	})
+
 	g.It("rank the allowed skills only, ties by registry order, a skill without documents at 0", func(ctx g.SpecContext) {
 		ix, err := buildIndex(ctx, skills, wordVector)
 		Expect(err).NotTo(HaveOccurred())

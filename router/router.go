@@ -124,6 +124,7 @@ func (r *Router) buildSet(ctx context.Context, reg *registry.Registry, report fu
 	if err != nil {
 		return nil, fmt.Errorf("build recall index: %w", err)
 	}
+	index.embedInto = models.EmbedInto
 	set := &skillSet{
 		reg:      reg,
 		models:   models,

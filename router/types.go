@@ -242,6 +242,11 @@ type EmbeddingFunc func(ctx context.Context, text string) ([]float32, error)
 type Models struct {
 	Judge    Judge
 	Embedder EmbeddingFunc
+	// EmbedInto, when set, is Embedder writing the embedding into dst's
+	// memory when it has room (an empty slice; the result may be dst
+	// itself): the router lends it one buffer per request instead of a new
+	// vector each time. It gives exactly what Embedder gives.
+	EmbedInto func(ctx context.Context, text string, dst []float32) ([]float32, error)
 	// EmbedderName is shown in traces and reports ("builtin", "openai:...").
 	EmbedderName string
 }

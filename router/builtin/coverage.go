@@ -84,7 +84,8 @@ func (f *fitted) heldOutCoverage(s int, text string) (name, param, schema float6
 	if requiresAny(f.skills[s]) {
 		dates = findDates(lower, dateProbe)
 	}
-	name, param, schema, _ = f.coverage(s, text, lower, dates)
+	name, param, schema, params := f.coverage(s, text, lower, dates)
+	releaseParams(params)
 	return name, param, schema
 }
 

@@ -74,8 +74,13 @@ var continuedDay = regexp.MustCompile(`^\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s
 // findDates lists the date expressions of lower (lowercased text) in text
 // order; where two overlap the longer wins.
 func findDates(lower string, now time.Time) []dateSpan {
+	return appendDates(nil, lower, now)
+}
+
+// appendDates is findDates in dst's memory (an empty slice with room).
+func appendDates(dst []dateSpan, lower string, now time.Time) []dateSpan {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
-	var found []dateSpan
+	found := dst[:0]
 	digit := strings.ContainsAny(lower, "0123456789")
 	for _, r := range dateRules {
 		if !r.mayMatch(lower, digit) {
@@ -98,7 +103,8 @@ func findDates(lower string, now time.Time) []dateSpan {
 		}
 		return (b.to - b.from) - (a.to - a.from)
 	})
-	var out []dateSpan
+	// Kept in place: out never gets ahead of the span being read.
+	out := found[:0]
 	for _, d := range found {
 		if n := len(out); n > 0 && d.from < out[n-1].to {
 			if d.to-d.from > out[n-1].to-out[n-1].from {
@@ -228,11 +234,15 @@ func dateSpans(lower string) []span {
 	if len(found) == 0 {
 		return nil
 	}
-	out := make([]span, len(found))
-	for i, d := range found {
-		out[i] = d.span
+	return appendSpans(make([]span, 0, len(found)), found)
+}
+
+// appendSpans appends where the dates are to dst.
+func appendSpans(dst []span, dates []dateSpan) []span {
+	for _, d := range dates {
+		dst = append(dst, d.span)
 	}
-	return out
+	return dst
 }
 
 // digitBoundary rejects matches glued to more digits ("12026-11-03").

@@ -32,7 +32,23 @@ func newEmbedder(reg *registry.Registry, topK int) router.EmbeddingFunc {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return m.embed(text), nil
+		return m.embed(text, nil), nil
+	}
+}
+
+// NewEmbedderInto is NewEmbedder writing into the caller's buffer
+// (router.Models.EmbedInto).
+func NewEmbedderInto(reg *registry.Registry) func(ctx context.Context, text string, dst []float32) ([]float32, error) {
+	return newEmbedderInto(reg, defaultTopK)
+}
+
+func newEmbedderInto(reg *registry.Registry, topK int) func(context.Context, string, []float32) ([]float32, error) {
+	m := fittedFor(reg.Skills, topK).model
+	return func(ctx context.Context, text string, dst []float32) ([]float32, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return m.embed(text, dst), nil
 	}
 }
 
@@ -97,20 +113,36 @@ func sparseBuckets(v []float32) bucketVec {
 }
 
 // embed is text's embedding: the memoized one for a registry text, else
-// computed.
-func (m *model) embed(text string) []float32 {
+// computed; in dst's memory when it has room (nil: a new vector).
+func (m *model) embed(text string, dst []float32) []float32 {
+	out := zeroVector(dst)
 	if b, ok := m.embedded[text]; ok {
-		out := make([]float32, EmbedDim)
 		for k, i := range b.idx {
 			out[i] = b.val[k]
 		}
 		return out
 	}
-	return m.embedText(text)
+	return m.embedTextInto(text, out)
+}
+
+// zeroVector is an EmbedDim vector of zeros in dst's memory when it has
+// room.
+func zeroVector(dst []float32) []float32 {
+	if cap(dst) < EmbedDim {
+		return make([]float32, EmbedDim)
+	}
+	dst = dst[:EmbedDim]
+	clear(dst)
+	return dst
 }
 
 // embedText hashes text's weighted features into a dense unit vector.
 func (m *model) embedText(text string) []float32 {
+	return m.embedTextInto(text, make([]float32, EmbedDim))
+}
+
+// embedTextInto is embedText into out, EmbedDim zeros.
+func (m *model) embedTextInto(text string, out []float32) []float32 {
 	sc := getScratch()
 	defer putScratch(sc)
 	var acc [EmbedDim]float64
@@ -131,7 +163,6 @@ func (m *model) embedText(text string) []float32 {
 	for _, x := range acc {
 		norm += float64(x * x) // the conversion forbids FMA fusion: same bits everywhere
 	}
-	out := make([]float32, EmbedDim)
 	if norm == 0 {
 		return out
 	}

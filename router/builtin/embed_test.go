@@ -30,6 +30,24 @@ func cosine(a, b []float32) float64 {
 var _ = Describe("embedder", func() {
 	ctx := context.Background()
 
+	It("writes into a lent buffer exactly what it returns fresh", func() {
+		reg := testRegistry()
+		embed, into := NewEmbedder(reg), NewEmbedderInto(reg)
+		buf := make([]float32, 0, EmbedDim)
+		texts := []string{"华东区上周的订单", "restart search-api in staging", "", "...", reg.Skills[0].Description, "x"}
+		for _, text := range append(texts, texts...) { // the buffer is dirty from the text before
+			want, err := embed(ctx, text)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := into(ctx, text, buf[:0])
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want), text)
+			Expect(&got[0]).To(BeIdenticalTo(&buf[:1][0]), "written in the lent memory")
+		}
+		small, err := into(ctx, "x", make([]float32, 0, 3))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(small).To(HaveLen(EmbedDim))
+	})
+
 	It("returns unit vectors of EmbedDim", func() {
 		embed := NewEmbedder(testRegistry())
 		for _, text := range []string{"华东区上周的订单", "restart search-api in staging", "x"} {

@@ -43,6 +43,18 @@ func (s *spans) overlaps(from, to int) bool {
 
 func (s *spans) add(from, to int) { s.list = append(s.list, span{from, to}) }
 
+// paramsPool keeps the params maps of candidates whose params were read
+// only to weigh them (releaseParams), for the next request's.
+var paramsPool = sync.Pool{New: func() any { return map[string]any{} }}
+
+// releaseParams hands back a params map no one holds any more.
+func releaseParams(m map[string]any) {
+	if m != nil {
+		clear(m)
+		paramsPool.Put(m)
+	}
+}
+
 // spansPool keeps extraction's used-up spans from request to request.
 var spansPool = sync.Pool{New: func() any { return new(spans) }}
 
@@ -362,7 +374,7 @@ func extract(p *extractPlan, text string, now time.Time, known map[string][]stri
 
 // extractDated is extract with the text's dates already found.
 func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known map[string][]string) map[string]any {
-	out := map[string]any{}
+	out := paramsPool.Get().(map[string]any)
 	taken := spansPool.Get().(*spans)
 	p.fill(text, lower, dates, known, taken, out)
 	taken.list = taken.list[:0]
@@ -402,7 +414,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 // token first (so "^/" finds a path), then, for id-like patterns, a match
 // inside text, upper-cased when the pattern wants it ("ord-20261103").
 func findPattern(pp *propPlan, text string) (string, span, bool) {
-	for _, tok := range rawTokens(text) {
+	for tok := range rawTokens(text) {
 		v := text[tok.from:tok.to]
 		if pp.anchor.MatchString(v) {
 			return v, tok, true

@@ -98,6 +98,11 @@ type scratch struct {
 	ranked  []rankedCandidate
 	// the judge's answer: its JSON and its reason, built here
 	raw, reason []byte
+	// found holds the judge's dates of a request; probed and probedSpans
+	// the dates countTerms finds itself (segment's)
+	found       []dateSpan
+	probed      []dateSpan
+	probedSpans []span
 	// dated, lower and dates carry a request's date spans from the judge
 	// to the tokenizer, so the date rules run once per request.
 	dated bool
@@ -119,7 +124,11 @@ func (sc *scratch) countTerms(text string) []termCount {
 		sc.tokens = segmentDated(sc.lower, sc.dates, sc.tokens[:0])
 		sc.dated = false
 	} else {
-		sc.tokens = segment(text, sc.tokens[:0])
+		// segment(text), its lists in the scratch.
+		lower := lowered(text)
+		sc.probed = appendDates(sc.probed[:0], lower, dateProbe)
+		sc.probedSpans = appendSpans(sc.probedSpans[:0], sc.probed)
+		sc.tokens = segmentDated(lower, sc.probedSpans, sc.tokens[:0])
 	}
 	sc.hasher.out = sc.hasher.out[:0]
 	featurize(sc.tokens, &sc.hasher)

@@ -78,12 +78,10 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	}
 	sc := getScratch()
 	defer putScratch(sc)
-	lower := lowerASCII(req.Text)
-	dates := findDates(lower, now)
-	sc.dated, sc.lower, sc.dates = true, lower, sc.dates[:0]
-	for _, d := range dates {
-		sc.dates = append(sc.dates, d.span)
-	}
+	lower := lowered(req.Text)
+	dates := appendDates(sc.found[:0], lower, now)
+	sc.found = dates
+	sc.dated, sc.lower, sc.dates = true, lower, appendSpans(sc.dates[:0], dates)
 	ranked := f.rank(sc, req.Text, lower, dates, req.Candidates)
 	top := ranked[0]
 
@@ -104,23 +102,46 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		dropNonFinite(v.Params)
 		v.Reason = f.reason(sc, ranked)
 	}
+	// The params read only to weigh a candidate go back for the next
+	// request; the answer's (the top one's, unless nothing fits) stay.
+	nothingFits := v.Skill == router.NoneChoice && top.skill.Name != router.NoneChoice
+	for i, r := range ranked {
+		if i > 0 || nothingFits {
+			releaseParams(r.params)
+		}
+	}
 	raw, err := appendVerdict(sc.raw[:0], v)
 	if err != nil {
 		return router.JudgeResponse{}, fmt.Errorf("encode builtin verdict: %w", err)
 	}
 	sc.raw = raw
-	scores := make([]router.Candidate, len(ranked))
-	for i, r := range ranked {
-		scores[i] = router.Candidate{Skill: r.skill.Name, Score: r.conf}
+	ans := v.answer(len(ranked))
+	for _, r := range ranked {
+		ans.scores = append(ans.scores, router.Candidate{Skill: r.skill.Name, Score: r.conf})
 	}
-	return router.JudgeResponse{Raw: string(raw), Scores: scores, Value: v.value()}, nil
+	return router.JudgeResponse{Raw: string(raw), Scores: ans.scores, Value: &ans.value}, nil
 }
 
-// value is the verdict as a value (router.Verdict), handed to the router
-// with the JSON so it need not parse what was just encoded.
-func (v verdict) value() *router.Verdict {
-	return &router.Verdict{Skill: v.Skill, Confidence: v.Confidence, Params: v.Params, Reason: v.Reason}
+// judgeAnswer is what the judge hands over besides its JSON, in one
+// allocation: the verdict as a value (router.Verdict, so the router need
+// not parse what was just encoded) and the candidates' scores.
+type judgeAnswer struct {
+	value  router.Verdict
+	scores []router.Candidate
+	room   [8]router.Candidate
 }
+
+func (v verdict) answer(candidates int) *judgeAnswer {
+	a := &judgeAnswer{value: router.Verdict{Skill: v.Skill, Confidence: v.Confidence, Params: v.Params, Reason: v.Reason}}
+	a.scores = a.room[:0]
+	if candidates > len(a.room) {
+		a.scores = make([]router.Candidate, 0, candidates)
+	}
+	return a
+}
+
+// value is the verdict as a value (router.Verdict).
+func (v verdict) value() *router.Verdict { return &v.answer(0).value }
 
 // coverageMargin is how many logits behind the best a candidate may be
 // and still have its params read for its coverage.

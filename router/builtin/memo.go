@@ -18,6 +18,51 @@ type memoRegexp struct {
 	all, sub, first memoSlot
 }
 
+// memoOf remembers what a function of a text gave for the last two texts
+// it was asked about (a request's text and its lowercase, say); what it
+// hands out is shared and never changed.
+type memoOf[T any] struct {
+	mu   sync.Mutex
+	last [2]struct {
+		text string
+		val  T
+		set  bool
+	}
+	next int // the entry the next new text replaces
+}
+
+func (m *memoOf[T]) recall(s string, f func(string) T) T {
+	m.mu.Lock()
+	for i := range m.last {
+		if e := &m.last[i]; e.set && e.text == s {
+			v := e.val
+			m.mu.Unlock()
+			return v
+		}
+	}
+	m.mu.Unlock()
+	v := f(s)
+	m.mu.Lock()
+	e := &m.last[m.next]
+	e.text, e.val, e.set = s, v, true
+	m.next = 1 - m.next
+	m.mu.Unlock()
+	return v
+}
+
+var lastLowered memoOf[string]
+
+// lowered is lowerASCII(s), remembered for the last text that needed a
+// copy: the embedder and the judge lower the same request.
+func lowered(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return lastLowered.recall(s, lowerASCII)
+		}
+	}
+	return s
+}
+
 // memoSlot is one text's matches. The matches a slot hands out are never
 // changed: storing replaces them.
 type memoSlot struct {

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -55,5 +56,18 @@ var _ = Describe("a date formatted for a param", func() {
 				Expect(formatted(d, layout)).To(Equal(d.Format(layout)))
 			}
 		}
+	})
+})
+
+var _ = Describe("a function of a text that remembers", func() {
+	It("answers each text as the function does, two texts remembered", func() {
+		calls := 0
+		upper := func(s string) string { calls++; return strings.ToUpper(s) }
+		var m memoOf[string]
+		for _, s := range []string{"a", "b", "a", "b", "c", "a", "", ""} {
+			Expect(m.recall(s, upper)).To(Equal(strings.ToUpper(s)))
+		}
+		// a, b, then c and a again, then "" once: the others were remembered.
+		Expect(calls).To(Equal(5))
 	})
 })

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -187,7 +188,7 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 	}
 	switch pp.role {
 	case rolePath:
-		for _, tok := range rawTokens(text) {
+		for tok := range rawTokens(text) {
 			if v := text[tok.from:tok.to]; strings.HasPrefix(v, "/") && len(v) > 1 && !taken.overlaps(tok.from, tok.to) {
 				return v, tok, true
 			}
@@ -347,37 +348,40 @@ func freeText(cue *memoRegexp, text string, _ *spans) (string, span, bool) {
 }
 
 // rawTokens splits text at spaces, Han characters and CJK punctuation,
-// trimming ASCII punctuation that wraps a token ("(ORD-1)," -> "ORD-1").
-func rawTokens(text string) []span {
-	var out []span
-	start := -1
-	flush := func(end int) {
-		if start < 0 {
-			return
+// trimming ASCII punctuation that wraps a token ("(ORD-1)," -> "ORD-1"),
+// token by token: each close candidate's params read the tokens again, and
+// a list of them would be allocated every time.
+func rawTokens(text string) iter.Seq[span] {
+	return func(yield func(span) bool) {
+		start := -1
+		// flush yields the token that ends at end; false: stop.
+		flush := func(end int) bool {
+			if start < 0 {
+				return true
+			}
+			from, to := start, end
+			start = -1
+			for from < to && strings.ContainsRune(`([{<"'>`, rune(text[from])) {
+				from++
+			}
+			for to > from && strings.ContainsRune(`,.;:!?)]}>"'`, rune(text[to-1])) {
+				to--
+			}
+			return from >= to || yield(span{from, to})
 		}
-		from, to := start, end
-		for from < to && strings.ContainsRune(`([{<"'>`, rune(text[from])) {
-			from++
+		for i, r := range text {
+			if unicode.IsSpace(r) || isHan(r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
+				if !flush(i) {
+					return
+				}
+				continue
+			}
+			if start < 0 {
+				start = i
+			}
 		}
-		for to > from && strings.ContainsRune(`,.;:!?)]}>"'`, rune(text[to-1])) {
-			to--
-		}
-		if from < to {
-			out = append(out, span{from, to})
-		}
-		start = -1
+		flush(len(text))
 	}
-	for i, r := range text {
-		if unicode.IsSpace(r) || isHan(r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-		}
-	}
-	flush(len(text))
-	return out
 }
 
 // loneLatinWord finds a service named by a plain word in a Chinese request
@@ -394,7 +398,7 @@ func loneLatinWord(text, lower string, taken *spans) (string, span, bool) {
 		return "", span{}, false
 	}
 	var found []span
-	for _, tok := range rawTokens(lower) {
+	for tok := range rawTokens(lower) {
 		w := lower[tok.from:tok.to]
 		if taken.overlaps(tok.from, tok.to) || stopword(w) || !isIdentifier(w) {
 			continue
