@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,8 +26,11 @@ type numberSpan struct {
 // "node-7" and "3000ms" are identifiers, not quantities.
 var numberRe = memoCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
 
-// numberWordRe finds English number words.
-var numberWordRe = memoCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen|dozen)\b`)
+// numberWordRe finds English number words. It is the definition;
+// numberWordMatches finds its matches by hand.
+var numberWordRe = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen|dozen)\b`)
+
+var lastNumberWords memoOf[[][]int]
 
 // findNumbers lists the standalone numbers of text outside the taken spans.
 func findNumbers(text string, taken *spans) []numberSpan {
@@ -103,7 +107,7 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		}
 		out = append(out, numberSpan{span: span{from, to}, value: v, dim: dim})
 	}
-	for _, m := range numberWordRe.allIndex(text) {
+	for _, m := range lastNumberWords.recall(text, numberWordMatches) {
 		from, to := m[0], m[1]
 		if taken.overlaps(from, to) || gluedToWord(text, from, to) {
 			continue
