@@ -2,11 +2,8 @@ package router
 
 import (
 	"regexp"
-	"regexp/syntax"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -126,11 +123,12 @@ type triggerIndex struct {
 	skills [][]trigger             // by place
 }
 
-// trigger is one compiled trigger and its needles (nil when no literal
-// every match needs can be checked exactly: the regexp always runs).
+// trigger is one compiled trigger and what every match of it contains
+// (requiredClauses; nil when nothing can be checked exactly: the regexp
+// always runs).
 type trigger struct {
 	re      *regexp.Regexp
-	needles []needle
+	clauses [][]needle
 }
 
 func newTriggerIndex(skills []*registry.Skill) triggerIndex {
@@ -139,7 +137,7 @@ func newTriggerIndex(skills []*registry.Skill) triggerIndex {
 		var ts []trigger
 		for _, t := range s.Triggers {
 			if t.Re != nil {
-				ts = append(ts, trigger{re: t.Re, needles: triggerNeedles(t.Re)})
+				ts = append(ts, trigger{re: t.Re, clauses: triggerClauses(t.Re)})
 			}
 		}
 		if len(ts) == 0 {
@@ -156,11 +154,11 @@ func newTriggerIndex(skills []*registry.Skill) triggerIndex {
 	return ix
 }
 
-// matches reports whether one of ts matches text, trying a regexp only
-// when the text holds one of its needles.
+// matchesAny reports whether one of ts matches text, trying a regexp only
+// when the text holds what every match of it holds.
 func matchesAny(ts []trigger, text string) bool {
 	for _, t := range ts {
-		if t.needles != nil && !slices.ContainsFunc(t.needles, func(n needle) bool { return n.in(text) }) {
+		if !clausesHold(t.clauses, text) {
 			continue
 		}
 		if t.re.MatchString(text) {
@@ -200,135 +198,6 @@ func (h *triggerHits) triggered(ix *triggerIndex, s *registry.Skill, text string
 		}
 	}
 	return h.state[i] == 2
-}
-
-// needle is a literal every match of some trigger contains; fold: in any
-// ASCII case (the needle is kept in lower case).
-type needle struct {
-	s    string
-	fold bool
-}
-
-func (n needle) in(text string) bool {
-	if !n.fold {
-		return strings.Contains(text, n.s)
-	}
-	for i := 0; i+len(n.s) <= len(text); i++ {
-		if asciiFoldPrefix(text[i:], n.s) {
-			return true
-		}
-	}
-	return false
-}
-
-// asciiFoldPrefix reports whether text starts with lower in any ASCII case.
-func asciiFoldPrefix(text, lower string) bool {
-	for j := 0; j < len(lower); j++ {
-		c := text[j]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[j] {
-			return false
-		}
-	}
-	return true
-}
-
-// triggerNeedles are literals one of which any match of re contains, or
-// nil when it has none that can be checked exactly.
-func triggerNeedles(re *regexp.Regexp) []needle {
-	parsed, err := syntax.Parse(re.String(), syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	var out []needle
-	for _, n := range requiredLiterals(parsed) {
-		if !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// requiredLiterals are literals one of which every match of re contains,
-// or nil when it cannot tell. A concatenation needs each part, so the
-// part with the longest shortest literal is kept; an alternation needs
-// one of its branches; a repeat at least once needs its body. Of a
-// case-folded literal only a run of letters that fold within ASCII is kept
-// (not k or s, whose fold orbits hold the Kelvin sign and the long s).
-func requiredLiterals(re *syntax.Regexp) []needle {
-	switch re.Op {
-	case syntax.OpLiteral:
-		// The longest run of runes a plain search finds exactly.
-		fold := re.Flags&syntax.FoldCase != 0
-		var best, run []rune
-		for _, r := range append(re.Rune, utf8.RuneError) {
-			if r == utf8.RuneError || fold && !asciiFoldOnly(r) {
-				if len(run) > len(best) {
-					best = run
-				}
-				run = nil
-				continue
-			}
-			run = append(run, r)
-		}
-		if len(best) == 0 {
-			return nil
-		}
-		s := string(best)
-		if fold {
-			s = strings.ToLower(s)
-		}
-		return []needle{{s: s, fold: fold}}
-	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiterals(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return requiredLiterals(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		var best []needle
-		for _, sub := range re.Sub {
-			if ns := requiredLiterals(sub); ns != nil && (best == nil || shortest(ns) > shortest(best)) {
-				best = ns
-			}
-		}
-		return best
-	case syntax.OpAlternate:
-		var all []needle
-		for _, sub := range re.Sub {
-			ns := requiredLiterals(sub)
-			if ns == nil {
-				return nil
-			}
-			all = append(all, ns...)
-		}
-		return all
-	}
-	return nil
-}
-
-func shortest(ns []needle) int {
-	m := len(ns[0].s)
-	for _, n := range ns[1:] {
-		m = min(m, len(n.s))
-	}
-	return m
-}
-
-// asciiFoldOnly reports whether every rune r matches case-insensitively
-// is ASCII, so an ASCII case-insensitive search finds exactly its matches.
-func asciiFoldOnly(r rune) bool {
-	if r >= utf8.RuneSelf {
-		return false
-	}
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		if f >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // matchTriggers is stage 1: the candidates whose trigger regexes match the

@@ -2,7 +2,9 @@ package router
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"regexp"
+	"strings"
 
 	g "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -48,22 +50,26 @@ func indexed(skills []*registry.Skill, text string) []string {
 
 // The literal prefilter may only skip texts a trigger does not match.
 var _ = g.Describe("trigger prefilter", func() {
-	needlesOf := func(pattern string) []needle { return triggerNeedles(regexp.MustCompile(pattern)) }
+	clausesOf := func(pattern string) [][]needle { return triggerClauses(regexp.MustCompile(pattern)) }
+	orb := needle{s: "orb-", fold: true}
 
-	g.It("keeps a literal every match needs", func() {
-		Expect(needlesOf(`(?i)\bORB-\d{5}\b`)).To(ConsistOf(needle{s: "orb-", fold: true}))
-		Expect(needlesOf(`(?i)(cancel|取消).{0,20}\bORB-\d{5}\b|\bORB-\d{5}\b.{0,20}(cancel|取消)`)).To(ConsistOf(needle{s: "orb-", fold: true}))
-		Expect(needlesOf(`WH-[0-9]+`)).To(ConsistOf(needle{s: "WH-"}))
-		Expect(needlesOf(`退款|refund`)).To(ConsistOf(needle{s: "退款"}, needle{s: "refund"}))
+	g.It("keeps literals every match needs, as clauses that must all hold", func() {
+		Expect(clausesOf(`(?i)\bORB-\d{5}\b`)).To(Equal([][]needle{{orb}}))
+		Expect(clausesOf(`(?i)(cancel|取消).{0,20}\bORB-\d{5}\b|\bORB-\d{5}\b.{0,20}(cancel|取消)`)).To(Equal([][]needle{
+			{{s: "cancel", fold: true}, {s: "取消", fold: true}}, {orb}}))
+		Expect(clausesOf(`WH-[0-9]+`)).To(Equal([][]needle{{{s: "WH-"}}}))
+		Expect(clausesOf(`退款|refund`)).To(Equal([][]needle{{{s: "退款"}, {s: "refund"}}}))
+		Expect(clausesOf(`ab(cd|ef)(gh)+`)).To(Equal([][]needle{{{s: "ab"}}, {{s: "cd"}, {s: "ef"}}, {{s: "gh"}}}))
 	})
 
 	g.It("gives up on a trigger without a literal it can check exactly", func() {
-		Expect(needlesOf(`\d{4}\s\d{2}`)).To(BeNil())
+		Expect(clausesOf(`\d{4}\s\d{2}`)).To(BeNil())
 		// k folds to the Kelvin sign, which an ASCII search would miss.
-		Expect(needlesOf(`(?i)k\d+`)).To(BeNil())
-		Expect(needlesOf(`(?i)tick-\d+`)).To(ConsistOf(needle{s: "tic", fold: true}))
-		Expect(needlesOf(`(?i)tckt-\d+`)).To(ConsistOf(needle{s: "tc", fold: true}))
-		Expect(needlesOf(`(?:orb)?\d+`)).To(BeNil())
+		Expect(clausesOf(`(?i)k\d+`)).To(BeNil())
+		Expect(clausesOf(`(?i)tick-\d+`)).To(Equal([][]needle{{{s: "tic", fold: true}}}))
+		Expect(clausesOf(`(?i)tckt-\d+`)).To(Equal([][]needle{{{s: "tc", fold: true}}}))
+		Expect(clausesOf(`(?:orb)?\d+`)).To(BeNil())
+		Expect(clausesOf(`orb|\d+`)).To(BeNil())
 	})
 
 	g.It("answers as trying every trigger does", func() {
@@ -78,6 +84,31 @@ var _ = g.Describe("trigger prefilter", func() {
 			"DOCK 7", "doc 7", "do\u212a 7", "dock-7", "nothing here", "PkG-1234", "", "2026 11", "TcKt-9"} {
 			Expect(indexed(skills, text)).To(Equal(triedInTurn(skills, text)), text)
 		}
+	})
+
+	g.It("answers as trying every trigger does on made-up texts", func() {
+		skills := []*registry.Skill{
+			skillWithTriggers("lookup", `(?i)\bORD-\d{8}\b`),
+			skillWithTriggers("refund", `(?i)(refund|退款|退).{0,24}\bORD-\d{8}\b|\bORD-\d{8}\b.{0,24}(refund|退款|退)`),
+			skillWithTriggers("ticket", `(?i)(close|resolve|reopen|mark|关闭|改为).{0,24}\bTCK-\d{6}\b|\bTCK-\d{6}\b.{0,24}(close|mark|in.progress|已解决)`),
+			skillWithTriggers("kelvin", `(?i)\bsk(u|it)-\d+`),
+		}
+		pieces := []string{"ORD-12345678", "ord-87654321", "ORD-1234", "TCK-123456", "tc\u212a-123456", "REFUND", "Refund", "退", "退款",
+			"close", "CLOSE", "resolve", "mark", "in progress", "in_progress", "已解决", "关闭", "改为", "sku-1", "\u017fku-2", "s\u212au-3", "skit-4",
+			" ", "  ", "\n", "x", "please ", "0", "-", ",", "的"}
+		rng := rand.New(rand.NewPCG(9, 15))
+		hits := 0
+		for range 20000 {
+			var b strings.Builder
+			for range 1 + rng.IntN(8) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			text := b.String()
+			want := triedInTurn(skills, text)
+			Expect(indexed(skills, text)).To(Equal(want), text)
+			hits += len(want)
+		}
+		Expect(hits).To(BeNumerically(">", 5000))
 	})
 
 	g.It("runs a skill's triggers once per request and keeps the answer", func() {
