@@ -281,6 +281,7 @@ func decodeFitted(data []byte, key [32]byte, skills []*registry.Skill, topK int)
 	if len(m.vocab) != len(hashes) {
 		return nil
 	}
+	m.indexVocab()
 	m.groupTexts()
 	m.buildPostings()
 	if len(lin.w) != m.linCount*S {

@@ -147,9 +147,11 @@ func (m *model) embedTextInto(text string, out []float32) []float32 {
 	defer putScratch(sc)
 	var acc [EmbedDim]float64
 	for _, tc := range sc.countTerms(text) {
-		idf := m.unknownIDF(tc)
-		if id, ok := m.vocab[tc.hash]; ok {
+		var idf float64
+		if id, ok := m.ids.get(tc.hash); ok {
 			idf = float64(m.idf[id])
+		} else {
+			idf = m.unknownIDF(tc)
 		}
 		w := termWeight(tc, idf)
 		// Low bits pick the bucket, the top bit the sign; FNV's low bits

@@ -98,7 +98,10 @@ type model struct {
 	byName map[string]int
 	texts  []skillText
 
-	vocab  map[uint64]int32
+	vocab map[uint64]int32
+	// ids is vocab as an open-addressing table (indexVocab), for the
+	// lookups of every feature of every request.
+	ids    vocabIndex
 	idf    []float32
 	maxIDF float64 // idf of a feature no skill mentions
 	// functionIDF is the idf of a function word no skill uses.
@@ -281,6 +284,7 @@ func newModel(skills []*registry.Skill) *model {
 			}
 		}
 	}
+	m.indexVocab()
 	// The square root flattens IDF: on CLINC150 it beat plain IDF by more
 	// than a point of accuracy (common words still carry some intent:
 	// "what is" vs "how do i").
@@ -305,6 +309,49 @@ func newModel(skills []*registry.Skill) *model {
 	}
 	m.buildPostings()
 	return m
+}
+
+// vocabIndex maps feature hashes to vocabulary ids as vocab does, in an
+// open-addressing table: the hashes are FNV-1a's, well mixed in their low
+// bits, so they pick their own slots. A Go map lookup cost more than the
+// rest of weighing a request's features.
+type vocabIndex struct {
+	slots []vocabSlot
+	mask  uint64
+}
+
+type vocabSlot struct {
+	hash uint64
+	id   int32 // the vocabulary id + 1; 0 for an empty slot
+}
+
+// indexVocab builds m.ids from m.vocab.
+func (m *model) indexVocab() {
+	n := uint64(16)
+	for n < 2*uint64(len(m.vocab)) {
+		n *= 2
+	}
+	m.ids = vocabIndex{slots: make([]vocabSlot, n), mask: n - 1}
+	for h, id := range m.vocab {
+		i := h & m.ids.mask
+		for m.ids.slots[i].id != 0 {
+			i = (i + 1) & m.ids.mask
+		}
+		m.ids.slots[i] = vocabSlot{hash: h, id: id + 1}
+	}
+}
+
+// get is m.vocab[hash].
+func (x *vocabIndex) get(hash uint64) (int32, bool) {
+	for i := hash & x.mask; ; i = (i + 1) & x.mask {
+		s := &x.slots[i]
+		if s.id == 0 {
+			return 0, false
+		}
+		if s.hash == hash {
+			return s.id - 1, true
+		}
+	}
 }
 
 // groupTexts lists text indexes per skill and role.
@@ -384,7 +431,7 @@ func (m *model) vectorOf(counts []termCount) sparseVec {
 	v := sparseVec{idx: make([]int32, 0, len(counts)), val: make([]float32, 0, len(counts))}
 	var norm float64
 	for _, tc := range counts {
-		id, ok := m.vocab[tc.hash]
+		id, ok := m.ids.get(tc.hash)
 		if !ok {
 			continue
 		}

@@ -35,10 +35,12 @@ func (m *model) query(sc *scratch, text string) {
 	sc.qIdx, sc.qVal = sc.qIdx[:0], sc.qVal[:0]
 	var norm float64
 	for _, tc := range counts {
-		id, known := m.vocab[tc.hash]
-		idf := m.unknownIDF(tc)
+		id, known := m.ids.get(tc.hash)
+		var idf float64
 		if known {
 			idf = float64(m.idf[id])
+		} else {
+			idf = m.unknownIDF(tc)
 		}
 		w := termWeight(tc, idf)
 		norm += w * w
