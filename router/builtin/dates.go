@@ -81,9 +81,9 @@ func findDates(lower string, now time.Time) []dateSpan {
 func appendDates(dst []dateSpan, lower string, now time.Time) []dateSpan {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
 	found := dst[:0]
-	digit := strings.ContainsAny(lower, "0123456789")
-	for _, r := range dateRules {
-		if !r.mayMatch(lower, digit) {
+	may := lastMayMatch.recall(lower, mayMatchRules)
+	for i, r := range dateRules {
+		if may&(1<<i) == 0 {
 			continue
 		}
 		for _, m := range r.re.allSubmatchIndex(lower) {
@@ -159,6 +159,23 @@ var writtenYear = regexp.MustCompile(`\d{4}`)
 // dateProbe is the moment date spans are parsed against when only their
 // place matters (tokenizing): any fixed day will do.
 var dateProbe = time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+
+// lastMayMatch remembers which rules may match the last texts: the
+// embedder and the judge look for the same request's dates.
+var lastMayMatch memoOf[uint32]
+
+// mayMatchRules has bit i set when dateRules[i] may match lower (a spec
+// holds the rules to 32).
+func mayMatchRules(lower string) uint32 {
+	digit := strings.ContainsAny(lower, "0123456789")
+	var may uint32
+	for i, r := range dateRules {
+		if r.mayMatch(lower, digit) {
+			may |= 1 << i
+		}
+	}
+	return may
+}
 
 // mayMatch is false only for text r's regexp cannot match; digit says
 // whether lower holds an ASCII digit.

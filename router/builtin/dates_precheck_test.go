@@ -32,6 +32,11 @@ var _ = Describe("date pre-checks", func() {
 		Expect(findDates("where is pkg-20310502", now)).To(BeEmpty())
 	})
 
+	It("fit in the bits of the mask that remembers them", func() {
+		Expect(len(dateRules)).To(BeNumerically("<=", 32))
+		Expect(mayMatchRules("2031-05-02 today")).To(Equal(uint32(1<<0 | 1<<5 | 1<<8)), "year-first and year-last numeric dates, today")
+	})
+
 	// A pre-check may only skip text its rule's regexp does not match:
 	// made-up texts glued from date-like pieces, each rule's regexp run
 	// on every one of them.
