@@ -104,6 +104,7 @@ type propPlan struct {
 	layout    string         // how a date or time property is written
 	sub       *extractPlan   // an object's (or an array's objects') own properties
 	anchor    *regexp.Regexp // the pattern as written
+	prefix    string         // anchor.LiteralPrefix(): every match begins with it
 	loose     *memoRegexp    // the pattern unanchored, case-insensitive; nil when too weak to search with
 	cues      []string       // words that name a number ("replica", "副本", "元")
 	nameCues  []string       // the parts of the property's name, the strongest cues
@@ -292,11 +293,37 @@ func isDateLike(schema map[string]any, parts []string, desc string) bool {
 // literal text to anchor a search on (an id prefix such as "ORD-"), an
 // unanchored case-insensitive form to find it inside longer text.
 func compilePattern(pp *propPlan, pat string) bool {
-	anchor, err := regexp.Compile(pat)
-	if err != nil {
+	c, ok := compiledPatterns.Load(pat)
+	if !ok {
+		c, _ = compiledPatterns.LoadOrStore(pat, newCompiledPattern(pat))
+	}
+	cp := c.(*compiledPattern)
+	if cp.anchor == nil {
 		return false
 	}
-	pp.anchor = anchor
+	pp.anchor, pp.prefix, pp.loose = cp.anchor, cp.prefix, cp.loose
+	return true
+}
+
+// compiledPatterns holds a compiledPattern per pattern text: skills that
+// share an id pattern (the orders' ORD-…) share its remembered matches.
+var compiledPatterns sync.Map
+
+// compiledPattern is a params pattern compiled for findPattern; anchor is
+// nil when the pattern does not compile.
+type compiledPattern struct {
+	anchor *regexp.Regexp
+	prefix string
+	loose  *memoRegexp
+}
+
+func newCompiledPattern(pat string) *compiledPattern {
+	anchor, err := regexp.Compile(pat)
+	if err != nil {
+		return &compiledPattern{}
+	}
+	cp := &compiledPattern{anchor: anchor}
+	cp.prefix, _ = anchor.LiteralPrefix()
 	core := strings.TrimSuffix(strings.TrimPrefix(pat, "^"), "$")
 	literal := 0
 	for _, r := range core {
@@ -306,10 +333,10 @@ func compilePattern(pp *propPlan, pat string) bool {
 	}
 	if literal >= 2 {
 		if loose, err := regexp.Compile("(?i)" + core); err == nil {
-			pp.loose = &memoRegexp{Regexp: loose}
+			cp.loose = &memoRegexp{Regexp: loose}
 		}
 	}
-	return true
+	return cp
 }
 
 // cueWords are the words near which a number belongs to this property:
@@ -415,8 +442,9 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 // inside text, upper-cased when the pattern wants it ("ord-20261103").
 func findPattern(pp *propPlan, text string) (string, span, bool) {
 	for tok := range rawTokens(text) {
+		// A token without the literal every match begins with cannot match.
 		v := text[tok.from:tok.to]
-		if pp.anchor.MatchString(v) {
+		if strings.Contains(v, pp.prefix) && pp.anchor.MatchString(v) {
 			return v, tok, true
 		}
 	}

@@ -49,3 +49,83 @@ var _ = Describe("hand-written params scanners", func() {
 		Expect(found).To(BeNumerically(">", 10000))
 	})
 })
+
+// unitAfterAll is unitAfter trying every unit in turn, as it did before it
+// looked units up by their first rune.
+func unitAfterAll(text string, to int) (dimension, int) {
+	rest := text[to:]
+	skip := 0
+	if strings.HasPrefix(rest, " ") {
+		skip = 1
+	}
+	cand := rest[skip:]
+	for _, u := range unitWords {
+		w := u.word
+		if len(cand) < len(w) {
+			continue
+		}
+		head := cand[:len(w)]
+		if len(w) <= 3 {
+			if head != w && !(isLowerWord(w) && strings.EqualFold(head, w) && head != strings.ToUpper(head)) {
+				continue
+			}
+		} else if !strings.EqualFold(head, w) {
+			continue
+		}
+		end := len(w)
+		if end < len(cand) && (isLatinOrDigit(rune(cand[end])) || cand[end] == '_') && !strings.HasSuffix(w, "%") {
+			continue
+		}
+		if skip == 1 && len(w) == 1 && w != "%" && w != "K" && w != "C" && w != "F" {
+			continue
+		}
+		if skip == 1 && len(w) <= 2 && (w == "s" || w == "h" || w == "g" || w == "m") && end < len(cand) && cand[end] == '\'' {
+			continue
+		}
+		return u.dim, skip + end
+	}
+	return dimNone, 0
+}
+
+var _ = Describe("reading a unit after a number", func() {
+	It("finds the unit trying every unit in turn finds", func() {
+		var pieces []string
+		for _, u := range unitWords {
+			pieces = append(pieces, u.word, strings.ToUpper(u.word), strings.ToLower(u.word))
+		}
+		pieces = append(pieces, " ", "  ", "x", "'", "_", "9", "\u212a", "\u017f", "\u212aelvin", "\u017feconds", "µs", "μ", "中", "\xff", "")
+		texts := madeUpTexts(3, 30000, pieces)
+		read := 0
+		for _, t := range texts {
+			for _, at := range []int{0, len(t) / 2, len(t)} {
+				for at > 0 && at < len(t) && t[at]&0xC0 == 0x80 {
+					at-- // a number ends at a rune boundary
+				}
+				d, n := unitAfter(t, at)
+				wd, wn := unitAfterAll(t, at)
+				Expect([2]int{int(d), n}).To(Equal([2]int{int(wd), wn}), "%q at %d", t, at)
+				if n > 0 {
+					read++
+				}
+			}
+		}
+		Expect(read).To(BeNumerically(">", 5000))
+	})
+})
+
+var _ = Describe("a params pattern's literal prefix", func() {
+	It("is in every token the pattern matches", func() {
+		tokens := madeUpTexts(4, 20000, strings.Split("ORD-|ord-|TCK-|/|x|1|12345678|-|INC-|\u212a|/static", "|"))
+		for _, pat := range []string{`^ORD-\d{8}$`, `^TCK-\d{6}$`, `^/`, `ORD-\d+`, `(?i)^tck-\d+$`, `^(ORD|INC)-\d+$`, `^[a-z]+$`} {
+			cp := newCompiledPattern(pat)
+			Expect(cp.anchor).NotTo(BeNil())
+			for _, t := range tokens {
+				if cp.anchor.MatchString(t) {
+					Expect(t).To(ContainSubstring(cp.prefix), "%s %q", pat, t)
+				}
+			}
+		}
+		Expect(newCompiledPattern(`^ORD-\d{8}$`).prefix).To(Equal("ORD-"))
+		Expect(newCompiledPattern(`(`).anchor).To(BeNil())
+	})
+})
