@@ -3,6 +3,8 @@ package builtin
 import (
 	"context"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -122,7 +124,7 @@ func (m *model) embed(text string, dst []float32) []float32 {
 		}
 		return out
 	}
-	return m.embedTextInto(text, out)
+	return m.embedTextInto(text, out, true)
 }
 
 // zeroVector is an EmbedDim vector of zeros in dst's memory when it has
@@ -138,28 +140,38 @@ func zeroVector(dst []float32) []float32 {
 
 // embedText hashes text's weighted features into a dense unit vector.
 func (m *model) embedText(text string) []float32 {
-	return m.embedTextInto(text, make([]float32, EmbedDim))
+	return m.embedTextInto(text, make([]float32, EmbedDim), false)
 }
 
-// embedTextInto is embedText into out, EmbedDim zeros.
-func (m *model) embedTextInto(text string, out []float32) []float32 {
+// embedTextInto is embedText into out, EmbedDim zeros. remember: the text
+// is a request's, whose weighed features the judge reads next (see
+// featureMemo).
+func (m *model) embedTextInto(text string, out []float32, remember bool) []float32 {
 	sc := getScratch()
 	defer putScratch(sc)
 	var acc [EmbedDim]float64
+	sc.weights, sc.wids = sc.weights[:0], sc.wids[:0]
 	for _, tc := range sc.countTerms(text) {
 		var idf float64
-		if id, ok := m.ids.get(tc.hash); ok {
+		id, known := m.ids.get(tc.hash)
+		if known {
 			idf = float64(m.idf[id])
 		} else {
-			idf = m.unknownIDF(tc)
+			idf, id = m.unknownIDF(tc), -1
 		}
 		w := termWeight(tc, idf)
+		if remember {
+			sc.weights, sc.wids = append(sc.weights, w), append(sc.wids, id)
+		}
 		// Low bits pick the bucket, the top bit the sign; FNV's low bits
 		// are well mixed after the final multiply.
 		if tc.hash>>63 == 1 {
 			w = -w
 		}
 		acc[tc.hash%EmbedDim] += w
+	}
+	if remember {
+		m.recent.store(text, sc.probedSpans, sc.weights, sc.wids)
 	}
 	var norm float64
 	for _, x := range acc {
@@ -173,4 +185,45 @@ func (m *model) embedTextInto(text string, out []float32) []float32 {
 		out[i] = float32(float64(x * inv))
 	}
 	return out
+}
+
+// featureMemo remembers the weighed features of the last request text the
+// embedder read (each feature's weight before normalization and its
+// vocabulary id, -1 for one no skill uses), in the order of its features.
+// The judge reads the same text next: when it finds the text's dates where
+// the embedder found them, the features are the same, and it takes them
+// instead of featurizing the text and looking each feature up again.
+type featureMemo struct {
+	mu      sync.Mutex
+	text    string
+	dates   []span
+	weights []float64
+	ids     []int32
+	set     bool
+}
+
+func (f *featureMemo) store(text string, dates []span, weights []float64, ids []int32) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	f.text, f.set = text, true
+	f.dates = append(f.dates[:0], dates...)
+	f.weights = append(f.weights[:0], weights...)
+	f.ids = append(f.ids[:0], ids...)
+	f.mu.Unlock()
+}
+
+// load appends the remembered features of text to weights and ids when
+// they were found with the same dates.
+func (f *featureMemo) load(text string, dates []span, weights []float64, ids []int32) ([]float64, []int32, bool) {
+	if f == nil {
+		return weights, ids, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.set || f.text != text || !slices.Equal(f.dates, dates) {
+		return weights, ids, false
+	}
+	return append(weights, f.weights...), append(ids, f.ids...), true
 }

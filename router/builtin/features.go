@@ -96,6 +96,9 @@ type scratch struct {
 	evs     []evidence
 	logits  []float64
 	ranked  []rankedCandidate
+	// a request's weighed features (featureMemo)
+	weights []float64
+	wids    []int32
 	// the judge's answer: its JSON and its reason, built here
 	raw, reason []byte
 	// found holds the judge's dates of a request; probed and probedSpans

@@ -129,6 +129,9 @@ type model struct {
 	// linearModel.rows); linCount is the number of rows.
 	linRows  []int32
 	linCount int
+
+	// recent is the last request's weighed features (featureMemo).
+	recent *featureMemo
 }
 
 // collectTexts lists every registry text with its skill and role.
@@ -251,7 +254,7 @@ func splitSentences(s string) []string {
 // IDF counts skills, not texts: a word every skill uses ("查询", "show")
 // says nothing about which skill is meant.
 func newModel(skills []*registry.Skill) *model {
-	m := &model{skills: skills, byName: make(map[string]int, len(skills))}
+	m := &model{skills: skills, byName: make(map[string]int, len(skills)), recent: new(featureMemo)}
 	for i, s := range skills {
 		m.byName[s.Name] = i
 	}

@@ -31,9 +31,26 @@ type skillScore struct {
 // Features no skill mentions stay in the norm, so a request full of
 // unknown words has a low cosine to everything.
 func (m *model) query(sc *scratch, text string) {
-	counts := sc.countTerms(text)
 	sc.qIdx, sc.qVal = sc.qIdx[:0], sc.qVal[:0]
 	var norm float64
+	if sc.dated {
+		// The embedder read this request just before: the same weights, in
+		// the same order, so the same sums.
+		var ok bool
+		if sc.weights, sc.wids, ok = m.recent.load(text, sc.dates, sc.weights[:0], sc.wids[:0]); ok {
+			sc.dated = false
+			for k, w := range sc.weights {
+				norm += w * w
+				if id := sc.wids[k]; id >= 0 {
+					sc.qIdx = append(sc.qIdx, id)
+					sc.qVal = append(sc.qVal, float32(w))
+				}
+			}
+			normalizeQuery(sc, norm)
+			return
+		}
+	}
+	counts := sc.countTerms(text)
 	for _, tc := range counts {
 		id, known := m.ids.get(tc.hash)
 		var idf float64
@@ -49,6 +66,11 @@ func (m *model) query(sc *scratch, text string) {
 			sc.qVal = append(sc.qVal, float32(w))
 		}
 	}
+	normalizeQuery(sc, norm)
+}
+
+// normalizeQuery scales the query's weights by the norm of all of them.
+func normalizeQuery(sc *scratch, norm float64) {
 	if norm > 0 {
 		inv := float32(1 / math.Sqrt(norm))
 		for k := range sc.qVal {
