@@ -26,6 +26,9 @@ type numberSpan struct {
 // "node-7" and "3000ms" are identifiers, not quantities.
 var numberRe = memoCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
 
+// numeralRunes are the runes one of which every numberRe match holds.
+const numeralRunes = "0123456789零一二两三四五六七八九十百千"
+
 // numberWordRe finds English number words. It is the definition;
 // numberWordMatches finds its matches by hand.
 var numberWordRe = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen|dozen)\b`)
@@ -35,7 +38,12 @@ var lastNumberWords memoOf[[][]int]
 // findNumbers lists the standalone numbers of text outside the taken spans.
 func findNumbers(text string, taken *spans) []numberSpan {
 	var out []numberSpan
-	for _, m := range numberRe.allSubmatchIndex(text) {
+	// Every match holds an ASCII digit or a Chinese numeral.
+	var matches [][]int
+	if strings.ContainsAny(text, numeralRunes) {
+		matches = numberRe.allSubmatchIndex(text)
+	}
+	for _, m := range matches {
 		from, to := m[0], m[1]
 		// A minus sign after a space, "=", "(" or "[" makes a negative
 		// number ("b=-3", "[-50000, ..."); after a letter it joins an id.

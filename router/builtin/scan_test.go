@@ -129,3 +129,17 @@ var _ = Describe("a params pattern's literal prefix", func() {
 		Expect(newCompiledPattern(`(`).anchor).To(BeNil())
 	})
 })
+
+var _ = Describe("the numbers pre-check", func() {
+	It("passes every text numberRe matches in", func() {
+		texts := madeUpTexts(5, 30000, strings.Split("$|€|¥|￥| |,|.|1|42|1,000|.5|零|一|两|十|百|千|万|x|中|e|-", "|"))
+		skipped := 0
+		for _, t := range texts {
+			if !strings.ContainsAny(t, numeralRunes) {
+				skipped++
+				Expect(numberRe.MatchString(t)).To(BeFalse(), "%q", t)
+			}
+		}
+		Expect(skipped).To(BeNumerically(">", 1000))
+	})
+})
