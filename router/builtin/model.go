@@ -97,6 +97,8 @@ type model struct {
 	skills []*registry.Skill
 	byName map[string]int
 	texts  []skillText
+	// facts are texts' skill, role and weight, compact (see textFacts).
+	facts []textFact
 
 	vocab map[uint64]int32
 	// ids is vocab as an open-addressing table (indexVocab), for the
@@ -374,10 +376,23 @@ func (m *model) groupTexts() {
 	}
 }
 
+// textFact is what allEvidence reads of a text, 16 bytes rather than a
+// skillText's 64: fitting reads every text once per text.
+type textFact struct {
+	skill  int32
+	role   role
+	weight float64
+}
+
 // buildPostings indexes the text vectors and centroids by feature and
 // numbers the linear layer's rows: everything derived from docs and
 // centroid alone, so a model read back from the disk cache rebuilds it.
+// It also lays out the texts' facts.
 func (m *model) buildPostings() {
+	m.facts = make([]textFact, len(m.texts))
+	for t, st := range m.texts {
+		m.facts[t] = textFact{skill: int32(st.skill), role: st.role, weight: st.weight}
+	}
 	vocab := len(m.idf)
 	m.docPost = buildPostings(m.docs, vocab)
 	m.linRows = make([]int32, vocab)

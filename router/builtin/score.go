@@ -95,13 +95,26 @@ func (m *model) accumulate(sc *scratch) {
 // addPostings adds qv times feature id's weight in every vector holding
 // it. This loop is most of a registry's fitting time (every text is routed
 // against all others), so it is written for bounds-check elimination.
+//
+// Unrolled by four: each owner's sum gets the same products in the same
+// order (an owner is in a posting list once, and the statements run in
+// order anyway), four owners at a time.
 func addPostings(acc []float32, p *postings, id int32, qv float32) {
 	from, to := p.start[id], p.start[id+1]
 	owners := p.owner[from:to]
 	vals := p.val[from:to]
 	vals = vals[:len(owners)]
-	for j, o := range owners {
-		acc[o] += qv * vals[j]
+	j := 0
+	for ; j+4 <= len(owners); j += 4 {
+		o := owners[j : j+4 : j+4]
+		v := vals[j : j+4 : j+4]
+		acc[o[0]] += qv * v[0]
+		acc[o[1]] += qv * v[1]
+		acc[o[2]] += qv * v[2]
+		acc[o[3]] += qv * v[3]
+	}
+	for ; j < len(owners); j++ {
+		acc[owners[j]] += qv * vals[j]
 	}
 }
 
@@ -168,15 +181,18 @@ func (m *model) allEvidence(sc *scratch, skip int32, evs []evidence) {
 	for s := range evs {
 		evs[s] = evidence{evCentroid: float64(sc.cenAcc[s])}
 	}
-	for t, st := range m.texts {
+	// The texts' skill, role and weight as compact arrays (textFacts):
+	// this loop runs over every text for every text of a registry.
+	docAcc := sc.docAcc[:len(m.facts)]
+	for t, tf := range m.facts {
 		if int32(t) == skip {
 			continue
 		}
-		x := float64(sc.docAcc[t])
-		s := st.skill
-		switch st.role {
+		x := float64(docAcc[t])
+		s := tf.skill
+		switch tf.role {
 		case rolePositive:
-			x *= st.weight
+			x *= tf.weight
 			if x > first[s] {
 				first[s], second[s] = x, first[s]
 			} else if x > second[s] {
