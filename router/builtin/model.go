@@ -262,17 +262,23 @@ func newModel(skills []*registry.Skill) *model {
 	}
 	m.texts = collectTexts(skills)
 
-	sc := getScratch()
-	defer putScratch(sc)
+	// Each text's features on its own, texts in parallel; the vocabulary
+	// then numbers them in text order, as one pass did.
+	textTerms := make([][]termCount, len(m.texts))
+	parallel(len(m.texts), func(from, to int) {
+		sc := getScratch()
+		defer putScratch(sc)
+		for t := from; t < to; t++ {
+			textTerms[t] = slices.Clone(sc.countTerms(m.texts[t].text))
+		}
+	})
 	m.vocab = make(map[uint64]int32)
 	var df []int
 	var kinds []featureKind
 	var bgs []float64
 	lastSkill := make([]int, 0)
-	textTerms := make([][]termCount, len(m.texts))
 	for t, st := range m.texts {
-		counts := slices.Clone(sc.countTerms(st.text))
-		textTerms[t] = counts
+		counts := textTerms[t]
 		for _, tc := range counts {
 			id, ok := m.vocab[tc.hash]
 			if !ok {
@@ -302,9 +308,11 @@ func newModel(skills []*registry.Skill) *model {
 	m.functionIDF = idfOf(0, backgroundSkills, n)
 
 	m.docs = make([]sparseVec, len(m.texts))
-	for t := range m.texts {
-		m.docs[t] = m.vectorOf(textTerms[t])
-	}
+	parallel(len(m.texts), func(from, to int) {
+		for t := from; t < to; t++ {
+			m.docs[t] = m.vectorOf(textTerms[t])
+		}
+	})
 	m.stripNegatives()
 	m.groupTexts()
 	m.centroid = make([]sparseVec, len(skills))
