@@ -2,6 +2,7 @@ package router_test
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -81,5 +82,47 @@ var _ = Describe("builtin models on the ops demo", func() {
 			}
 		}
 		Expect(acted).To(BeNumerically(">", 50))
+	})
+
+	// The builtin models keep per-request work in pools and remember the
+	// last texts they read (regexp matches, features); concurrent requests
+	// must get exactly the decisions they get one at a time (run with
+	// -race to check the sharing too).
+	It("decides the ops suites' requests the same routed at once as one at a time", func() {
+		cases, err := harness.LoadSuites([]string{"../suites/ops"}, v.Registry)
+		if err != nil {
+			Skip("suites/ops does not load: " + err.Error())
+		}
+		var reqs []router.Request
+		for _, c := range cases {
+			if len(c.Turns) == 0 {
+				now, _ := time.Parse(time.RFC3339, c.Now)
+				reqs = append(reqs, router.Request{Text: c.Input, Caller: c.Caller, Now: now, Tools: c.Tools})
+			}
+		}
+		decide := func(req router.Request) router.Decision {
+			d, err := r.Route(context.Background(), req)
+			Expect(err).NotTo(HaveOccurred())
+			d.LatencyUS = 0
+			return d
+		}
+		want := make([]router.Decision, len(reqs))
+		for i, req := range reqs {
+			want[i] = decide(req)
+		}
+		got := make([]router.Decision, len(reqs))
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				for i := w; i < len(reqs); i += 4 {
+					got[i] = decide(reqs[i])
+				}
+			})
+		}
+		wg.Wait()
+		for i := range reqs {
+			Expect(got[i]).To(Equal(want[i]), reqs[i].Text)
+		}
 	})
 })

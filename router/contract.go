@@ -53,10 +53,38 @@ func parseVerdictQuick(raw string, contract *jsonschema.Schema, quick *quickSche
 // parsing when the judge handed one over in decoded form: the same
 // document, so the same verdict and the same errors.
 func responseVerdict(resp JudgeResponse, contract *jsonschema.Schema, quick *quickSchema) (verdict, []Error) {
+	if v, ok := resp.Value.(*Verdict); ok && v != nil {
+		if !v.decodedJSON() {
+			return parseVerdictQuick(resp.Raw, contract, quick)
+		}
+		return checkTypedVerdict(v, contract, quick)
+	}
 	if resp.Value != nil && isDecodedJSON(resp.Value) {
 		return checkVerdict(resp.Value, contract, quick)
 	}
 	return parseVerdictQuick(resp.Raw, contract, quick)
+}
+
+// decodedJSON is isDecodedJSON(v.VerdictDoc()) without building the map.
+func (v *Verdict) decodedJSON() bool {
+	return utf8.ValidString(v.Skill) && !math.IsInf(v.Confidence, 0) && !math.IsNaN(v.Confidence) &&
+		(v.Params == nil || isDecodedJSON(v.Params)) && utf8.ValidString(v.Reason)
+}
+
+// checkTypedVerdict is checkVerdict(v.VerdictDoc(), …). A verdict the quick
+// check finds valid, with the shape the router needs, is read as it is;
+// anything else goes through the document, so errors are worded by the
+// one path that words them.
+func checkTypedVerdict(v *Verdict, contract *jsonschema.Schema, quick *quickSchema) (verdict, []Error) {
+	skill := strings.TrimSpace(v.Skill)
+	if (contract == nil || quick != nil && quick.validVerdict(v)) && skill != "" && v.Confidence >= 0 && v.Confidence <= 1 {
+		params := v.Params
+		if params == nil {
+			params = map[string]any{}
+		}
+		return verdict{Skill: skill, Confidence: v.Confidence, Params: params, Reason: v.Reason}, nil
+	}
+	return checkVerdict(v.VerdictDoc(), contract, quick)
 }
 
 // isDecodedJSON reports whether v has only the types encoding/json decodes

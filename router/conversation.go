@@ -36,7 +36,7 @@ func (rt *routing) converse(ctx context.Context) error {
 	}
 	rt.set = set
 	rt.d.Model = set.models.Judge.Name()
-	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held)
+	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held, nil, nil)
 	kept := make(map[string]*registry.Skill, len(candidates))
 	for _, s := range candidates {
 		kept[s.Name] = s
@@ -60,7 +60,7 @@ type conversation struct {
 // tracePolicy records stage 0 for a decision the conversation settles:
 // it ran before anything the earlier turns named was considered.
 func (c *conversation) tracePolicy() {
-	c.rt.trace(TraceStep{Stage: "policy", Kept: intp(len(c.kept)), Dropped: c.dropped})
+	c.rt.trace(TraceStep{Stage: "policy", Kept: c.rt.intp(len(c.kept)), Dropped: c.dropped})
 }
 
 // extractor is the judge's param reader, when it has one (the builtin

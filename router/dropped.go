@@ -47,7 +47,8 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 		return nil
 	}
 	all := rt.set.reg.Skills
-	ranked, err := rt.recallRank(ctx, all, len(all))
+	buf := rt.routeScratch()
+	ranked, err := rt.recallRank(ctx, all, len(all), buf.ranked)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -55,9 +56,11 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 		rt.trace(TraceStep{Stage: StageDiagnosis, Note: "could not score skills policy dropped: " + err.Error()})
 		return nil
 	}
+	buf.ranked = ranked
 	var best *Candidate // best allowed
 	var asked *Candidate
-	var recalled []string // the allowed skills recall would pass to a judge
+	var room [8]string
+	recalled := room[:0] // the allowed skills recall would pass to a judge
 	askedByTrigger := false
 	for i := range ranked {
 		c := &ranked[i]
@@ -71,7 +74,7 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 			}
 			continue
 		}
-		triggered := rt.set.triggers.mayMatch(rt.text) && len(matchTriggers([]*registry.Skill{s}, rt.text)) > 0
+		triggered := rt.triggered(s)
 		switch {
 		case asked == nil:
 			asked, askedByTrigger = c, triggered

@@ -24,9 +24,9 @@ func RecallForTest(ctx context.Context, r *Router, text string, scopes []string)
 			allowed = append(allowed, s)
 		}
 	}
-	best, err := r.base.index.scores(ctx, text)
+	best, err := r.base.index.scores(ctx, text, nil)
 	if err != nil {
 		return nil, err
 	}
-	return r.base.index.rank(best, allowed, r.topK()), nil
+	return r.base.index.rank(best, allowed, r.topK(), nil), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/routebench/routebench/router/registry"
@@ -61,7 +62,8 @@ func blastRadius(s *registry.Skill, params map[string]any, rt *routing) blast {
 // largestList is the top-level list param with the most items, the first
 // by name on a tie so the choice never depends on map order.
 func largestList(params map[string]any) (string, []any) {
-	names := make([]string, 0, len(params))
+	var room [8]string
+	names := room[:0]
 	for k := range params {
 		names = append(names, k)
 	}
@@ -141,9 +143,29 @@ func (rt *routing) confirmGate(s *registry.Skill, params map[string]any) {
 		step.Note = fmt.Sprintf("count: %s, more than %d -> batch (the skill's label is %s)", b.how, batchOver, label)
 		rt.d.Message = fmt.Sprintf("%s changes things (%s): this will affect %s; confirm to go on (batch gate).", s.Name, s.SideEffect, b.items())
 	default:
+		// The usual confirmation, written without fmt: fmt.Sprintf("label:
+		// the skill's confirm is %s (%s, at most %d -> the label stands)",
+		// label, b.how, batchOver) and fmt.Sprintf("%s changes things (%s);
+		// confirm to run it (%s gate).", s.Name, s.SideEffect, rt.d.Gate).
+		// Both in one string.
 		rt.d.Gate = label
-		step.Note = fmt.Sprintf("label: the skill's confirm is %s (%s, at most %d -> the label stands)", label, b.how, batchOver)
-		rt.d.Message = fmt.Sprintf("%s changes things (%s); confirm to run it (%s gate).", s.Name, s.SideEffect, rt.d.Gate)
+		b2 := make([]byte, 0, 144+len(b.how)+len(s.Name))
+		b2 = append(b2, "label: the skill's confirm is "...)
+		b2 = append(b2, label...)
+		b2 = append(b2, " ("...)
+		b2 = append(b2, b.how...)
+		b2 = append(b2, ", at most "...)
+		b2 = strconv.AppendInt(b2, batchOver, 10)
+		b2 = append(b2, " -> the label stands)"...)
+		noteEnd := len(b2)
+		b2 = append(b2, s.Name...)
+		b2 = append(b2, " changes things ("...)
+		b2 = append(b2, s.SideEffect...)
+		b2 = append(b2, "); confirm to run it ("...)
+		b2 = append(b2, rt.d.Gate...)
+		b2 = append(b2, " gate)."...)
+		both := string(b2)
+		step.Note, rt.d.Message = both[:noteEnd], both[noteEnd:]
 	}
 	rt.d.Action = Confirm
 	rt.trace(step)

@@ -70,7 +70,7 @@ func (rt *routing) ask(ctx context.Context, jreq JudgeRequest, attempt int) (Jud
 	v, errs := responseVerdict(resp, rt.r.v.Contract, rt.r.contract)
 	step.Prompt, step.Raw, step.Usage, step.Errors = resp.Prompt, resp.Raw, resp.Usage, errs
 	if errs == nil {
-		step.Choice, step.Confidence = v.Skill, floatp(v.Confidence)
+		step.Choice, step.Confidence = v.Skill, rt.floatp(v.Confidence)
 	}
 	rt.trace(step)
 	return resp, v, errs, nil
@@ -114,12 +114,10 @@ func (rt *routing) prompt(cands []*registry.Skill) string {
 // ties by candidate order; names that are not candidates are ignored.
 func judgeRanking(scores []Candidate, cands []*registry.Skill, recall []Candidate) []Candidate {
 	pos := candidatePositions(cands)
-	var out []rankedAt
+	var room [16]rankedAt // a usual judge's scores, on the stack
+	out := room[:0]
 	for _, c := range scores {
 		if at, ok := pos.of(c.Skill); ok && !slices.ContainsFunc(out, func(r rankedAt) bool { return r.Skill == c.Skill }) {
-			if out == nil {
-				out = make([]rankedAt, 0, len(scores))
-			}
 			out = append(out, rankedAt{Candidate{Skill: c.Skill, Score: round4(c.Score)}, at})
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // not already spend it); what still fails turns into clarify, asking for
 // exactly those fields; a permission failure refuses.
 func (rt *routing) checkParams(ctx context.Context, s *registry.Skill, v verdict, action Action, cands []*registry.Skill, ranking []Candidate) error {
-	params := dropNulls(v.Params)
+	params := withoutNulls(v.Params)
 	errs := validateParams(s, rt.set.quick[s], params, rt.held, rt.now)
 	rt.trace(TraceStep{Stage: "params", Choice: s.Name, Errors: errs, Note: paramsNote(errs)})
 	if len(errs) > 0 && !hasLayer(errs, LayerPermission) && !rt.repaired && !isBuiltinJudge(rt.set.models.Judge) {
@@ -37,7 +37,7 @@ func (rt *routing) checkParams(ctx context.Context, s *registry.Skill, v verdict
 		case outcome != choiceSkill || fixedSkill != s:
 			rt.trace(TraceStep{Stage: "params", Note: fmt.Sprintf("the repair switched to %q; only a params repair is taken, the first answer stands", fixed.Skill)})
 		default:
-			params = dropNulls(fixed.Params)
+			params = withoutNulls(fixed.Params)
 			errs = validateParams(s, rt.set.quick[s], params, rt.held, rt.now)
 			rt.trace(TraceStep{Stage: "params", Choice: s.Name, Attempt: 2, Errors: errs, Note: paramsNote(errs)})
 		}
@@ -166,10 +166,22 @@ func (rt *routing) clarifyBetween(offer []Candidate) {
 
 // capabilities states the boundary: what the system can do here.
 func capabilities(cands []*registry.Skill) string {
+	return string(appendCapabilities(nil, cands))
+}
+
+// appendCapabilities appends capabilities(cands) to b.
+func appendCapabilities(b []byte, cands []*registry.Skill) []byte {
 	if len(cands) == 0 {
-		return ""
+		return b
 	}
-	return "I can help with: " + strings.Join(skillNames(cands), ", ") + "."
+	b = append(b, "I can help with: "...)
+	for i, c := range cands {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, c.Name...)
+	}
+	return append(b, '.')
 }
 
 // joinNames lists names as "a", "a and b" or "a, b and c".

@@ -31,19 +31,95 @@ type routing struct {
 	// (recallIndex.scores): ranking and diagnosis share one scan.
 	recalled   []float32
 	recalledIx *recallIndex
+	// hits memoises which skills' triggers match the text.
+	hits triggerHits
+	// room is storage for what a usual decision holds, in the routing's
+	// own allocation rather than one allocation each (see routingRoom).
+	room routingRoom
+	// scratch holds recall's per-request buffers, from the router's pool;
+	// nothing in the decision points into it.
+	scratch *routeScratch
+}
+
+// routingRoom is room for the parts of a usual decision: its trace steps
+// (policy, rules, recall, judge, bands, params or gate, diagnosis), the
+// numbers they point at, the names policy drops and recall offers, the
+// skills policy keeps and the judge weighs. Each is used while it fits and
+// then left for an allocation of its own; the decision points into it, so
+// a routing is never reused.
+type routingRoom struct {
+	trace   [8]TraceStep
+	floats  [4]float64
+	nFloats int
+	ints    [2]int
+	nInts   int
+	dropped [4]string
+	top     [8]string
+	kept    [32]*registry.Skill
+	cands   [8]*registry.Skill
+}
+
+// floatp is &f, in the room while it lasts.
+func (rt *routing) floatp(f float64) *float64 {
+	r := &rt.room
+	if r.nFloats == len(r.floats) {
+		p := new(float64) // not &f: that would move f to the heap on every call
+		*p = f
+		return p
+	}
+	p := &r.floats[r.nFloats]
+	r.nFloats++
+	*p = f
+	return p
+}
+
+// intp is &n, in the room while it lasts.
+func (rt *routing) intp(n int) *int {
+	r := &rt.room
+	if r.nInts == len(r.ints) {
+		p := new(int)
+		*p = n
+		return p
+	}
+	p := &r.ints[r.nInts]
+	r.nInts++
+	*p = n
+	return p
 }
 
 // recallRank ranks allowed skills of rt.set by recall, embedding and
-// scoring the request once per routing.
-func (rt *routing) recallRank(ctx context.Context, allowed []*registry.Skill, k int) ([]Candidate, error) {
+// scoring the request once per routing. The ranking is appended to dst
+// (nil: a new list).
+func (rt *routing) recallRank(ctx context.Context, allowed []*registry.Skill, k int, dst []Candidate) ([]Candidate, error) {
 	if rt.recalledIx != rt.set.index {
-		best, err := rt.set.index.scores(ctx, rt.text)
+		best, err := rt.set.index.scores(ctx, rt.text, rt.routeScratch())
 		if err != nil {
 			return nil, err
 		}
 		rt.recalled, rt.recalledIx = best, rt.set.index
 	}
-	return rt.set.index.rank(rt.recalled, allowed, k), nil
+	return rt.set.index.rank(rt.recalled, allowed, k, dst), nil
+}
+
+// routeScratch is the routing's recall buffers, taken from the router's
+// pool on first use.
+func (rt *routing) routeScratch() *routeScratch {
+	if rt.scratch == nil {
+		rt.scratch, _ = rt.r.scratch.Get().(*routeScratch)
+		if rt.scratch == nil {
+			rt.scratch = new(routeScratch)
+		}
+	}
+	return rt.scratch
+}
+
+// release gives the recall buffers back once the request is routed; the
+// recall scores are gone with them.
+func (rt *routing) release() {
+	if rt.scratch != nil {
+		rt.r.scratch.Put(rt.scratch)
+		rt.scratch, rt.recalled, rt.recalledIx = nil, nil, nil
+	}
 }
 
 func (rt *routing) trace(step TraceStep) { rt.d.Trace = append(rt.d.Trace, step) }
@@ -68,9 +144,9 @@ func (rt *routing) run(ctx context.Context) error {
 	rt.d.Model = set.models.Judge.Name()
 
 	// Stage 0: policy.
-	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held)
+	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held, rt.room.kept[:0], rt.room.dropped[:0])
 	rt.kept = candidates
-	rt.trace(TraceStep{Stage: "policy", Kept: intp(len(candidates)), Dropped: dropped})
+	rt.trace(TraceStep{Stage: "policy", Kept: rt.intp(len(candidates)), Dropped: dropped})
 	if len(candidates) == 0 {
 		rt.d.Stage = "policy"
 		rt.refuse(fmt.Sprintf("No skill is available to you for this request: your permissions and disabled skills leave none of the %d skills.", len(set.reg.Skills)))
@@ -80,13 +156,10 @@ func (rt *routing) run(ctx context.Context) error {
 	// Stage 1: rules.
 	// Matched stays the triggers' own matches: workflows that join below are
 	// named in the note, so the trace still says what the rules saw.
-	var matched []*registry.Skill
-	if set.triggers.mayMatch(rt.text) {
-		matched = matchTriggers(candidates, rt.text)
-	}
+	matched := rt.matchTriggers(candidates)
 	rules := TraceStep{Stage: "rules", Matched: skillNames(matched)}
 	joined, via := workflowsOver(candidates, matched)
-	if len(matched) == 1 && len(joined) == 0 && !sharedSignal(set.reg.Skills, candidates, rt.text) {
+	if len(matched) == 1 && len(joined) == 0 && !rt.sharedSignal(candidates) {
 		rt.trace(rules)
 		return rt.byRule(ctx, matched[0])
 	}
@@ -94,7 +167,7 @@ func (rt *routing) run(ctx context.Context) error {
 		pool := append(append([]*registry.Skill(nil), matched...), joined...)
 		rules.Note = rulesNote(matched, joined, via)
 		rt.trace(rules)
-		ranked, err := rt.recallRank(ctx, pool, len(pool))
+		ranked, err := rt.recallRank(ctx, pool, len(pool), nil)
 		if err != nil {
 			return rt.recallFailed(ctx, err)
 		}
@@ -103,11 +176,11 @@ func (rt *routing) run(ctx context.Context) error {
 	rt.trace(rules)
 
 	// Stage 2: recall.
-	ranked, err := rt.recallRank(ctx, candidates, rt.r.topK())
+	ranked, err := rt.recallRank(ctx, candidates, rt.r.topK(), nil)
 	if err != nil {
 		return rt.recallFailed(ctx, err)
 	}
-	rt.trace(TraceStep{Stage: "recall", Top: candidateNames(ranked), Scores: ranked})
+	rt.trace(TraceStep{Stage: "recall", Top: appendNames(rt.room.top[:0], ranked), Scores: ranked})
 	return rt.judged(ctx, rt.skillsOf(ranked), ranked)
 }
 
@@ -142,19 +215,23 @@ func (rt *routing) recallFailed(ctx context.Context, err error) error {
 }
 
 func (rt *routing) skillsOf(ranked []Candidate) []*registry.Skill {
-	out := make([]*registry.Skill, len(ranked))
-	for i, c := range ranked {
-		out[i] = rt.set.byName[c.Skill]
+	out := rt.room.cands[:0]
+	for _, c := range ranked {
+		out = append(out, rt.set.byName[c.Skill])
 	}
 	return out
 }
 
 func candidateNames(cs []Candidate) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.Skill
+	return appendNames(make([]string, 0, len(cs)), cs)
+}
+
+// appendNames appends the candidates' skill names to dst.
+func appendNames(dst []string, cs []Candidate) []string {
+	for _, c := range cs {
+		dst = append(dst, c.Skill)
 	}
-	return out
+	return dst
 }
 
 // ParamExtractor is implemented by judges that can read a given skill's
@@ -171,7 +248,7 @@ func (rt *routing) byRule(ctx context.Context, s *registry.Skill) error {
 	rt.d.Stage = "rules"
 	ranking := []Candidate{{Skill: s.Name, Score: 1}}
 	rt.d.Candidates = ranking
-	cands := []*registry.Skill{s}
+	cands := append(rt.room.cands[:0], s)
 	v, _, ok, err := rt.judgeWithRepair(ctx, cands, ranking)
 	if err != nil || !ok {
 		return err
@@ -235,18 +312,39 @@ func (rt *routing) act(ctx context.Context, s *registry.Skill, v verdict, conf f
 	if action != Refuse {
 		rt.cover = s
 	}
-	rt.trace(TraceStep{Stage: "bands", Choice: s.Name, Confidence: floatp(conf), Note: bandsNote(s.SideEffect, execute, clarify, action)})
+	rt.trace(TraceStep{Stage: "bands", Choice: s.Name, Confidence: rt.floatp(conf), Note: bandsNote(s.SideEffect, execute, clarify, action)})
 	switch action {
 	case Clarify:
 		rt.d.Skill = s.Name
-		rt.d.Params = dropNulls(v.Params)
+		rt.d.Params = withoutNulls(v.Params)
 		rt.clarifyBetween(topTwo(ranking))
 		return nil
 	case Refuse:
-		rt.refuse(fmt.Sprintf("I'm not confident enough that any available skill fits this request (best guess %s at %.2f, below %.2f), so nothing was run. %s", s.Name, conf, clarify, capabilities(cands)))
+		rt.refuse(unsureMessage(s, conf, clarify, cands))
 		return nil
 	}
 	return rt.checkParams(ctx, s, v, action, cands, ranking)
+}
+
+// unsureMessage is fmt.Sprintf("I'm not confident enough that any
+// available skill fits this request (best guess %s at %.2f, below %.2f),
+// so nothing was run. %s", s.Name, conf, clarify, capabilities(cands))
+// built by hand, in one allocation: most refusals say it.
+func unsureMessage(s *registry.Skill, conf, clarify float64, cands []*registry.Skill) string {
+	n := 160 + len(s.Name)
+	for _, c := range cands {
+		n += len(c.Name) + 2
+	}
+	b := make([]byte, 0, n)
+	b = append(b, "I'm not confident enough that any available skill fits this request (best guess "...)
+	b = append(b, s.Name...)
+	b = append(b, " at "...)
+	b = strconv.AppendFloat(b, conf, 'f', 2, 64)
+	b = append(b, ", below "...)
+	b = strconv.AppendFloat(b, clarify, 'f', 2, 64)
+	b = append(b, "), so nothing was run. "...)
+	b = appendCapabilities(b, cands)
+	return string(b)
 }
 
 // bandsNote is fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g

@@ -2,11 +2,8 @@ package router
 
 import (
 	"regexp"
-	"regexp/syntax"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -14,13 +11,18 @@ import (
 // policy is stage 0: only skills the caller may use, and that are not
 // switched off for them, become candidates. Nothing else is ever seen by a
 // later stage, so no judge answer can reach a skill outside the caller's
-// scope.
-func policy(skills []*registry.Skill, caller Caller, scopes heldScopes) (kept []*registry.Skill, dropped []string) {
+// scope. kept and dropped are appended to keptRoom and droppedRoom (empty
+// slices with room, or nil).
+func policy(skills []*registry.Skill, caller Caller, scopes heldScopes, keptRoom []*registry.Skill, droppedRoom []string) (kept []*registry.Skill, dropped []string) {
 	disabled := make(map[string]bool, len(caller.Disabled))
 	for _, d := range caller.Disabled {
 		disabled[strings.TrimSpace(d)] = true
 	}
-	kept = make([]*registry.Skill, 0, len(skills))
+	kept = keptRoom
+	if cap(kept) < len(skills) {
+		kept = make([]*registry.Skill, 0, len(skills))
+	}
+	dropped = droppedRoom
 	for _, s := range skills {
 		// A workflow's scopes already include its nodes' (a workflow never
 		// lends a node a permission); a disabled node skill must shut it out
@@ -31,6 +33,9 @@ func policy(skills []*registry.Skill, caller Caller, scopes heldScopes) (kept []
 			continue
 		}
 		kept = append(kept, s)
+	}
+	if len(dropped) == 0 {
+		dropped = nil // as before the room: no list, not an empty one
 	}
 	slices.Sort(dropped)
 	return kept, dropped
@@ -108,207 +113,109 @@ func (h heldScopes) has(n string) bool {
 	return slices.Contains(h.list, n)
 }
 
-// triggerFilter answers, in one pass over the text, whether any trigger of
-// a skill set can match: most requests match none, and trying each
-// trigger in turn costs a regexp run per trigger per request.
-type triggerFilter struct {
-	none bool           // the set has no triggers at all
-	any  *regexp.Regexp // every trigger as one alternation; nil: try each
-	// needles, when set, are strings one of which is in any text some
-	// trigger matches: a text with none of them skips the regexps.
-	needles []needle
+// triggerIndex holds a skill set's triggers for stage 1, each with the
+// literals one of which every match of it contains: most requests match no
+// trigger, and a text holding none of a trigger's literals is never run
+// through its regexp. Which skills a request triggers is worked out once
+// per request (triggerHits), however many times stage 1 and diagnosis ask.
+type triggerIndex struct {
+	at     map[*registry.Skill]int // the place of each skill with triggers
+	skills [][]trigger             // by place
 }
 
-func newTriggerFilter(skills []*registry.Skill) triggerFilter {
-	var alts []string
+// trigger is one compiled trigger and what every match of it contains
+// (requiredClauses; nil when nothing can be checked exactly: the regexp
+// always runs).
+type trigger struct {
+	re      *regexp.Regexp
+	clauses [][]needle
+}
+
+func newTriggerIndex(skills []*registry.Skill) triggerIndex {
+	var ix triggerIndex
 	for _, s := range skills {
+		var ts []trigger
 		for _, t := range s.Triggers {
 			if t.Re != nil {
-				// Each pattern keeps its own flags: a flag group such as
-				// (?i) set inside (?:…) ends with that group.
-				alts = append(alts, "(?:"+t.Re.String()+")")
+				ts = append(ts, trigger{re: t.Re, clauses: triggerClauses(t.Re)})
 			}
 		}
+		if len(ts) == 0 {
+			continue
+		}
+		if ix.at == nil {
+			ix.at = map[*registry.Skill]int{}
+		}
+		if _, seen := ix.at[s]; !seen {
+			ix.at[s] = len(ix.skills)
+			ix.skills = append(ix.skills, ts)
+		}
 	}
-	if len(alts) == 0 {
-		return triggerFilter{none: true}
-	}
-	f := triggerFilter{needles: triggerNeedles(skills)}
-	re, err := regexp.Compile(strings.Join(alts, "|"))
-	if err != nil {
-		// Too large to join (each compiled alone): every trigger is tried.
-		return f
-	}
-	f.any = re
-	return f
+	return ix
 }
 
-// mayMatch is false only when no trigger of the set matches text.
-func (f triggerFilter) mayMatch(text string) bool {
-	if f.none {
-		return false
-	}
-	if f.needles != nil && !slices.ContainsFunc(f.needles, func(n needle) bool { return n.in(text) }) {
-		return false
-	}
-	return f.any == nil || f.any.MatchString(text)
-}
-
-// needle is a literal every match of some trigger contains; fold: in any
-// ASCII case (the needle is kept in lower case).
-type needle struct {
-	s    string
-	fold bool
-}
-
-func (n needle) in(text string) bool {
-	if !n.fold {
-		return strings.Contains(text, n.s)
-	}
-	for i := 0; i+len(n.s) <= len(text); i++ {
-		if asciiFoldPrefix(text[i:], n.s) {
+// matchesAny reports whether one of ts matches text, trying a regexp only
+// when the text holds what every match of it holds.
+func matchesAny(ts []trigger, text string) bool {
+	for _, t := range ts {
+		if !clausesHold(t.clauses, text) {
+			continue
+		}
+		if t.re.MatchString(text) {
 			return true
 		}
 	}
 	return false
 }
 
-// asciiFoldPrefix reports whether text starts with lower in any ASCII case.
-func asciiFoldPrefix(text, lower string) bool {
-	for j := 0; j < len(lower); j++ {
-		c := text[j]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[j] {
-			return false
-		}
-	}
-	return true
+// triggerHits remembers, for one request's text, whose triggers match.
+type triggerHits struct {
+	ix    *triggerIndex
+	state []uint8 // by place: 0 not tried yet, 1 no match, 2 a match
+	small [16]uint8
 }
 
-// triggerNeedles gathers, for every trigger of the skills, literals one
-// of which any match of it contains; nil when some trigger has none that
-// can be checked exactly (then the regexps always run).
-func triggerNeedles(skills []*registry.Skill) []needle {
-	var out []needle
-	for _, s := range skills {
-		for _, t := range s.Triggers {
-			if t.Re == nil {
-				continue
-			}
-			re, err := syntax.Parse(t.Re.String(), syntax.Perl)
-			if err != nil {
-				return nil
-			}
-			ns := requiredLiterals(re)
-			if len(ns) == 0 {
-				return nil
-			}
-			for _, n := range ns {
-				if !slices.Contains(out, n) {
-					out = append(out, n)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// requiredLiterals are literals one of which every match of re contains,
-// or nil when it cannot tell. A concatenation needs each part, so the
-// part with the longest shortest literal is kept; an alternation needs
-// one of its branches; a repeat at least once needs its body. Of a
-// case-folded literal only a run of letters that fold within ASCII is kept
-// (not k or s, whose fold orbits hold the Kelvin sign and the long s).
-func requiredLiterals(re *syntax.Regexp) []needle {
-	switch re.Op {
-	case syntax.OpLiteral:
-		// The longest run of runes a plain search finds exactly.
-		fold := re.Flags&syntax.FoldCase != 0
-		var best, run []rune
-		for _, r := range append(re.Rune, utf8.RuneError) {
-			if r == utf8.RuneError || fold && !asciiFoldOnly(r) {
-				if len(run) > len(best) {
-					best = run
-				}
-				run = nil
-				continue
-			}
-			run = append(run, r)
-		}
-		if len(best) == 0 {
-			return nil
-		}
-		s := string(best)
-		if fold {
-			s = strings.ToLower(s)
-		}
-		return []needle{{s: s, fold: fold}}
-	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiterals(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return requiredLiterals(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		var best []needle
-		for _, sub := range re.Sub {
-			if ns := requiredLiterals(sub); ns != nil && (best == nil || shortest(ns) > shortest(best)) {
-				best = ns
-			}
-		}
-		return best
-	case syntax.OpAlternate:
-		var all []needle
-		for _, sub := range re.Sub {
-			ns := requiredLiterals(sub)
-			if ns == nil {
-				return nil
-			}
-			all = append(all, ns...)
-		}
-		return all
-	}
-	return nil
-}
-
-func shortest(ns []needle) int {
-	m := len(ns[0].s)
-	for _, n := range ns[1:] {
-		m = min(m, len(n.s))
-	}
-	return m
-}
-
-// asciiFoldOnly reports whether every rune r matches case-insensitively
-// is ASCII, so an ASCII case-insensitive search finds exactly its matches.
-func asciiFoldOnly(r rune) bool {
-	if r >= utf8.RuneSelf {
+// triggered reports whether a trigger of s matches text (the text of the
+// request the hits belong to), running s's triggers at most once.
+func (h *triggerHits) triggered(ix *triggerIndex, s *registry.Skill, text string) bool {
+	i, ok := ix.at[s]
+	if !ok {
 		return false
 	}
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		if f >= utf8.RuneSelf {
-			return false
+	if h.ix != ix {
+		h.ix = ix
+		if n := len(ix.skills); n <= len(h.small) {
+			h.small = [16]uint8{}
+			h.state = h.small[:n]
+		} else {
+			h.state = make([]uint8, n)
 		}
 	}
-	return true
+	if h.state[i] == 0 {
+		h.state[i] = 1
+		if matchesAny(ix.skills[i], text) {
+			h.state[i] = 2
+		}
+	}
+	return h.state[i] == 2
 }
 
 // matchTriggers is stage 1: the candidates whose trigger regexes match the
-// text, in registry order. Triggers of skills that did not pass policy are
-// never consulted.
-func matchTriggers(candidates []*registry.Skill, text string) []*registry.Skill {
+// request, in registry order. Triggers of skills that did not pass policy
+// are never consulted.
+func (rt *routing) matchTriggers(candidates []*registry.Skill) []*registry.Skill {
 	var matched []*registry.Skill
 	for _, s := range candidates {
-		for _, t := range s.Triggers {
-			if t.Re != nil && t.Re.MatchString(text) {
-				matched = append(matched, s)
-				break
-			}
+		if rt.triggered(s) {
+			matched = append(matched, s)
 		}
 	}
 	return matched
+}
+
+// triggered reports whether a trigger of s matches the request.
+func (rt *routing) triggered(s *registry.Skill) bool {
+	return rt.hits.triggered(&rt.set.triggers, s, rt.text)
 }
 
 // workflowsOver is the rest of stage 1: the candidates (so policy has
@@ -341,16 +248,13 @@ func workflowsOver(candidates, matched []*registry.Skill) (joined []*registry.Sk
 }
 
 // sharedSignal reports whether a trigger of a skill that did not pass policy
-// also matches the text. An order id names both "show the order" and
+// also matches the request. An order id names both "show the order" and
 // "refund the order"; when the caller may only read, the id alone must not
 // decide "show the order" for "refund ORD-…". The dropped skill is only
 // consulted here and never becomes a candidate.
-func sharedSignal(all, candidates []*registry.Skill, text string) bool {
-	for _, s := range all {
-		if slices.Contains(candidates, s) {
-			continue
-		}
-		if len(matchTriggers([]*registry.Skill{s}, text)) > 0 {
+func (rt *routing) sharedSignal(candidates []*registry.Skill) bool {
+	for _, s := range rt.set.reg.Skills {
+		if !slices.Contains(candidates, s) && rt.triggered(s) {
 			return true
 		}
 	}

@@ -184,29 +184,9 @@ func (q *quickSchema) valid(v any) bool {
 	case bool:
 		return q.typed("boolean") && !q.hasEnum
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) || q.hasEnum {
-			return false
-		}
-		if !q.typed("number") && !(q.typed("integer") && x == math.Trunc(x)) {
-			return false
-		}
-		for _, b := range q.bounds {
-			if !b.cmp(x, b.at) {
-				return false
-			}
-		}
-		return true
+		return q.numberOK(x)
 	case string:
-		if !q.typed("string") || q.hasEnum && !slices.Contains(q.enum, x) || q.pattern != nil && !q.pattern.MatchString(x) {
-			return false
-		}
-		if q.minLen > 0 || q.maxLen >= 0 {
-			n := utf8.RuneCountInString(x)
-			if n < q.minLen || q.maxLen >= 0 && n > q.maxLen {
-				return false
-			}
-		}
-		return true
+		return q.stringOK(x)
 	case []any:
 		if !q.typed("array") || q.hasEnum || len(x) < q.minItems || q.maxItems >= 0 && len(x) > q.maxItems {
 			return false
@@ -246,6 +226,148 @@ func (q *quickSchema) valid(v any) bool {
 		return true
 	}
 	return false
+}
+
+// numberOK is valid for a float64, format aside.
+func (q *quickSchema) numberOK(x float64) bool {
+	if math.IsNaN(x) || math.IsInf(x, 0) || q.hasEnum {
+		return false
+	}
+	if !q.typed("number") && !(q.typed("integer") && x == math.Trunc(x)) {
+		return false
+	}
+	for _, b := range q.bounds {
+		if !b.cmp(x, b.at) {
+			return false
+		}
+	}
+	return true
+}
+
+// stringOK is valid for a string, format aside.
+func (q *quickSchema) stringOK(x string) bool {
+	if !q.typed("string") || q.hasEnum && !slices.Contains(q.enum, x) || q.pattern != nil && !q.pattern.MatchString(x) {
+		return false
+	}
+	if q.minLen > 0 || q.maxLen >= 0 {
+		n := utf8.RuneCountInString(x)
+		if n < q.minLen || q.maxLen >= 0 && n > q.maxLen {
+			return false
+		}
+	}
+	return true
+}
+
+// validVerdict is valid(v.VerdictDoc()) without building the map: a
+// string or number is checked as itself, not boxed into an any, unless a
+// format checker must see it.
+func (q *quickSchema) validVerdict(v *Verdict) bool {
+	if q.always {
+		return true
+	}
+	if q.never || q.format != nil || !q.typed("object") || q.hasEnum {
+		return false
+	}
+	for _, name := range q.required {
+		switch name {
+		case "skill", "confidence", "params":
+		case "reason":
+			if v.Reason == "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	// member is the schema a member is checked against; ok is false when
+	// the member is not allowed at all.
+	member := func(name string) (*quickSchema, bool) {
+		if p, found := q.props[name]; found {
+			return p, true
+		}
+		if q.extra != nil {
+			return q.extra, true
+		}
+		return nil, q.extraOK
+	}
+	str := func(name, x string) bool {
+		p, ok := member(name)
+		switch {
+		case !ok:
+			return false
+		case p == nil || p.always:
+			return true
+		case p.never:
+			return false
+		case p.format != nil:
+			return p.valid(x)
+		}
+		return p.stringOK(x)
+	}
+	num := func(name string, x float64) bool {
+		p, ok := member(name)
+		switch {
+		case !ok:
+			return false
+		case p == nil || p.always:
+			return true
+		case p.never:
+			return false
+		case p.format != nil:
+			return p.valid(x)
+		}
+		return p.numberOK(x)
+	}
+	if !str("skill", v.Skill) || !num("confidence", v.Confidence) || v.Reason != "" && !str("reason", v.Reason) {
+		return false
+	}
+	p, ok := member("params")
+	if !ok {
+		return false
+	}
+	if p == nil {
+		return true
+	}
+	if v.Params == nil {
+		return p.valid(nil)
+	}
+	return p.valid(v.Params)
+}
+
+// missingOnly reports whether params (a top-level object) fails the
+// schema only by missing required properties, and which, in the schema's
+// order: the full validator's one error would then be kind.Required with
+// exactly these (every property present is valid by the quick check, so
+// it passes the full validator too). false means "ask the full validator".
+func (q *quickSchema) missingOnly(params map[string]any) ([]string, bool) {
+	if q == nil || q.always || q.never || q.format != nil || !q.typed("object") || q.hasEnum || params == nil {
+		return nil, false
+	}
+	var missing []string
+	for _, name := range q.required {
+		if _, ok := params[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil, false
+	}
+	for k, e := range params {
+		if p, ok := q.props[k]; ok {
+			if !p.valid(e) {
+				return nil, false
+			}
+			continue
+		}
+		if q.extra != nil {
+			if !q.extra.valid(e) {
+				return nil, false
+			}
+		} else if !q.extraOK {
+			return nil, false
+		}
+	}
+	return missing, true
 }
 
 // typed reports whether the schema's type keyword allows the JSON type t

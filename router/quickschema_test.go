@@ -80,3 +80,48 @@ var _ = g.Describe("quick schema checks", func() {
 		Expect(q.valid(math.Nextafter(0.25, 1))).To(BeFalse())
 	})
 })
+
+// A value that fails only by missing required params gets, from the quick
+// check, the errors schemaErrors makes of the full validator's.
+var _ = g.Describe("params missing and nothing else", func() {
+	schemas := []string{
+		`{"type":"object","properties":{"to":{"type":"string"},"channel":{"type":"string","enum":["sms","email"]},"n":{"type":"integer","minimum":1}},"required":["to","channel","n"],"additionalProperties":false}`,
+		`{"type":"object","properties":{"a/b":{"type":"string"},"t~":{"type":"number"}},"required":["t~","a/b"]}`,
+		`{"type":"object","properties":{"day":{"type":"string","format":"date"}},"required":["day","other"],"additionalProperties":{"type":"boolean"}}`,
+	}
+	values := []map[string]any{
+		{}, {"channel": "sms"}, {"channel": "fax"}, {"to": "bob", "n": 0.0}, {"to": "bob", "channel": "email", "n": 2.0},
+		{"extra": true}, {"extra": "x"}, {"a/b": "x"}, {"t~": 1.0}, {"day": "2026-02-30"}, {"day": "2026-02-28", "x": false},
+	}
+
+	g.It("match the full validator's, schema after schema", func() {
+		quickPaths := 0
+		for _, src := range schemas {
+			s := compileSchema(src)
+			q := newQuickSchema(s)
+			Expect(q).NotTo(BeNil(), src)
+			for _, v := range values {
+				want := schemaErrors(s.Validate(v), CatParams, LayerSchema)
+				missing, ok := q.missingOnly(v)
+				if !ok {
+					continue
+				}
+				quickPaths++
+				var got []Error
+				for _, m := range missing {
+					got = append(got, Error{Category: CatParams, Layer: LayerSchema, Path: pointer([]string{m}), Rule: "required", Message: m + " is required"})
+				}
+				Expect(got).To(Equal(want), "%s %v", src, v)
+			}
+		}
+		Expect(quickPaths).To(BeNumerically(">=", 10))
+	})
+
+	g.It("are left to the full validator when something else is wrong", func() {
+		q := newQuickSchema(compileSchema(schemas[0]))
+		for _, v := range []map[string]any{{"channel": "fax"}, {"n": 0.0}, {"extra": 1.0}, {"to": "a", "channel": "sms", "n": 1.0}} {
+			_, ok := q.missingOnly(v)
+			Expect(ok).To(BeFalse(), "%v", v)
+		}
+	})
+})

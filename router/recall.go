@@ -32,6 +32,8 @@ import (
 type recallIndex struct {
 	coll  *chromem.Collection
 	embed EmbeddingFunc
+	// embedInto is Models.EmbedInto, nil when the embedder has none.
+	embedInto func(ctx context.Context, text string, dst []float32) ([]float32, error)
 	// dim is the embeddings' length; 0 when nothing was indexed.
 	dim int
 	// vecs holds every indexed document's normalised embedding, dim floats
@@ -205,12 +207,15 @@ func norm(v []float32) float64 {
 // rank returns the top k of allowed skills by the recall scores of one
 // request (from scores), best first, ties broken by registry order. Skills
 // without any indexed document (or every skill, when the query embeds to
-// nothing) score 0.
-func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int) []Candidate {
+// nothing) score 0. The ranking is appended to dst (nil: a new list).
+func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int, dst []Candidate) []Candidate {
 	if k <= 0 || k > len(allowed) {
 		k = len(allowed)
 	}
-	out := make([]Candidate, 0, len(allowed))
+	out := dst[:0]
+	if cap(out) < len(allowed) {
+		out = make([]Candidate, 0, len(allowed))
+	}
 	for _, s := range allowed {
 		var sc float32
 		if i, ok := ix.order[s.Name]; ok && best != nil {
@@ -230,15 +235,43 @@ func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int) []
 	return out[:k]
 }
 
+// routeScratch holds recall's buffers for one request (from the router's
+// pool, back when the request is routed): the scores by document row and
+// by skill, and the ranking diagnosis reads.
+type routeScratch struct {
+	query, dots, best []float32
+	ranked            []Candidate
+}
+
+// floats is buf resized to n zeros.
+func floats(buf []float32, n int) []float32 {
+	if cap(buf) < n {
+		return make([]float32, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
 // scores embeds text and returns every skill's recall score by registry
 // position: its best document's cosine similarity, 0 for a skill with no
 // document. It is nil (every skill 0) when nothing is indexed or the text
-// embeds to nothing.
-func (ix *recallIndex) scores(ctx context.Context, text string) ([]float32, error) {
+// embeds to nothing. The scores are in buf's memory (nil buf: new).
+func (ix *recallIndex) scores(ctx context.Context, text string, buf *routeScratch) ([]float32, error) {
+	if buf == nil {
+		buf = new(routeScratch)
+	}
 	if ix.dim == 0 {
 		return nil, nil
 	}
-	q, err := ix.embed(ctx, text)
+	var q []float32
+	var err error
+	if ix.embedInto != nil {
+		q, err = ix.embedInto(ctx, text, buf.query[:0])
+		buf.query = q
+	} else {
+		q, err = ix.embed(ctx, text)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("embed request: %w", err)
 	}
@@ -253,7 +286,7 @@ func (ix *recallIndex) scores(ctx context.Context, text string) ([]float32, erro
 	// (a remote embedder's) is scanned whole.
 	dense := countNonZero(q)*2 > len(q)
 	if !dense && ix.post != nil {
-		return ix.postingScores(q), nil
+		return ix.postingScores(q, buf), nil
 	}
 	var nz []int
 	if !dense {
@@ -264,7 +297,8 @@ func (ix *recallIndex) scores(ctx context.Context, text string) ([]float32, erro
 			}
 		}
 	}
-	best := make([]float32, len(ix.rows))
+	best := floats(buf.best, len(ix.rows))
+	buf.best = best
 	for i, r := range ix.rows {
 		if r[0] == r[1] {
 			continue
@@ -294,9 +328,10 @@ func (ix *recallIndex) scores(ctx context.Context, text string) ([]float32, erro
 // (dimension ascending), and the products with a zero entry a row scan
 // adds change no sum (adding a signed zero to a sum that started at +0
 // leaves it as it is), so every score is bit for bit the scan's.
-func (ix *recallIndex) postingScores(q []float32) []float32 {
+func (ix *recallIndex) postingScores(q []float32, buf *routeScratch) []float32 {
 	p := ix.post
-	dots := make([]float32, len(ix.vecs)/ix.dim)
+	dots := floats(buf.dots, len(ix.vecs)/ix.dim)
+	buf.dots = dots
 	for j, x := range q {
 		if x == 0 {
 			continue
@@ -305,7 +340,8 @@ func (ix *recallIndex) postingScores(q []float32) []float32 {
 			dots[p.row[k]] += float32(x * p.val[k])
 		}
 	}
-	best := make([]float32, len(ix.rows))
+	best := floats(buf.best, len(ix.rows))
+	buf.best = best
 	for i, r := range ix.rows {
 		if r[0] == r[1] {
 			continue

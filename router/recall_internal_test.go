@@ -2,10 +2,8 @@ package router
 
 import (
 	"context"
-	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"regexp"
 	"strings"
 
 	g "github.com/onsi/ginkgo/v2"
@@ -71,7 +69,7 @@ var _ = g.Describe("recall scores", func() {
 						seen[i], want[i] = true, r.Similarity
 					}
 				}
-				got, err := ix.scores(ctx, text)
+				got, err := ix.scores(ctx, text, nil)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(got).To(Equal(want), text)
 				Expect(seen[2]).To(BeFalse())
@@ -79,51 +77,43 @@ var _ = g.Describe("recall scores", func() {
 		})
 	}
 
+	g.It("are the same with an embedder that writes into a lent buffer, request after request", func(ctx g.SpecContext) {
+		for _, embed := range []EmbeddingFunc{wordVector, denseVector} {
+			plain, err := buildIndex(ctx, skills, embed)
+			Expect(err).NotTo(HaveOccurred())
+			lent, err := buildIndex(ctx, skills, embed)
+			Expect(err).NotTo(HaveOccurred())
+			lent.embedInto = func(ctx context.Context, text string, dst []float32) ([]float32, error) {
+				v, err := embed(ctx, text)
+				return append(dst, v...), err
+			}
+			buf := new(routeScratch) // reused, as the router reuses it
+			for _, text := range append(texts, texts...) {
+				want, err := plain.scores(ctx, text, nil)
+				Expect(err).NotTo(HaveOccurred())
+				got, err := lent.scores(ctx, text, buf)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(want), text)
+			}
+			Expect(cap(buf.query)).To(BeNumerically(">", 0))
+		}
+	})
+
 	g.It("rank the allowed skills only, ties by registry order, a skill without documents at 0", func(ctx g.SpecContext) {
 		ix, err := buildIndex(ctx, skills, wordVector)
 		Expect(err).NotTo(HaveOccurred())
 		best := []float32{0.5, 0.5, 0, 0.9}
-		got := ix.rank(best, []*registry.Skill{skills[1], skills[2], skills[0]}, 0)
+		got := ix.rank(best, []*registry.Skill{skills[1], skills[2], skills[0]}, 0, nil)
 		Expect(got).To(Equal([]Candidate{{Skill: "list_invoices", Score: 0.5}, {Skill: "restart_service", Score: 0.5}, {Skill: "empty_skill", Score: 0}}))
-		Expect(ix.rank(nil, skills, 2)).To(Equal([]Candidate{{Skill: "list_invoices"}, {Skill: "restart_service"}}))
+		Expect(ix.rank(nil, skills, 2, nil)).To(Equal([]Candidate{{Skill: "list_invoices"}, {Skill: "restart_service"}}))
 	})
 
 	g.It("score nothing for a text that embeds to nothing, and refuse a vector of another length", func(ctx g.SpecContext) {
 		ix, err := buildIndex(ctx, skills, wordVector)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(ix.scores(ctx, "")).To(BeNil())
+		Expect(ix.scores(ctx, "", nil)).To(BeNil())
 		ix.embed = func(context.Context, string) ([]float32, error) { return make([]float32, 3), nil }
-		_, err = ix.scores(ctx, "anything")
+		_, err = ix.scores(ctx, "anything", nil)
 		Expect(err).To(MatchError(ContainSubstring("3 dimensions, the index has 64")))
-	})
-})
-
-var _ = g.Describe("the trigger filter", func() {
-	patterns := []string{`(?i)\bORD-\d{8}\b`, `^restart\b`, `(?m)^zone [a-c]$`, `退款`, `x{2,3}y`}
-	texts := []string{"ord-12345678 please", "ORD-1234567", "please restart", "restart now", "east\nzone b", "zone b\n", "Zone B",
-		"我要退款", "xxy", "xy", "", "nothing here"}
-	skillsOf := func(pats ...string) []*registry.Skill {
-		var out []*registry.Skill
-		for i, p := range pats {
-			out = append(out, &registry.Skill{Name: fmt.Sprint("s", i), Triggers: []*registry.Trigger{{Pattern: p, Re: regexp.MustCompile(p)}}})
-		}
-		return out
-	}
-
-	g.It("says a trigger may match exactly when one of them does, each keeping its own flags", func() {
-		for n := 1; n <= len(patterns); n++ {
-			skills := skillsOf(patterns[:n]...)
-			f := newTriggerFilter(skills)
-			Expect(f.any).NotTo(BeNil())
-			for _, text := range texts {
-				Expect(f.mayMatch(text)).To(Equal(len(matchTriggers(skills, text)) > 0), "%q over %d patterns", text, n)
-			}
-		}
-		// The (?i) of the first pattern must not leak into the second.
-		Expect(newTriggerFilter(skillsOf(patterns[0], patterns[1])).mayMatch("Restart")).To(BeFalse())
-	})
-
-	g.It("never matches for a set without triggers", func() {
-		Expect(newTriggerFilter([]*registry.Skill{{Name: "plain"}}).mayMatch("anything")).To(BeFalse())
 	})
 })

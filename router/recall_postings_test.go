@@ -12,6 +12,7 @@ import (
 var _ = g.Describe("recall postings", func() {
 	g.It("score every row as the row scan does", func() {
 		rng := rand.New(rand.NewPCG(15, 3))
+		buf := new(routeScratch) // reused trial after trial, as the router reuses it request after request
 		const dim = 128
 		for trial := range 50 {
 			ix := &recallIndex{dim: dim}
@@ -38,7 +39,7 @@ var _ = g.Describe("recall postings", func() {
 			for range 1 + rng.IntN(20) {
 				q[rng.IntN(dim)] = float32(rng.NormFloat64())
 			}
-			got := ix.postingScores(q)
+			got := ix.postingScores(q, buf)
 			want := make([]float32, len(ix.rows))
 			for i, r := range ix.rows {
 				if r[0] == r[1] {

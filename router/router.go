@@ -33,6 +33,9 @@ type Router struct {
 	mu    sync.Mutex
 	tools map[*registry.Registry]*toolsEntry
 	fifo  []*registry.Registry
+
+	// scratch pools recall's per-request buffers (*routeScratch).
+	scratch sync.Pool
 }
 
 // skillSet is everything precomputed for one registry: its models, its
@@ -43,7 +46,7 @@ type skillSet struct {
 	index    *recallIndex
 	byName   map[string]*registry.Skill
 	sections map[*registry.Skill]string
-	triggers triggerFilter
+	triggers triggerIndex
 	// quick holds each skill's params schema for validation without the
 	// full validator's allocations when it allows (newQuickSchema).
 	quick map[*registry.Skill]*quickSchema
@@ -121,6 +124,7 @@ func (r *Router) buildSet(ctx context.Context, reg *registry.Registry, report fu
 	if err != nil {
 		return nil, fmt.Errorf("build recall index: %w", err)
 	}
+	index.embedInto = models.EmbedInto
 	set := &skillSet{
 		reg:      reg,
 		models:   models,
@@ -134,7 +138,7 @@ func (r *Router) buildSet(ctx context.Context, reg *registry.Registry, report fu
 		set.sections[s] = skillSection(s)
 		set.quick[s] = newQuickSchema(s.Schema)
 	}
-	set.triggers = newTriggerFilter(reg.Skills)
+	set.triggers = newTriggerIndex(reg.Skills)
 	return set, nil
 }
 
@@ -206,32 +210,36 @@ func (r *Router) Route(ctx context.Context, req Request) (Decision, error) {
 	if err == nil && len(req.Turns) == 0 {
 		err = rt.explainDropped(ctx)
 	}
+	rt.release()
 	if err != nil {
 		return Decision{}, err
+	}
+	if rt.d.Params == nil {
+		rt.d.Params = map[string]any{}
 	}
 	rt.d.LatencyUS = time.Since(start).Microseconds()
 	return rt.d, nil
 }
 
-// newRouting is the state a request starts from.
+// newRouting is the state a request starts from. The decision's params
+// stay nil until a stage sets them (Route gives a decision that never
+// does an empty map): most decisions replace them anyway.
 func (r *Router) newRouting(req Request, now time.Time) *routing {
-	return &routing{
+	rt := &routing{
 		r:    r,
 		req:  req,
 		text: strings.TrimSpace(req.Text),
 		now:  now,
 		held: scopeSet(req.Caller),
 		d: Decision{
-			Params:     map[string]any{},
 			Candidates: []Candidate{},
 			Errors:     []Error{},
-			// Room for a usual decision's steps (policy, rules, recall,
-			// judge, bands, params or gate, diagnosis) in one allocation.
-			Trace:   make([]TraceStep, 0, 8),
-			Version: r.id,
-			Model:   r.base.models.Judge.Name(),
+			Version:    r.id,
+			Model:      r.base.models.Judge.Name(),
 		},
 	}
+	rt.d.Trace = rt.room.trace[:0]
+	return rt
 }
 
 // topK is the version's recall width.
@@ -246,5 +254,3 @@ func (r *Router) topK() int {
 // repair request exactly as before) from model judges worth one repair.
 func isBuiltinJudge(j Judge) bool { return j.Name() == "builtin" }
 
-func intp(n int) *int           { return &n }
-func floatp(f float64) *float64 { return &f }

@@ -191,11 +191,39 @@ type JudgeResponse struct {
 	// builds its answer in memory (the builtin) spares the router a JSON
 	// parse on every request. When set it must be exactly what Raw decodes
 	// to with encoding/json into an any: map[string]any, []any, string,
-	// float64, bool and nil only. The router uses it only when it has that
-	// form (otherwise Raw is parsed as usual), and validates it against the
-	// contract just as it would the parsed Raw; Raw is still what the trace
-	// shows.
+	// float64, bool and nil only; or a *Verdict whose VerdictDoc is that.
+	// The router uses it only when it has that form (otherwise Raw is
+	// parsed as usual), and validates it against the contract just as it
+	// would the parsed Raw; Raw is still what the trace shows.
 	Value any
+}
+
+// Verdict is a judge's answer in the contract's usual shape, as a value:
+// what {"skill": …, "confidence": …, "params": …, "reason": …} decodes to,
+// reason left out when empty and params null when nil. Handed over as
+// JudgeResponse.Value it spares the judge building the document as a map
+// and the router reading it back.
+type Verdict struct {
+	Skill      string
+	Confidence float64
+	Params     map[string]any
+	Reason     string
+}
+
+// VerdictDoc is the decoded JSON document v stands for.
+func (v *Verdict) VerdictDoc() map[string]any {
+	doc := make(map[string]any, 4)
+	doc["skill"] = v.Skill
+	doc["confidence"] = v.Confidence
+	if v.Params == nil {
+		doc["params"] = nil
+	} else {
+		doc["params"] = v.Params
+	}
+	if v.Reason != "" {
+		doc["reason"] = v.Reason
+	}
+	return doc
 }
 
 // Judge picks a skill or "none" with a confidence.
@@ -214,6 +242,11 @@ type EmbeddingFunc func(ctx context.Context, text string) ([]float32, error)
 type Models struct {
 	Judge    Judge
 	Embedder EmbeddingFunc
+	// EmbedInto, when set, is Embedder writing the embedding into dst's
+	// memory when it has room (an empty slice; the result may be dst
+	// itself): the router lends it one buffer per request instead of a new
+	// vector each time. It gives exactly what Embedder gives.
+	EmbedInto func(ctx context.Context, text string, dst []float32) ([]float32, error)
 	// EmbedderName is shown in traces and reports ("builtin", "openai:...").
 	EmbedderName string
 }

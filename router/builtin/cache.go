@@ -232,7 +232,7 @@ func decodeFitted(data []byte, key [32]byte, skills []*registry.Skill, topK int)
 	if int(d.u64()) != topK {
 		return nil
 	}
-	m := &model{skills: skills, byName: make(map[string]int, len(skills))}
+	m := &model{skills: skills, byName: make(map[string]int, len(skills)), recent: new(featureMemo)}
 	for i, s := range skills {
 		m.byName[s.Name] = i
 	}
@@ -280,6 +280,7 @@ func decodeFitted(data []byte, key [32]byte, skills []*registry.Skill, topK int)
 	if len(m.vocab) != len(hashes) {
 		return nil
 	}
+	m.indexVocab()
 	m.groupTexts()
 	m.buildPostings()
 	if len(lin.w) != m.linCount*S {

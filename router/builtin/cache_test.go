@@ -63,7 +63,7 @@ var _ = Describe("disk cache of fits", func() {
 		texts := recallTexts(skills)
 		Expect(back.embedded).To(HaveLen(len(texts)))
 		for _, text := range append(texts, cacheRequests...) {
-			Expect(back.embed(text)).To(Equal(fresh.embedText(text)), text)
+			Expect(back.embed(text, nil)).To(Equal(fresh.embedText(text)), text)
 		}
 	})
 

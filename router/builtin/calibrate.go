@@ -100,8 +100,15 @@ func clipMargin(x float64) float64 { return math.Min(math.Max(x, -maxMargin), ma
 
 // rightFeaturesOf is P(right | in scope)'s input vector for a candidate.
 func rightFeaturesOf(in calInput) []float64 {
+	f := rightFeatureVec(in)
+	return f[:]
+}
+
+// rightFeatureVec is rightFeaturesOf as an array, which outcome keeps on
+// the stack (it runs for every candidate of every request).
+func rightFeatureVec(in calInput) [rightFeatures]float64 {
 	p := math.Min(math.Max(in.prob, 1e-6), 1-1e-6)
-	return []float64{1, clipMargin(in.margin), clipMargin(math.Log(p / (1 - p))), in.fit}
+	return [rightFeatures]float64{1, clipMargin(in.margin), clipMargin(math.Log(p / (1 - p))), in.fit}
 }
 
 // inFeaturesOf is P(in scope)'s input vector for a candidate.
@@ -126,7 +133,8 @@ func (o outcome) none() bool { return o.inScope < 0.5 }
 
 func (c calibration) outcome(in calInput) outcome {
 	inScope := sigmoid(dot(c.in[:], inFeaturesOf(in)))
-	return outcome{right: inScope * sigmoid(dot(c.right[:], rightFeaturesOf(in))), inScope: inScope}
+	right := rightFeatureVec(in)
+	return outcome{right: inScope * sigmoid(dot(c.right[:], right[:])), inScope: inScope}
 }
 
 func (c calibration) confidence(in calInput) float64 { return c.outcome(in).right }

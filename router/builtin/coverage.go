@@ -43,17 +43,24 @@ func nameCover(stems []string, lower string) float64 {
 // paramCover is the share of the skill's required params that params
 // holds (1 when none is required).
 func paramCover(s *registry.Skill, params map[string]any) float64 {
-	req := s.Required()
-	if len(req) == 0 {
-		return 1
-	}
-	n := 0
+	// s.Required() without building the list: this runs for every close
+	// candidate of every request.
+	req, _ := s.ParamsSchema["required"].([]any)
+	n, total := 0, 0
 	for _, r := range req {
-		if _, ok := params[r]; ok {
+		name, ok := r.(string)
+		if !ok {
+			continue
+		}
+		total++
+		if _, ok := params[name]; ok {
 			n++
 		}
 	}
-	return float64(n) / float64(len(req))
+	if total == 0 {
+		return 1
+	}
+	return float64(n) / float64(total)
 }
 
 // coverage reads both covers of skill s for a request; params are the
@@ -62,7 +69,7 @@ func (f *fitted) coverage(s int, text, lower string, dates []dateSpan) (name, pa
 	name = nameCover(f.stems[s], lower)
 	schema = schemaCoverLower(f.schemaStems[s], text, lower)
 	sk := f.skills[s]
-	if len(sk.Required()) == 0 {
+	if !requiresAny(sk) {
 		return name, 1, schema, nil
 	}
 	params = extractDated(planFor(sk), text, lower, dates, f.known)
@@ -74,10 +81,11 @@ func (f *fitted) coverage(s int, text, lower string, dates []dateSpan) (name, pa
 func (f *fitted) heldOutCoverage(s int, text string) (name, param, schema float64) {
 	lower := lowerASCII(text)
 	var dates []dateSpan
-	if len(f.skills[s].Required()) > 0 {
+	if requiresAny(f.skills[s]) {
 		dates = findDates(lower, dateProbe)
 	}
-	name, param, schema, _ = f.coverage(s, text, lower, dates)
+	name, param, schema, params := f.coverage(s, text, lower, dates)
+	releaseParams(params)
 	return name, param, schema
 }
 

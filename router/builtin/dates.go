@@ -22,17 +22,16 @@ type dateSpan struct {
 // submatch byte offsets; today is midnight of the request's day in its
 // time zone.
 type dateRule struct {
-	re    *regexp.Regexp
+	re    *memoRegexp
 	parse func(lower string, m []int, today time.Time) (start, end time.Time, ok bool)
 	abs   bool
-	// The regexp runs only on text holding a digit (when digit is set)
-	// and one of need (when need is set): most requests name no date, and
-	// a substring test costs nanoseconds where a regexp costs microseconds.
+	// The regexp runs only on text holding a digit (when digit is set),
+	// one of need (when need is set) and the shape every match has (when
+	// shape is set): most requests name no date, and a substring test
+	// costs nanoseconds where a regexp costs microseconds.
 	digit bool
 	need  []string
-	// digitSep: the regexp runs only on text where a digit is directly
-	// followed by "-", "/" or ".", as every match of a numeric date holds.
-	digitSep bool
+	shape func(lower string) bool
 }
 
 // monthAlt matches a month's name or its abbreviation.
@@ -44,28 +43,28 @@ var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 // on Monday; "this week"/"this month" run to today; "last N days" ends
 // today and spans N days.
 var dateRules = []dateRule{
-	{re: regexp.MustCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, digitSep: true},
-	{re: regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}},
-	{re: regexp.MustCompile(`\b(` + monthAlt + `)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
-	{re: regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthAlt + `)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
-	{re: regexp.MustCompile(`\b(\d{4}),?\s+(` + monthAlt + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
+	{re: memoCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, shape: numericDateShape},
+	{re: memoCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}, shape: digitThen("月")},
+	{re: memoCompile(`\b(` + monthAlt + `)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
+	{re: memoCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthAlt + `)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
+	{re: memoCompile(`\b(\d{4}),?\s+(` + monthAlt + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
 	// Month-first numeric dates, as US forms write them ("01-31-1980");
 	// day-first when the first part cannot be a month.
-	{re: regexp.MustCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, digitSep: true},
+	{re: memoCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, shape: numericDateShape},
 	// A range of days written without their month ("1号到15号", "the 1st
 	// to the 15th"), as a user answers "which dates?".
-	{re: regexp.MustCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}},
-	{re: regexp.MustCompile(`\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s*(?:to|until|till|through|-)\s*(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`), abs: true, parse: dayRange, digit: true, need: []string{"st", "nd", "rd", "th"}},
-	{re: regexp.MustCompile(`今天|今日|\btoday\b`), parse: days(0, 0), need: []string{"今天", "今日", "today"}},
-	{re: regexp.MustCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1), need: []string{"昨天", "昨日", "yesterday"}},
-	{re: regexp.MustCompile(`前天|\bthe day before yesterday\b`), parse: days(2, 2), need: []string{"前天", "before yesterday"}},
-	{re: regexp.MustCompile(`上周|上个?星期|上个?礼拜|\blast week\b|\bprevious week\b`), parse: lastWeek, need: []string{"上周", "上星期", "上个", "上礼拜", "week"}},
-	{re: regexp.MustCompile(`本周|这周|这个?星期|本星期|\bthis week\b`), parse: thisWeek, need: []string{"本周", "这周", "星期", "week"}},
-	{re: regexp.MustCompile(`(?:最近|近|过去)\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(?:天|日)`), parse: lastNDays, need: []string{"近", "过去"}},
-	{re: regexp.MustCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0), need: []string{"近", "过去"}},
-	{re: regexp.MustCompile(`\b(?:last|past|previous)\s+([0-9]+|[a-z]+)\s+days?\b`), parse: lastNDays, need: []string{"day"}},
-	{re: regexp.MustCompile(`本月|这个月|\bthis month\b`), parse: thisMonth, need: []string{"本月", "这个月", "month"}},
-	{re: regexp.MustCompile(`上个?月|\blast month\b|\bprevious month\b`), parse: lastMonth, need: []string{"上个月", "上月", "month"}},
+	{re: memoCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}, shape: digitThen("日", "号")},
+	{re: memoCompile(`\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s*(?:to|until|till|through|-)\s*(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`), abs: true, parse: dayRange, digit: true, shape: ordinalShape},
+	{re: memoCompile(`今天|今日|\btoday\b`), parse: days(0, 0), need: []string{"今天", "今日", "today"}},
+	{re: memoCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1), need: []string{"昨天", "昨日", "yesterday"}},
+	{re: memoCompile(`前天|\bthe day before yesterday\b`), parse: days(2, 2), need: []string{"前天", "the day before yesterday"}},
+	{re: memoCompile(`上周|上个?星期|上个?礼拜|\blast week\b|\bprevious week\b`), parse: lastWeek, need: []string{"上周", "上星期", "上个星期", "上礼拜", "上个礼拜", "last week", "previous week"}},
+	{re: memoCompile(`本周|这周|这个?星期|本星期|\bthis week\b`), parse: thisWeek, need: []string{"本周", "这周", "这星期", "这个星期", "本星期", "this week"}},
+	{re: memoCompile(`(?:最近|近|过去)\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(?:天|日)`), parse: lastNDays, need: []string{"近", "过去"}},
+	{re: memoCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0), need: []string{"近", "过去"}},
+	{re: memoCompile(`\b(?:last|past|previous)\s+([0-9]+|[a-z]+)\s+days?\b`), parse: lastNDays, need: []string{"last", "past", "previous"}, shape: contains("day")},
+	{re: memoCompile(`本月|这个月|\bthis month\b`), parse: thisMonth, need: []string{"本月", "这个月", "this month"}},
+	{re: memoCompile(`上个?月|\blast month\b|\bprevious month\b`), parse: lastMonth, need: []string{"上个月", "上月", "last month", "previous month"}},
 }
 
 // continuedDay matches a range's second day written without its month:
@@ -75,15 +74,19 @@ var continuedDay = regexp.MustCompile(`^\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s
 // findDates lists the date expressions of lower (lowercased text) in text
 // order; where two overlap the longer wins.
 func findDates(lower string, now time.Time) []dateSpan {
+	return appendDates(nil, lower, now)
+}
+
+// appendDates is findDates in dst's memory (an empty slice with room).
+func appendDates(dst []dateSpan, lower string, now time.Time) []dateSpan {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
-	var found []dateSpan
-	digit := strings.ContainsAny(lower, "0123456789")
-	digitSep := digit && hasDigitSep(lower)
-	for _, r := range dateRules {
-		if r.digit && !digit || r.digitSep && !digitSep || r.need != nil && !containsAny(lower, r.need) {
+	found := dst[:0]
+	may := lastMayMatch.recall(lower, mayMatchRules)
+	for i, r := range dateRules {
+		if may&(1<<i) == 0 {
 			continue
 		}
-		for _, m := range r.re.FindAllStringSubmatchIndex(lower, -1) {
+		for _, m := range r.re.allSubmatchIndex(lower) {
 			if !digitBoundary(lower, m[0], m[1]) {
 				continue
 			}
@@ -100,7 +103,8 @@ func findDates(lower string, now time.Time) []dateSpan {
 		}
 		return (b.to - b.from) - (a.to - a.from)
 	})
-	var out []dateSpan
+	// Kept in place: out never gets ahead of the span being read.
+	out := found[:0]
 	for _, d := range found {
 		if n := len(out); n > 0 && d.from < out[n-1].to {
 			if d.to-d.from > out[n-1].to-out[n-1].from {
@@ -156,18 +160,81 @@ var writtenYear = regexp.MustCompile(`\d{4}`)
 // place matters (tokenizing): any fixed day will do.
 var dateProbe = time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
 
-// hasDigitSep reports whether an ASCII digit is directly followed by one
-// of the numeric dates' separators, "-", "/" or ".".
-func hasDigitSep(s string) bool {
-	for i := 0; i+1 < len(s); i++ {
-		if c := s[i]; c >= '0' && c <= '9' {
-			if n := s[i+1]; n == '-' || n == '/' || n == '.' {
+// lastMayMatch remembers which rules may match the last texts: the
+// embedder and the judge look for the same request's dates.
+var lastMayMatch memoOf[uint32]
+
+// mayMatchRules has bit i set when dateRules[i] may match lower (a spec
+// holds the rules to 32).
+func mayMatchRules(lower string) uint32 {
+	digit := strings.ContainsAny(lower, "0123456789")
+	var may uint32
+	for i, r := range dateRules {
+		if r.mayMatch(lower, digit) {
+			may |= 1 << i
+		}
+	}
+	return may
+}
+
+// mayMatch is false only for text r's regexp cannot match; digit says
+// whether lower holds an ASCII digit.
+func (r dateRule) mayMatch(lower string, digit bool) bool {
+	return (digit || !r.digit) && (r.need == nil || containsAny(lower, r.need)) && (r.shape == nil || r.shape(lower))
+}
+
+// numericDateShape is what every numeric date holds (both year-first and
+// year-last): a digit, a separator ("-", "/" or "."), one or two digits
+// and a separator again.
+func numericDateShape(s string) bool {
+	for i := 0; i+3 < len(s); i++ {
+		if isDigitByte(s[i]) && isDateSep(s[i+1]) && isDigitByte(s[i+2]) &&
+			(isDateSep(s[i+3]) || i+4 < len(s) && isDigitByte(s[i+3]) && isDateSep(s[i+4])) {
+			return true
+		}
+	}
+	return false
+}
+
+// ordinalShape: a digit right before "st", "nd", "rd" or "th".
+func ordinalShape(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if isDigitByte(s[i]) {
+			switch s[i+1 : i+3] {
+			case "st", "nd", "rd", "th":
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// digitThen is the shape of a digit followed, after any \s, by one of
+// words.
+func digitThen(words ...string) func(string) bool {
+	return func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if !isDigitByte(s[i]) {
+				continue
+			}
+			rest := strings.TrimLeft(s[i+1:], "\t\n\f\r ")
+			for _, w := range words {
+				if strings.HasPrefix(rest, w) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+func contains(sub string) func(string) bool {
+	return func(s string) bool { return strings.Contains(s, sub) }
+}
+
+func isDigitByte(b byte) bool { return b >= '0' && b <= '9' }
+
+func isDateSep(b byte) bool { return b == '-' || b == '/' || b == '.' }
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {
@@ -184,11 +251,15 @@ func dateSpans(lower string) []span {
 	if len(found) == 0 {
 		return nil
 	}
-	out := make([]span, len(found))
-	for i, d := range found {
-		out[i] = d.span
+	return appendSpans(make([]span, 0, len(found)), found)
+}
+
+// appendSpans appends where the dates are to dst.
+func appendSpans(dst []span, dates []dateSpan) []span {
+	for _, d := range dates {
+		dst = append(dst, d.span)
 	}
-	return out
+	return dst
 }
 
 // digitBoundary rejects matches glued to more digits ("12026-11-03").

@@ -1,27 +1,65 @@
 package builtin
 
 import (
+	"math/rand/v2"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("numeric date pre-check", func() {
-	It("passes only text with a digit right before a separator", func() {
-		Expect(hasDigitSep("due 2031-05-02")).To(BeTrue())
-		Expect(hasDigitSep("on 5/2/2031")).To(BeTrue())
-		Expect(hasDigitSep("v1.2")).To(BeTrue())
-		Expect(hasDigitSep("PKG-20310502 and a/b")).To(BeFalse())
-		Expect(hasDigitSep("9")).To(BeFalse())
+var _ = Describe("date pre-checks", func() {
+	It("see the shapes numeric dates, ordinals and day markers have", func() {
+		Expect(numericDateShape("due 2031-05-02")).To(BeTrue())
+		Expect(numericDateShape("on 5/2/2031")).To(BeTrue())
+		Expect(numericDateShape("on 12.31.2031")).To(BeTrue())
+		Expect(numericDateShape("v1.2")).To(BeFalse())
+		Expect(numericDateShape("PKG-20310502 and a/b")).To(BeFalse())
+		Expect(numericDateShape("9")).To(BeFalse())
+		Expect(ordinalShape("the 1st to the 5th")).To(BeTrue())
+		Expect(ordinalShape("the first and the fifth")).To(BeFalse())
+		Expect(digitThen("日", "号")("3 \t号到9号")).To(BeTrue())
+		Expect(digitThen("日", "号")("今日 3 天")).To(BeFalse())
 	})
 
-	It("still finds numeric dates, and none after an id", func() {
+	It("still find numeric dates, and none after an id", func() {
 		now := time.Date(2031, 5, 10, 9, 0, 0, 0, time.UTC)
 		ds := findDates("ship between 2031-05-02 and 05/06/2031", now)
 		Expect(ds).To(HaveLen(2))
 		Expect(ds[0].start).To(Equal(time.Date(2031, 5, 2, 0, 0, 0, 0, time.UTC)))
 		Expect(ds[1].start).To(Equal(time.Date(2031, 5, 6, 0, 0, 0, 0, time.UTC)))
 		Expect(findDates("where is pkg-20310502", now)).To(BeEmpty())
+	})
+
+	It("fit in the bits of the mask that remembers them", func() {
+		Expect(len(dateRules)).To(BeNumerically("<=", 32))
+		Expect(mayMatchRules("2031-05-02 today")).To(Equal(uint32(1<<0 | 1<<5 | 1<<8)), "year-first and year-last numeric dates, today")
+	})
+
+	// A pre-check may only skip text its rule's regexp does not match:
+	// made-up texts glued from date-like pieces, each rule's regexp run
+	// on every one of them.
+	It("never skip a text the rule's regexp matches", func() {
+		pieces := strings.Split("2031|05|5|12|-|/|.|:| |  |\t|\n|年|月|日|号|到|至|~|—|st|nd|rd|th|the |of |to|until|"+
+			"last|past|previous|day|days|week|month|this|上|个|星期|礼拜|周|本|这|近|最近|过去|一|两|十|1|7|天|"+
+			"今天|今日|昨天|昨日|前天|today|yesterday|before |jan|may|sept|nov|ember|x|a|ORD-|,", "|")
+		rng := rand.New(rand.NewPCG(15, 2))
+		skipped := 0
+		for range 30000 {
+			var b strings.Builder
+			for range 1 + rng.IntN(8) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			lower := lowerASCII(b.String())
+			digit := strings.ContainsAny(lower, "0123456789")
+			for i, r := range dateRules {
+				if !r.mayMatch(lower, digit) {
+					skipped++
+					Expect(r.re.MatchString(lower)).To(BeFalse(), "rule %d skipped %q", i, lower)
+				}
+			}
+		}
+		Expect(skipped).To(BeNumerically(">", 100000))
 	})
 })

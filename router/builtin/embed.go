@@ -3,6 +3,8 @@ package builtin
 import (
 	"context"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -32,7 +34,23 @@ func newEmbedder(reg *registry.Registry, topK int) router.EmbeddingFunc {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return m.embed(text), nil
+		return m.embed(text, nil), nil
+	}
+}
+
+// NewEmbedderInto is NewEmbedder writing into the caller's buffer
+// (router.Models.EmbedInto).
+func NewEmbedderInto(reg *registry.Registry) func(ctx context.Context, text string, dst []float32) ([]float32, error) {
+	return newEmbedderInto(reg, defaultTopK)
+}
+
+func newEmbedderInto(reg *registry.Registry, topK int) func(context.Context, string, []float32) ([]float32, error) {
+	m := fittedFor(reg.Skills, topK).model
+	return func(ctx context.Context, text string, dst []float32) ([]float32, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return m.embed(text, dst), nil
 	}
 }
 
@@ -97,29 +115,54 @@ func sparseBuckets(v []float32) bucketVec {
 }
 
 // embed is text's embedding: the memoized one for a registry text, else
-// computed.
-func (m *model) embed(text string) []float32 {
+// computed; in dst's memory when it has room (nil: a new vector).
+func (m *model) embed(text string, dst []float32) []float32 {
+	out := zeroVector(dst)
 	if b, ok := m.embedded[text]; ok {
-		out := make([]float32, EmbedDim)
 		for k, i := range b.idx {
 			out[i] = b.val[k]
 		}
 		return out
 	}
-	return m.embedText(text)
+	return m.embedTextInto(text, out, true)
+}
+
+// zeroVector is an EmbedDim vector of zeros in dst's memory when it has
+// room.
+func zeroVector(dst []float32) []float32 {
+	if cap(dst) < EmbedDim {
+		return make([]float32, EmbedDim)
+	}
+	dst = dst[:EmbedDim]
+	clear(dst)
+	return dst
 }
 
 // embedText hashes text's weighted features into a dense unit vector.
 func (m *model) embedText(text string) []float32 {
+	return m.embedTextInto(text, make([]float32, EmbedDim), false)
+}
+
+// embedTextInto is embedText into out, EmbedDim zeros. remember: the text
+// is a request's, whose weighed features the judge reads next (see
+// featureMemo).
+func (m *model) embedTextInto(text string, out []float32, remember bool) []float32 {
 	sc := getScratch()
 	defer putScratch(sc)
 	var acc [EmbedDim]float64
+	sc.weights, sc.wids = sc.weights[:0], sc.wids[:0]
 	for _, tc := range sc.countTerms(text) {
-		idf := m.unknownIDF(tc)
-		if id, ok := m.vocab[tc.hash]; ok {
+		var idf float64
+		id, known := m.ids.get(tc.hash)
+		if known {
 			idf = float64(m.idf[id])
+		} else {
+			idf, id = m.unknownIDF(tc), -1
 		}
 		w := termWeight(tc, idf)
+		if remember {
+			sc.weights, sc.wids = append(sc.weights, w), append(sc.wids, id)
+		}
 		// Low bits pick the bucket, the top bit the sign; FNV's low bits
 		// are well mixed after the final multiply.
 		if tc.hash>>63 == 1 {
@@ -127,11 +170,13 @@ func (m *model) embedText(text string) []float32 {
 		}
 		acc[tc.hash%EmbedDim] += w
 	}
+	if remember {
+		m.recent.store(text, sc.probedSpans, sc.weights, sc.wids)
+	}
 	var norm float64
 	for _, x := range acc {
 		norm += float64(x * x) // the conversion forbids FMA fusion: same bits everywhere
 	}
-	out := make([]float32, EmbedDim)
 	if norm == 0 {
 		return out
 	}
@@ -140,4 +185,45 @@ func (m *model) embedText(text string) []float32 {
 		out[i] = float32(float64(x * inv))
 	}
 	return out
+}
+
+// featureMemo remembers the weighed features of the last request text the
+// embedder read (each feature's weight before normalization and its
+// vocabulary id, -1 for one no skill uses), in the order of its features.
+// The judge reads the same text next: when it finds the text's dates where
+// the embedder found them, the features are the same, and it takes them
+// instead of featurizing the text and looking each feature up again.
+type featureMemo struct {
+	mu      sync.Mutex
+	text    string
+	dates   []span
+	weights []float64
+	ids     []int32
+	set     bool
+}
+
+func (f *featureMemo) store(text string, dates []span, weights []float64, ids []int32) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	f.text, f.set = text, true
+	f.dates = append(f.dates[:0], dates...)
+	f.weights = append(f.weights[:0], weights...)
+	f.ids = append(f.ids[:0], ids...)
+	f.mu.Unlock()
+}
+
+// load appends the remembered features of text to weights and ids when
+// they were found with the same dates.
+func (f *featureMemo) load(text string, dates []span, weights []float64, ids []int32) ([]float64, []int32, bool) {
+	if f == nil {
+		return weights, ids, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.set || f.text != text || !slices.Equal(f.dates, dates) {
+		return weights, ids, false
+	}
+	return append(weights, f.weights...), append(ids, f.ids...), true
 }

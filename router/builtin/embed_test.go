@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -29,6 +30,24 @@ func cosine(a, b []float32) float64 {
 
 var _ = Describe("embedder", func() {
 	ctx := context.Background()
+
+	It("writes into a lent buffer exactly what it returns fresh", func() {
+		reg := testRegistry()
+		embed, into := NewEmbedder(reg), NewEmbedderInto(reg)
+		buf := make([]float32, 0, EmbedDim)
+		texts := []string{"华东区上周的订单", "restart search-api in staging", "", "...", reg.Skills[0].Description, "x"}
+		for _, text := range append(texts, texts...) { // the buffer is dirty from the text before
+			want, err := embed(ctx, text)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := into(ctx, text, buf[:0])
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want), text)
+			Expect(&got[0]).To(BeIdenticalTo(&buf[:1][0]), "written in the lent memory")
+		}
+		small, err := into(ctx, "x", make([]float32, 0, 3))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(small).To(HaveLen(EmbedDim))
+	})
 
 	It("returns unit vectors of EmbedDim", func() {
 		embed := NewEmbedder(testRegistry())
@@ -79,3 +98,42 @@ var _ = Describe("embedder", func() {
 })
 
 const embedGolden = "1f8b3e15202e7232"
+
+var _ = Describe("the embedder's features handed to the judge", func() {
+	queryOf := func(m *model, text string, now time.Time) ([]int32, []float32) {
+		sc := new(scratch)
+		lower := lowerASCII(text)
+		dates := findDates(lower, now)
+		sc.dated, sc.lower, sc.dates = true, lower, appendSpans(nil, dates)
+		m.query(sc, text)
+		Expect(sc.dated).To(BeFalse())
+		return sc.qIdx, sc.qVal
+	}
+
+	It("give the query featurizing the text gives, bit for bit", func() {
+		m := newModel(testRegistry().Skills)
+		now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+		for _, text := range []string{"看看华东区上周已发货的订单", "Restart payment-api in STAGING", "orders from 2026-11-01 to 2026-11-15", "x", ""} {
+			m.recent = new(featureMemo)
+			wantIdx, wantVal := queryOf(m, text, now) // nothing remembered
+			m.embed(text, nil)                        // remembers the text's features
+			Expect(m.recent.text).To(Equal(text))
+			gotIdx, gotVal := queryOf(m, text, now)
+			Expect(gotIdx).To(Equal(wantIdx), text)
+			Expect(gotVal).To(Equal(wantVal), text)
+		}
+	})
+
+	It("are not taken for another text or other dates", func() {
+		m := newModel(testRegistry().Skills)
+		m.embed("orders of the east region", nil)
+		_, _, ok := m.recent.load("orders of the west region", nil, nil, nil)
+		Expect(ok).To(BeFalse())
+		_, _, ok = m.recent.load("orders of the east region", []span{{0, 6}}, nil, nil)
+		Expect(ok).To(BeFalse())
+		w, ids, ok := m.recent.load("orders of the east region", nil, nil, nil)
+		Expect(ok).To(BeTrue())
+		Expect(w).To(HaveLen(len(ids)))
+		Expect(w).NotTo(BeEmpty())
+	})
+})

@@ -43,6 +43,21 @@ func (s *spans) overlaps(from, to int) bool {
 
 func (s *spans) add(from, to int) { s.list = append(s.list, span{from, to}) }
 
+// paramsPool keeps the params maps of candidates whose params were read
+// only to weigh them (releaseParams), for the next request's.
+var paramsPool = sync.Pool{New: func() any { return map[string]any{} }}
+
+// releaseParams hands back a params map no one holds any more.
+func releaseParams(m map[string]any) {
+	if m != nil {
+		clear(m)
+		paramsPool.Put(m)
+	}
+}
+
+// spansPool keeps extraction's used-up spans from request to request.
+var spansPool = sync.Pool{New: func() any { return new(spans) }}
+
 type propKind uint8
 
 const (
@@ -74,6 +89,9 @@ type enumTerm struct {
 	value string
 	term  string
 	latin bool // needs word boundaries: "east" is not in "least"
+	// boxed is value as an any, made once: setting a param to it then
+	// allocates nothing.
+	boxed any
 }
 
 // propPlan is how one schema property is found in text.
@@ -86,7 +104,8 @@ type propPlan struct {
 	layout    string         // how a date or time property is written
 	sub       *extractPlan   // an object's (or an array's objects') own properties
 	anchor    *regexp.Regexp // the pattern as written
-	loose     *regexp.Regexp // the pattern unanchored, case-insensitive; nil when too weak to search with
+	prefix    string         // anchor.LiteralPrefix(): every match begins with it
+	loose     *memoRegexp    // the pattern unanchored, case-insensitive; nil when too weak to search with
 	cues      []string       // words that name a number ("replica", "副本", "元")
 	nameCues  []string       // the parts of the property's name, the strongest cues
 	required  bool
@@ -234,7 +253,7 @@ func enumTerms(schema map[string]any) []enumTerm {
 				latin = true
 			}
 		}
-		out = append(out, enumTerm{value: value, term: term, latin: latin})
+		out = append(out, enumTerm{value: value, term: term, latin: latin, boxed: value})
 	}
 	for _, v := range vals {
 		value, ok := v.(string)
@@ -284,11 +303,37 @@ func isDateLike(schema map[string]any, parts []string, desc string) bool {
 // literal text to anchor a search on (an id prefix such as "ORD-"), an
 // unanchored case-insensitive form to find it inside longer text.
 func compilePattern(pp *propPlan, pat string) bool {
-	anchor, err := regexp.Compile(pat)
-	if err != nil {
+	c, ok := compiledPatterns.Load(pat)
+	if !ok {
+		c, _ = compiledPatterns.LoadOrStore(pat, newCompiledPattern(pat))
+	}
+	cp := c.(*compiledPattern)
+	if cp.anchor == nil {
 		return false
 	}
-	pp.anchor = anchor
+	pp.anchor, pp.prefix, pp.loose = cp.anchor, cp.prefix, cp.loose
+	return true
+}
+
+// compiledPatterns holds a compiledPattern per pattern text: skills that
+// share an id pattern (the orders' ORD-…) share its remembered matches.
+var compiledPatterns sync.Map
+
+// compiledPattern is a params pattern compiled for findPattern; anchor is
+// nil when the pattern does not compile.
+type compiledPattern struct {
+	anchor *regexp.Regexp
+	prefix string
+	loose  *memoRegexp
+}
+
+func newCompiledPattern(pat string) *compiledPattern {
+	anchor, err := regexp.Compile(pat)
+	if err != nil {
+		return &compiledPattern{}
+	}
+	cp := &compiledPattern{anchor: anchor}
+	cp.prefix, _ = anchor.LiteralPrefix()
 	core := strings.TrimSuffix(strings.TrimPrefix(pat, "^"), "$")
 	literal := 0
 	for _, r := range core {
@@ -297,9 +342,11 @@ func compilePattern(pp *propPlan, pat string) bool {
 		}
 	}
 	if literal >= 2 {
-		pp.loose, _ = regexp.Compile("(?i)" + core)
+		if loose, err := regexp.Compile("(?i)" + core); err == nil {
+			cp.loose = &memoRegexp{Regexp: loose}
+		}
 	}
-	return true
+	return cp
 }
 
 // cueWords are the words near which a number belongs to this property:
@@ -364,9 +411,11 @@ func extract(p *extractPlan, text string, now time.Time, known map[string][]stri
 
 // extractDated is extract with the text's dates already found.
 func extractDated(p *extractPlan, text, lower string, dates []dateSpan, known map[string][]string) map[string]any {
-	out := map[string]any{}
-	var taken spans
-	p.fill(text, lower, dates, known, &taken, out)
+	out := paramsPool.Get().(map[string]any)
+	taken := spansPool.Get().(*spans)
+	p.fill(text, lower, dates, known, taken, out)
+	taken.list = taken.list[:0]
+	spansPool.Put(taken)
 	return out
 }
 
@@ -405,16 +454,17 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 // token first (so "^/" finds a path), then, for id-like patterns, a match
 // inside text, upper-cased when the pattern wants it ("ord-20261103").
 func findPattern(pp *propPlan, text string) (string, span, bool) {
-	for _, tok := range rawTokens(text) {
+	for tok := range rawTokens(text) {
+		// A token without the literal every match begins with cannot match.
 		v := text[tok.from:tok.to]
-		if pp.anchor.MatchString(v) {
+		if strings.Contains(v, pp.prefix) && pp.anchor.MatchString(v) {
 			return v, tok, true
 		}
 	}
 	if pp.loose == nil {
 		return "", span{}, false
 	}
-	for _, m := range pp.loose.FindAllStringIndex(text, -1) {
+	for _, m := range pp.loose.allIndex(text) {
 		if gluedToWord(text, m[0], m[1]) {
 			continue // "ORD-123456789" holds no 8-digit order id
 		}
@@ -448,7 +498,7 @@ func assignDates(p *extractPlan, found []dateSpan, taken *spans, out map[string]
 			continue
 		}
 		if day, ok := dateFor(&pp, ds); ok {
-			out[pp.name] = day.Format(pp.layout)
+			out[pp.name] = formatted(day, pp.layout)
 		}
 	}
 	return ds
@@ -462,7 +512,8 @@ func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any)
 		term enumTerm
 		at   int
 	}
-	var hits []hit
+	var room [16]hit
+	hits := room[:0]
 	for i := range p.props {
 		pp := &p.props[i]
 		if pp.kind != propEnum {
@@ -495,7 +546,7 @@ func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any)
 		if _, done := out[name]; done || taken.overlaps(h.at, end) {
 			continue
 		}
-		out[name] = h.term.value
+		out[name] = h.term.boxed
 		taken.add(h.at, end)
 	}
 }

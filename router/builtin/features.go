@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -80,6 +81,9 @@ type scratch struct {
 	tokens []token
 	hasher featureHasher
 	counts []termCount
+	// sortByHash's buffers
+	sorted       []hashedFeature
+	bucketStarts []int32
 	// query-time buffers of the judge
 	qIdx   []int32
 	qVal   []float32
@@ -92,6 +96,16 @@ type scratch struct {
 	evs     []evidence
 	logits  []float64
 	ranked  []rankedCandidate
+	// a request's weighed features (featureMemo)
+	weights []float64
+	wids    []int32
+	// the judge's answer: its JSON and its reason, built here
+	raw, reason []byte
+	// found holds the judge's dates of a request; probed and probedSpans
+	// the dates countTerms finds itself (segment's)
+	found       []dateSpan
+	probed      []dateSpan
+	probedSpans []span
 	// dated, lower and dates carry a request's date spans from the judge
 	// to the tokenizer, so the date rules run once per request.
 	dated bool
@@ -113,20 +127,15 @@ func (sc *scratch) countTerms(text string) []termCount {
 		sc.tokens = segmentDated(sc.lower, sc.dates, sc.tokens[:0])
 		sc.dated = false
 	} else {
-		sc.tokens = segment(text, sc.tokens[:0])
+		// segment(text), its lists in the scratch.
+		lower := lowered(text)
+		sc.probed = appendDates(sc.probed[:0], lower, dateProbe)
+		sc.probedSpans = appendSpans(sc.probedSpans[:0], sc.probed)
+		sc.tokens = segmentDated(lower, sc.probedSpans, sc.tokens[:0])
 	}
 	sc.hasher.out = sc.hasher.out[:0]
 	featurize(sc.tokens, &sc.hasher)
-	fs := sc.hasher.out
-	slices.SortFunc(fs, func(a, b hashedFeature) int {
-		switch {
-		case a.hash < b.hash:
-			return -1
-		case a.hash > b.hash:
-			return 1
-		}
-		return 0
-	})
+	fs := sc.sortByHash(sc.hasher.out)
 	sc.counts = sc.counts[:0]
 	for i, f := range fs {
 		if i > 0 && fs[i-1].hash == f.hash {
@@ -136,6 +145,57 @@ func (sc *scratch) countTerms(text string) []termCount {
 		sc.counts = append(sc.counts, termCount{hash: f.hash, kind: f.kind, count: 1})
 	}
 	return sc.counts
+}
+
+// sortByHash returns fs ordered by hash, in sc.sorted: one pass of
+// bucketing by the hash's top bits (FNV's are well mixed, so buckets hold
+// about one feature each), then insertion sort within each bucket. A text's
+// few hundred features are sorted several times faster than by comparison
+// sorting, which was a third of featurizing a request. Features of equal
+// hash (the same feature) end up next to each other in some order, which
+// countTerms' merge does not see.
+func (sc *scratch) sortByHash(fs []hashedFeature) []hashedFeature {
+	if len(fs) < 24 {
+		insertionSortByHash(fs)
+		return fs
+	}
+	b := min(bits.Len(uint(len(fs))), 16)
+	shift := 64 - b
+	starts := slices.Grow(sc.bucketStarts[:0], 1<<b+1)[:1<<b+1]
+	clear(starts)
+	for _, f := range fs {
+		starts[f.hash>>shift+1]++
+	}
+	for k := 1; k < len(starts); k++ {
+		starts[k] += starts[k-1]
+	}
+	out := slices.Grow(sc.sorted[:0], len(fs))[:len(fs)]
+	next := starts[:1<<b] // consumed as each bucket fills: next[k] ends at bucket k+1's start
+	for _, f := range fs {
+		k := f.hash >> shift
+		out[next[k]] = f
+		next[k]++
+	}
+	// next[k] is now where bucket k ends; bucket k starts where k-1 ends.
+	from := int32(0)
+	for k := range next {
+		insertionSortByHash(out[from:next[k]])
+		from = next[k]
+	}
+	sc.bucketStarts, sc.sorted = starts, out
+	return out
+}
+
+func insertionSortByHash(fs []hashedFeature) {
+	for i := 1; i < len(fs); i++ {
+		f := fs[i]
+		j := i
+		for j > 0 && fs[j-1].hash > f.hash {
+			fs[j] = fs[j-1]
+			j--
+		}
+		fs[j] = f
+	}
 }
 
 // termWeight is the weight of a feature before normalization: sublinear

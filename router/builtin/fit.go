@@ -52,8 +52,13 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	m := newModel(skills)
 	items := m.trainingItems(defaultWeights, max(trainCands, topK+1))
 	f := newFitted(m, topK)
-	f.lin = m.train(items, defaultTraining, trainSeed)
+	// The final layer trains while the held-out folds do (nothing of one
+	// is read by the other): three fold trainings on two cores left one
+	// idle while the last ran alone, and so did the final one before them.
+	lin := make(chan *linearModel, 1)
+	go func() { lin <- m.train(items, defaultTraining, trainSeed) }()
 	m.cal = fitCalibration(f.heldOut(items))
+	f.lin = <-lin
 	m.memoizeEmbeddings(recallTexts(skills))
 	return f
 }

@@ -132,7 +132,7 @@ func orDefault(s, d string) string {
 }
 
 // clockRe finds a time of day: "15:30", "3:30 pm", "3pm", "noon".
-var clockRe = regexp.MustCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?:\W|$)|\b(\d{1,2}):(\d{2})(?::(\d{2}))?\b|\b(noon|midnight)\b`)
+var clockRe = memoCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?:\W|$)|\b(\d{1,2}):(\d{2})(?::(\d{2}))?\b|\b(noon|midnight)\b`)
 
 // clockTimes lists the times of day written in text.
 type clockMention struct {
@@ -142,7 +142,7 @@ type clockMention struct {
 
 func findClockTimes(text string, taken *spans) []clockMention {
 	var out []clockMention
-	for _, m := range clockRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range clockRe.allSubmatchIndex(text) {
 		from, to := m[0], m[1]
 		g := func(k int) string {
 			if m[2*k] < 0 {

@@ -78,12 +78,10 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	}
 	sc := getScratch()
 	defer putScratch(sc)
-	lower := lowerASCII(req.Text)
-	dates := findDates(lower, now)
-	sc.dated, sc.lower, sc.dates = true, lower, sc.dates[:0]
-	for _, d := range dates {
-		sc.dates = append(sc.dates, d.span)
-	}
+	lower := lowered(req.Text)
+	dates := appendDates(sc.found[:0], lower, now)
+	sc.found = dates
+	sc.dated, sc.lower, sc.dates = true, lower, appendSpans(sc.dates[:0], dates)
 	ranked := f.rank(sc, req.Text, lower, dates, req.Candidates)
 	top := ranked[0]
 
@@ -104,35 +102,46 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		dropNonFinite(v.Params)
 		v.Reason = f.reason(sc, ranked)
 	}
-	raw, err := marshalVerdict(v)
+	// The params read only to weigh a candidate go back for the next
+	// request; the answer's (the top one's, unless nothing fits) stay.
+	nothingFits := v.Skill == router.NoneChoice && top.skill.Name != router.NoneChoice
+	for i, r := range ranked {
+		if i > 0 || nothingFits {
+			releaseParams(r.params)
+		}
+	}
+	raw, err := appendVerdict(sc.raw[:0], v)
 	if err != nil {
 		return router.JudgeResponse{}, fmt.Errorf("encode builtin verdict: %w", err)
 	}
-	scores := make([]router.Candidate, len(ranked))
-	for i, r := range ranked {
-		scores[i] = router.Candidate{Skill: r.skill.Name, Score: r.conf}
+	sc.raw = raw
+	ans := v.answer(len(ranked))
+	for _, r := range ranked {
+		ans.scores = append(ans.scores, router.Candidate{Skill: r.skill.Name, Score: r.conf})
 	}
-	return router.JudgeResponse{Raw: string(raw), Scores: scores, Value: v.value()}, nil
+	return router.JudgeResponse{Raw: string(raw), Scores: ans.scores, Value: &ans.value}, nil
 }
 
-// value is the verdict as decoding its JSON would give it, handed to the
-// router with the JSON so it need not parse what was just encoded. Values
-// that would not come back unchanged (a nil params map, which encodes as
-// null) are left as they decode; the router checks the rest.
-func (v verdict) value() map[string]any {
-	doc := make(map[string]any, 4)
-	doc["skill"] = v.Skill
-	doc["confidence"] = v.Confidence
-	if v.Params == nil {
-		doc["params"] = nil
-	} else {
-		doc["params"] = v.Params
-	}
-	if v.Reason != "" {
-		doc["reason"] = v.Reason
-	}
-	return doc
+// judgeAnswer is what the judge hands over besides its JSON, in one
+// allocation: the verdict as a value (router.Verdict, so the router need
+// not parse what was just encoded) and the candidates' scores.
+type judgeAnswer struct {
+	value  router.Verdict
+	scores []router.Candidate
+	room   [8]router.Candidate
 }
+
+func (v verdict) answer(candidates int) *judgeAnswer {
+	a := &judgeAnswer{value: router.Verdict{Skill: v.Skill, Confidence: v.Confidence, Params: v.Params, Reason: v.Reason}}
+	a.scores = a.room[:0]
+	if candidates > len(a.room) {
+		a.scores = make([]router.Candidate, 0, candidates)
+	}
+	return a
+}
+
+// value is the verdict as a value (router.Verdict).
+func (v verdict) value() *router.Verdict { return &v.answer(0).value }
 
 // coverageMargin is how many logits behind the best a candidate may be
 // and still have its params read for its coverage.
@@ -216,7 +225,7 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 			best, bestCos = t, c
 		}
 	}
-	b := make([]byte, 0, 192)
+	b := sc.reason[:0]
 	b = append(b, top.skill.Name...)
 	b = append(b, " fits best (p="...)
 	b = strconv.AppendFloat(b, top.prob, 'f', 2, 64)
@@ -225,7 +234,7 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 	b = append(b, ')')
 	if best >= 0 {
 		b = append(b, "; closest registry text "...)
-		b = strconv.AppendQuote(b, clip(f.texts[best].text, 60))
+		b = appendQuotedClip(b, f.texts[best].text, 60)
 		b = append(b, " (cos "...)
 		b = strconv.AppendFloat(b, bestCos, 'f', 2, 64)
 		b = append(b, ')')
@@ -237,19 +246,24 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 		b = strconv.AppendFloat(b, ranked[1].prob, 'f', 2, 64)
 		b = append(b, ')')
 	}
+	sc.reason = b
 	return string(b)
 }
 
-// clip shortens s to at most n runes, marking the cut.
-func clip(s string, n int) string {
+// appendQuotedClip appends s shortened to at most n runes, the cut marked
+// with "…", quoted as strconv.AppendQuote quotes it; the quoted cut, then
+// the mark, without building the shortened string (quoting goes rune by
+// rune and the cut is at a rune boundary, so the bytes are the same).
+func appendQuotedClip(b []byte, s string, n int) []byte {
 	k := 0
 	for i := range s {
 		if k == n {
-			return s[:i] + "…"
+			b = strconv.AppendQuote(b, s[:i])
+			return append(b[:len(b)-1], "…\""...)
 		}
 		k++
 	}
-	return s
+	return strconv.AppendQuote(b, s)
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

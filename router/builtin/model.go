@@ -97,8 +97,13 @@ type model struct {
 	skills []*registry.Skill
 	byName map[string]int
 	texts  []skillText
+	// facts are texts' skill, role and weight, compact (see textFacts).
+	facts []textFact
 
-	vocab  map[uint64]int32
+	vocab map[uint64]int32
+	// ids is vocab as an open-addressing table (indexVocab), for the
+	// lookups of every feature of every request.
+	ids    vocabIndex
 	idf    []float32
 	maxIDF float64 // idf of a feature no skill mentions
 	// functionIDF is the idf of a function word no skill uses.
@@ -126,6 +131,9 @@ type model struct {
 	// linearModel.rows); linCount is the number of rows.
 	linRows  []int32
 	linCount int
+
+	// recent is the last request's weighed features (featureMemo).
+	recent *featureMemo
 }
 
 // collectTexts lists every registry text with its skill and role.
@@ -248,23 +256,29 @@ func splitSentences(s string) []string {
 // IDF counts skills, not texts: a word every skill uses ("查询", "show")
 // says nothing about which skill is meant.
 func newModel(skills []*registry.Skill) *model {
-	m := &model{skills: skills, byName: make(map[string]int, len(skills))}
+	m := &model{skills: skills, byName: make(map[string]int, len(skills)), recent: new(featureMemo)}
 	for i, s := range skills {
 		m.byName[s.Name] = i
 	}
 	m.texts = collectTexts(skills)
 
-	sc := getScratch()
-	defer putScratch(sc)
+	// Each text's features on its own, texts in parallel; the vocabulary
+	// then numbers them in text order, as one pass did.
+	textTerms := make([][]termCount, len(m.texts))
+	parallel(len(m.texts), func(from, to int) {
+		sc := getScratch()
+		defer putScratch(sc)
+		for t := from; t < to; t++ {
+			textTerms[t] = slices.Clone(sc.countTerms(m.texts[t].text))
+		}
+	})
 	m.vocab = make(map[uint64]int32)
 	var df []int
 	var kinds []featureKind
 	var bgs []float64
 	lastSkill := make([]int, 0)
-	textTerms := make([][]termCount, len(m.texts))
 	for t, st := range m.texts {
-		counts := slices.Clone(sc.countTerms(st.text))
-		textTerms[t] = counts
+		counts := textTerms[t]
 		for _, tc := range counts {
 			id, ok := m.vocab[tc.hash]
 			if !ok {
@@ -281,6 +295,7 @@ func newModel(skills []*registry.Skill) *model {
 			}
 		}
 	}
+	m.indexVocab()
 	// The square root flattens IDF: on CLINC150 it beat plain IDF by more
 	// than a point of accuracy (common words still carry some intent:
 	// "what is" vs "how do i").
@@ -293,9 +308,11 @@ func newModel(skills []*registry.Skill) *model {
 	m.functionIDF = idfOf(0, backgroundSkills, n)
 
 	m.docs = make([]sparseVec, len(m.texts))
-	for t := range m.texts {
-		m.docs[t] = m.vectorOf(textTerms[t])
-	}
+	parallel(len(m.texts), func(from, to int) {
+		for t := from; t < to; t++ {
+			m.docs[t] = m.vectorOf(textTerms[t])
+		}
+	})
 	m.stripNegatives()
 	m.groupTexts()
 	m.centroid = make([]sparseVec, len(skills))
@@ -305,6 +322,49 @@ func newModel(skills []*registry.Skill) *model {
 	}
 	m.buildPostings()
 	return m
+}
+
+// vocabIndex maps feature hashes to vocabulary ids as vocab does, in an
+// open-addressing table: the hashes are FNV-1a's, well mixed in their low
+// bits, so they pick their own slots. A Go map lookup cost more than the
+// rest of weighing a request's features.
+type vocabIndex struct {
+	slots []vocabSlot
+	mask  uint64
+}
+
+type vocabSlot struct {
+	hash uint64
+	id   int32 // the vocabulary id + 1; 0 for an empty slot
+}
+
+// indexVocab builds m.ids from m.vocab.
+func (m *model) indexVocab() {
+	n := uint64(16)
+	for n < 2*uint64(len(m.vocab)) {
+		n *= 2
+	}
+	m.ids = vocabIndex{slots: make([]vocabSlot, n), mask: n - 1}
+	for h, id := range m.vocab {
+		i := h & m.ids.mask
+		for m.ids.slots[i].id != 0 {
+			i = (i + 1) & m.ids.mask
+		}
+		m.ids.slots[i] = vocabSlot{hash: h, id: id + 1}
+	}
+}
+
+// get is m.vocab[hash].
+func (x *vocabIndex) get(hash uint64) (int32, bool) {
+	for i := hash & x.mask; ; i = (i + 1) & x.mask {
+		s := &x.slots[i]
+		if s.id == 0 {
+			return 0, false
+		}
+		if s.hash == hash {
+			return s.id - 1, true
+		}
+	}
 }
 
 // groupTexts lists text indexes per skill and role.
@@ -324,10 +384,23 @@ func (m *model) groupTexts() {
 	}
 }
 
+// textFact is what allEvidence reads of a text, 16 bytes rather than a
+// skillText's 64: fitting reads every text once per text.
+type textFact struct {
+	skill  int32
+	role   role
+	weight float64
+}
+
 // buildPostings indexes the text vectors and centroids by feature and
 // numbers the linear layer's rows: everything derived from docs and
 // centroid alone, so a model read back from the disk cache rebuilds it.
+// It also lays out the texts' facts.
 func (m *model) buildPostings() {
+	m.facts = make([]textFact, len(m.texts))
+	for t, st := range m.texts {
+		m.facts[t] = textFact{skill: int32(st.skill), role: st.role, weight: st.weight}
+	}
 	vocab := len(m.idf)
 	m.docPost = buildPostings(m.docs, vocab)
 	m.linRows = make([]int32, vocab)
@@ -384,7 +457,7 @@ func (m *model) vectorOf(counts []termCount) sparseVec {
 	v := sparseVec{idx: make([]int32, 0, len(counts)), val: make([]float32, 0, len(counts))}
 	var norm float64
 	for _, tc := range counts {
-		id, ok := m.vocab[tc.hash]
+		id, ok := m.ids.get(tc.hash)
 		if !ok {
 			continue
 		}

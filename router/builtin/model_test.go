@@ -3,6 +3,7 @@ package builtin
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"math/rand/v2"
 )
 
 var _ = Describe("similarity model", func() {
@@ -67,5 +68,35 @@ var _ = Describe("similarity model", func() {
 				Expect(own[i]).To(BeFalse(), "negative text %q kept a feature of the skill", m.texts[t].text)
 			}
 		}
+	})
+})
+
+var _ = Describe("the vocabulary's lookup table", func() {
+	It("answers every hash as the vocabulary map does", func() {
+		m := newModel(testRegistry().Skills)
+		Expect(m.vocab).NotTo(BeEmpty())
+		for h, id := range m.vocab {
+			got, ok := m.ids.get(h)
+			Expect(ok).To(BeTrue())
+			Expect(got).To(Equal(id))
+		}
+		rng := rand.New(rand.NewPCG(3, 4))
+		for range 100000 {
+			h := rng.Uint64()
+			want, wantOK := m.vocab[h]
+			got, ok := m.ids.get(h)
+			Expect(ok).To(Equal(wantOK))
+			Expect(got).To(Equal(want))
+		}
+		// Hashes that share their low bits probe past each other.
+		m.vocab = map[uint64]int32{1: 0, 1 + 1<<20: 1, 1 + 2<<20: 2, 2: 3}
+		m.indexVocab()
+		for h, id := range m.vocab {
+			got, ok := m.ids.get(h)
+			Expect(ok).To(BeTrue())
+			Expect(got).To(Equal(id))
+		}
+		_, ok := m.ids.get(1 + 3<<20)
+		Expect(ok).To(BeFalse())
 	})
 })

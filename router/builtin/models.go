@@ -17,6 +17,7 @@ func Models(v *registry.Version, reg *registry.Registry) (router.Models, error) 
 	return router.Models{
 		Judge:        j,
 		Embedder:     newEmbedder(reg, topK),
+		EmbedInto:    newEmbedderInto(reg, topK),
 		EmbedderName: "builtin",
 	}, nil
 }

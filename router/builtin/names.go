@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -77,7 +76,7 @@ func nameClassOf(parts []string, desc string) nameClass {
 // by a two-letter region code ("Austin, TX"). Letters are any cased script's
 // ("São Paulo", "Łódź", "Björk"); RE2's \b knows only ASCII, so a match
 // must start where a word can (wordStart), which properNames checks.
-var properNameRe = regexp.MustCompile(`\p{Lu}[\p{Lu}\p{Ll}\p{Lt}\p{M}0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?\p{Lu}[\p{Lu}\p{Ll}\p{Lt}\p{M}0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
+var properNameRe = memoCompile(`\p{Lu}[\p{Lu}\p{Ll}\p{Lt}\p{M}0-9'&.+-]*(?:\s+(?:(?:of|de|del|la|le|du|von|van|upon|the)\s+)?\p{Lu}[\p{Lu}\p{Ll}\p{Lt}\p{M}0-9'&.+-]*)*(?:,\s*(?:[A-Z]{2}\b|[A-Z]\.[A-Z]\.))?`)
 
 // wordStart reports whether a word can start at byte i of text: nothing
 // before it, or a rune that is not part of a word ("iPhone" holds no name
@@ -123,7 +122,7 @@ func properNames(text string, taken *spans) []properName {
 		n.first = sentenceStart(before)
 		out = append(out, n)
 	}
-	for _, m := range properNameRe.FindAllStringIndex(text, -1) {
+	for _, m := range properNameRe.allIndex(text) {
 		from, to := m[0], m[1]
 		if !wordStart(text, from) {
 			continue

@@ -24,15 +24,26 @@ type numberSpan struct {
 // thousands separators, optionally after a currency sign; or a run of
 // Chinese numerals. Glued-on letters are checked afterwards, so "p99",
 // "node-7" and "3000ms" are identifiers, not quantities.
-var numberRe = regexp.MustCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
+var numberRe = memoCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
 
-// numberWordRe finds English number words.
+// numeralRunes are the runes one of which every numberRe match holds.
+const numeralRunes = "0123456789零一二两三四五六七八九十百千"
+
+// numberWordRe finds English number words. It is the definition;
+// numberWordMatches finds its matches by hand.
 var numberWordRe = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen|dozen)\b`)
+
+var lastNumberWords memoOf[[][]int]
 
 // findNumbers lists the standalone numbers of text outside the taken spans.
 func findNumbers(text string, taken *spans) []numberSpan {
 	var out []numberSpan
-	for _, m := range numberRe.FindAllStringSubmatchIndex(text, -1) {
+	// Every match holds an ASCII digit or a Chinese numeral.
+	var matches [][]int
+	if strings.ContainsAny(text, numeralRunes) {
+		matches = numberRe.allSubmatchIndex(text)
+	}
+	for _, m := range matches {
 		from, to := m[0], m[1]
 		// A minus sign after a space, "=", "(" or "[" makes a negative
 		// number ("b=-3", "[-50000, ..."); after a letter it joins an id.
@@ -104,7 +115,7 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		}
 		out = append(out, numberSpan{span: span{from, to}, value: v, dim: dim})
 	}
-	for _, m := range numberWordRe.FindAllStringIndex(text, -1) {
+	for _, m := range lastNumberWords.recall(text, numberWordMatches) {
 		from, to := m[0], m[1]
 		if taken.overlaps(from, to) || gluedToWord(text, from, to) {
 			continue

@@ -110,8 +110,11 @@ func fillsRequired(p *extractPlan, obj map[string]any) bool {
 
 // explicitRe finds a value written after a property's name and "=" or
 // ":" ("alpha=0.05", "weights=[0.2, 0.8]", "mode: 'fast'"): the name,
-// then a bracketed list, a quoted string or a bare token.
+// then a bracketed list, a quoted string or a bare token. It is the
+// definition; explicitMatches finds its matches by hand.
 var explicitRe = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\[[^\]]*\]|"[^"]*"|'[^']*'|[^\s,;)]+)`)
+
+var lastExplicit memoOf[[][]int]
 
 // assignExplicit fills properties the text names outright with "=" or
 // ":": the surest evidence there is. The value is read as the property's
@@ -120,7 +123,7 @@ func assignExplicit(p *extractPlan, text string, taken *spans, out map[string]an
 	if !strings.ContainsAny(text, "=:") {
 		return
 	}
-	for _, m := range explicitRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range lastExplicit.recall(text, explicitMatches) {
 		if m[2] > 0 && strings.ContainsRune("-._/@", rune(text[m[2]-1])) {
 			continue // "order-service: disk full" names no param "service"
 		}

@@ -1,7 +1,7 @@
 package builtin
 
 import (
-	"regexp"
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -73,18 +73,18 @@ func stringRoleOf(name, desc string) stringRole {
 
 // Evidence for the roles. Each regexp's first group is the value.
 var (
-	quotedRe     = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|` + "`([^`]+)`")
-	hyphenatedRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
-	datasetRe    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
-	recipientRe  = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
-	serviceNear  = regexp.MustCompile(`(?:service|服务)\s+([a-z][a-z0-9-]*)|([a-z][a-z0-9-]*)\s*(?:service\b|服务)`)
-	keywordCue   = regexp.MustCompile(`(?:有没有|包含|含有|关键字|关键词|keyword|\bfor|\bcontaining|\bmatching)\s*[:：]?\s*([A-Za-z0-9_.\-]+|[\p{Han}]{2,})`)
-	titleCue     = regexp.MustCompile(`(?:标题是|标题为|标题|titled|title\s*[:：]|called|about|关于)\s*[:：]?\s*(.+)`)
-	messageCue   = regexp.MustCompile(`(?:内容是|内容为|消息是|说|saying|that says|message\s*[:：])\s*[:：]?\s*(.+)`)
-	reasonCue    = regexp.MustCompile(`(?:原因是|原因为|原因|理由是|because(?: of)?|due to|reason\s*[:：])\s*[:：]?\s*(.+)`)
-	colonRe      = regexp.MustCompile(`[:：]\s*(.+)`)
-	yearRe       = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
-	identifierRe = regexp.MustCompile(`\b(?:[A-Za-z]+[0-9][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+|[0-9]{3,})\b`)
+	quotedRe     = memoCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』|` + "`([^`]+)`")
+	hyphenatedRe = memoCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
+	datasetRe    = memoCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	recipientRe  = memoCompile(`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|[#@][\w.-]+|\b[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*(?:@[\w.-]+)?\b`)
+	serviceNear  = memoCompile(`(?:service|服务)\s+([a-z][a-z0-9-]*)|([a-z][a-z0-9-]*)\s*(?:service\b|服务)`)
+	keywordCue   = memoCompile(`(?:有没有|包含|含有|关键字|关键词|keyword|\bfor|\bcontaining|\bmatching)\s*[:：]?\s*([A-Za-z0-9_.\-]+|[\p{Han}]{2,})`)
+	titleCue     = memoCompile(`(?:标题是|标题为|标题|titled|title\s*[:：]|called|about|关于)\s*[:：]?\s*(.+)`)
+	messageCue   = memoCompile(`(?:内容是|内容为|消息是|说|saying|that says|message\s*[:：])\s*[:：]?\s*(.+)`)
+	reasonCue    = memoCompile(`(?:原因是|原因为|原因|理由是|because(?: of)?|due to|reason\s*[:：])\s*[:：]?\s*(.+)`)
+	colonRe      = memoCompile(`[:：]\s*(.+)`)
+	yearRe       = memoCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
+	identifierRe = memoCompile(`\b(?:[A-Za-z]+[0-9][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+|[0-9]{3,})\b`)
 )
 
 // assignStrings fills string properties from the evidence their role
@@ -171,8 +171,8 @@ func hyphenGlued(s string, from, to int) bool {
 }
 
 func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) (string, span, bool) {
-	first := func(re *regexp.Regexp, s string) (string, span, bool) {
-		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+	first := func(re *memoRegexp, s string) (string, span, bool) {
+		for _, m := range re.allSubmatchIndex(s) {
 			from, to := m[0], m[1]
 			for g := 1; 2*g < len(m); g++ { // the first group that took part
 				if m[2*g] >= 0 {
@@ -188,7 +188,7 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 	}
 	switch pp.role {
 	case rolePath:
-		for _, tok := range rawTokens(text) {
+		for tok := range rawTokens(text) {
 			if v := text[tok.from:tok.to]; strings.HasPrefix(v, "/") && len(v) > 1 && !taken.overlaps(tok.from, tok.to) {
 				return v, tok, true
 			}
@@ -238,7 +238,13 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 		}
 		return first(identifierRe, text)
 	case roleTitle, roleMessage, roleReason:
-		cue := map[stringRole]*regexp.Regexp{roleTitle: titleCue, roleMessage: messageCue, roleReason: reasonCue}[pp.role]
+		cue := titleCue
+		switch pp.role {
+		case roleMessage:
+			cue = messageCue
+		case roleReason:
+			cue = reasonCue
+		}
 		if v, sp, ok := freeText(cue, text, taken); ok {
 			return v, sp, ok
 		}
@@ -272,7 +278,7 @@ func mayHoldIdentifier(text string) bool {
 // quotedSpans lists the insides of quotes, in order of appearance.
 func quotedSpans(text string) []span {
 	var out []span
-	for _, m := range quotedRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range quotedRe.allSubmatchIndex(text) {
 		for g := 1; 2*g < len(m); g++ {
 			if m[2*g] >= 0 {
 				out = append(out, span{m[2*g], m[2*g+1]})
@@ -322,8 +328,8 @@ func firstQuote(text string, quotes []span, taken *spans) (string, span, bool) {
 
 // freeText takes what follows a cue, up to the end of its sentence,
 // trimmed; it must hold at least two letters or characters of its own.
-func freeText(cue *regexp.Regexp, text string, _ *spans) (string, span, bool) {
-	m := cue.FindStringSubmatchIndex(text)
+func freeText(cue *memoRegexp, text string, _ *spans) (string, span, bool) {
+	m := cue.firstSubmatchIndex(text)
 	if m == nil {
 		return "", span{}, false
 	}
@@ -342,37 +348,40 @@ func freeText(cue *regexp.Regexp, text string, _ *spans) (string, span, bool) {
 }
 
 // rawTokens splits text at spaces, Han characters and CJK punctuation,
-// trimming ASCII punctuation that wraps a token ("(ORD-1)," -> "ORD-1").
-func rawTokens(text string) []span {
-	var out []span
-	start := -1
-	flush := func(end int) {
-		if start < 0 {
-			return
+// trimming ASCII punctuation that wraps a token ("(ORD-1)," -> "ORD-1"),
+// token by token: each close candidate's params read the tokens again, and
+// a list of them would be allocated every time.
+func rawTokens(text string) iter.Seq[span] {
+	return func(yield func(span) bool) {
+		start := -1
+		// flush yields the token that ends at end; false: stop.
+		flush := func(end int) bool {
+			if start < 0 {
+				return true
+			}
+			from, to := start, end
+			start = -1
+			for from < to && strings.ContainsRune(`([{<"'>`, rune(text[from])) {
+				from++
+			}
+			for to > from && strings.ContainsRune(`,.;:!?)]}>"'`, rune(text[to-1])) {
+				to--
+			}
+			return from >= to || yield(span{from, to})
 		}
-		from, to := start, end
-		for from < to && strings.ContainsRune(`([{<"'>`, rune(text[from])) {
-			from++
+		for i, r := range text {
+			if unicode.IsSpace(r) || isHan(r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
+				if !flush(i) {
+					return
+				}
+				continue
+			}
+			if start < 0 {
+				start = i
+			}
 		}
-		for to > from && strings.ContainsRune(`,.;:!?)]}>"'`, rune(text[to-1])) {
-			to--
-		}
-		if from < to {
-			out = append(out, span{from, to})
-		}
-		start = -1
+		flush(len(text))
 	}
-	for i, r := range text {
-		if unicode.IsSpace(r) || isHan(r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-		}
-	}
-	flush(len(text))
-	return out
 }
 
 // loneLatinWord finds a service named by a plain word in a Chinese request
@@ -389,7 +398,7 @@ func loneLatinWord(text, lower string, taken *spans) (string, span, bool) {
 		return "", span{}, false
 	}
 	var found []span
-	for _, tok := range rawTokens(lower) {
+	for tok := range rawTokens(lower) {
 		w := lower[tok.from:tok.to]
 		if taken.overlaps(tok.from, tok.to) || stopword(w) || !isIdentifier(w) {
 			continue

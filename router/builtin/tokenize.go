@@ -142,7 +142,7 @@ func segmentDated(lower string, dates []span, dst []token) []token {
 			}
 			word := lower[i:j]
 			if apostrophe {
-				word = strings.NewReplacer("'", "", "’", "").Replace(word)
+				word = apostrophes.Replace(word)
 			}
 			kind := tokLatin
 			switch {
@@ -172,6 +172,9 @@ func segmentDated(lower string, dates []span, dst []token) []token {
 	}
 	return dst
 }
+
+// apostrophes removes the apostrophes inside a word.
+var apostrophes = strings.NewReplacer("'", "", "’", "")
 
 // emitter receives each feature of a text. The hot path hashes features
 // straight from the token text; tests collect them as strings.

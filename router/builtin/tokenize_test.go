@@ -1,6 +1,10 @@
 package builtin
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -52,5 +56,47 @@ var _ = Describe("tokenizer", func() {
 
 	It("emits nothing for punctuation only", func() {
 		Expect(terms("?!，。 ...")).To(BeEmpty())
+	})
+})
+
+var _ = Describe("sorting a text's features by hash", func() {
+	It("orders them as a comparison sort does, repeated features next to each other", func() {
+		rng := rand.New(rand.NewPCG(7, 15))
+		sc := new(scratch)
+		for _, n := range []int{0, 1, 5, 23, 24, 25, 200, 1000, 5000} {
+			fs := make([]hashedFeature, n)
+			for i := range fs {
+				h := rng.Uint64()
+				if i > 0 && rng.IntN(4) == 0 {
+					h = fs[rng.IntN(i)].hash // a repeated feature
+				}
+				if rng.IntN(10) == 0 {
+					h >>= rng.IntN(64) // crowd the low buckets
+				}
+				fs[i] = hashedFeature{hash: h, kind: featureKind(h % uint64(numKinds))}
+			}
+			want := slices.Clone(fs)
+			slices.SortStableFunc(want, func(a, b hashedFeature) int { return cmp.Compare(a.hash, b.hash) })
+			got := sc.sortByHash(slices.Clone(fs))
+			Expect(got).To(Equal(want), "%d features", n)
+		}
+	})
+
+	It("counts the same features the same way, text after text", func() {
+		sc := new(scratch)
+		for _, text := range []string{"show the orders of the east region", "看看华东区上周已发货的订单", "restart payment-api restart payment-api"} {
+			counts := slices.Clone(sc.countTerms(text))
+			Expect(slices.IsSortedFunc(counts, func(a, b termCount) int { return cmp.Compare(a.hash, b.hash) })).To(BeTrue())
+			total := 0
+			for i, c := range counts {
+				total += c.count
+				if i > 0 {
+					Expect(c.hash).NotTo(Equal(counts[i-1].hash))
+				}
+			}
+			var l termList
+			featurize(segment(text, nil), &l)
+			Expect(total).To(Equal(len(l)), text)
+		}
 	})
 })

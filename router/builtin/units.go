@@ -3,6 +3,8 @@ package builtin
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // dimension is what a measured number measures. A number written with a
@@ -105,7 +107,12 @@ func unitAfter(text string, to int) (dimension, int) {
 		skip = 1
 	}
 	cand := rest[skip:]
-	for _, u := range unitWords {
+	if cand == "" {
+		return dimNone, 0
+	}
+	first, _ := utf8.DecodeRuneInString(cand)
+	for _, i := range unitsByFirst[foldKey(first)] {
+		u := unitWords[i]
 		w := u.word
 		if len(cand) < len(w) {
 			continue
@@ -137,6 +144,30 @@ func unitAfter(text string, to int) (dimension, int) {
 }
 
 func isLowerWord(w string) bool { return w == strings.ToLower(w) }
+
+// unitsByFirst lists, in unitWords' order, the units whose first rune has
+// each fold key: a unit can be read only where the text's first rune folds
+// to its own (both comparisons unitAfter makes, exact and case-folded,
+// start with the first runes), so a number is checked against a few units
+// rather than all of them.
+var unitsByFirst = func() map[rune][]int {
+	m := map[rune][]int{}
+	for i, u := range unitWords {
+		r, _ := utf8.DecodeRuneInString(u.word)
+		m[foldKey(r)] = append(m[foldKey(r)], i)
+	}
+	return m
+}()
+
+// foldKey is the smallest rune of r's case-folding orbit: runes that
+// strings.EqualFold takes for one another share it.
+func foldKey(r rune) rune {
+	k := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		k = min(k, f)
+	}
+	return k
+}
 
 // propDimensions lists what a property measures, from the words of its
 // name and description: dimension words ("velocity") and units ("in

@@ -108,10 +108,13 @@ func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
 	return b, true
 }
 
-// marshalVerdict is json.Marshal(v), by hand when appendVerdictJSON can.
-func marshalVerdict(v verdict) ([]byte, error) {
-	if b, ok := appendVerdictJSON(make([]byte, 0, 256), v); ok {
-		return b, nil
+// appendVerdict appends json.Marshal(v)'s bytes to b, by hand when
+// appendVerdictJSON can.
+func appendVerdict(b []byte, v verdict) ([]byte, error) {
+	if out, ok := appendVerdictJSON(b, v); ok {
+		return out, nil
 	}
-	return json.Marshal(v)
+	// appendVerdictJSON may have written part of it.
+	raw, err := json.Marshal(v)
+	return append(b, raw...), err
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -64,8 +65,27 @@ var _ = Describe("verdict JSON", func() {
 		Expect(ok).To(BeFalse())
 		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Confidence: math.NaN()})
 		Expect(ok).To(BeFalse())
-		raw, err := marshalVerdict(verdict{Skill: "a", Params: map[string]any{"n": 3}})
+		raw, err := appendVerdict([]byte("x"), verdict{Skill: "a", Params: map[string]any{"n": 3}})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(raw)).To(Equal(`{"skill":"a","confidence":0,"params":{"n":3}}`))
+		Expect(string(raw)).To(Equal(`x{"skill":"a","confidence":0,"params":{"n":3}}`))
+	})
+
+	It("quotes a shortened registry text as quoting the shortened string does", func() {
+		clip := func(s string, n int) string { // shortened the plain way
+			k := 0
+			for i := range s {
+				if k == n {
+					return s[:i] + "…"
+				}
+				k++
+			}
+			return s
+		}
+		for _, s := range []string{"", "short", "exactly five", "看看华东区上周已发货的订单", "a \"quoted\" \\ line\twith tabs",
+			"bad \xff\xe2\x80 bytes and more after them", "emoji 🙂🙂🙂🙂 end", "\u2028 separators \x00"} {
+			for _, n := range []int{0, 1, 3, 5, 12, 60} {
+				Expect(string(appendQuotedClip([]byte("<"), s, n))).To(Equal("<"+strconv.Quote(clip(s, n))), "%q %d", s, n)
+			}
+		}
 	})
 })

@@ -127,6 +127,7 @@ func Factory(judge, embedder string) (router.ModelFactory, error) {
 		}
 		if m.Embedder == nil {
 			m.Embedder = builtin.NewEmbedder(reg)
+			m.EmbedInto = builtin.NewEmbedderInto(reg)
 		}
 		return m, nil
 	}, nil

@@ -1,0 +1,164 @@
+package builtin
+
+import "unicode/utf8"
+
+// Hand-written scanners for the params regexps every request runs into
+// (most requests hold a colon or a number word's letters somewhere, so no
+// literal pre-check spares them): each gives exactly the matches its
+// regexp's FindAll gives, leftmost-first as Go's regexp chooses them, and
+// a spec runs both on made-up texts to hold them to it. The regexps stay
+// as the definition.
+
+// isWordByte is regexp's \w (and \b's word side) for the rune a byte
+// starts: ASCII letters, digits and underscore. A byte from 0x80 starts
+// or continues a rune outside ASCII, which is never a word rune.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
+}
+
+// isSpaceByte is regexp's \s: [\t\n\f\r ].
+func isSpaceByte(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
+}
+
+// explicitMatches is explicitRe.FindAllStringSubmatchIndex(text, -1):
+// `([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\[[^\]]*\]|"[^"]*"|'[^']*'|[^\s,;)]+)`.
+//
+// At a start the name takes every word byte that follows, the spaces and
+// the "=" or ":" are forced, and the value is the first alternative that
+// fits: backtracking into the name or the spaces cannot help, since a
+// shorter name is followed by a word byte and fewer spaces by a space,
+// neither of which the rest accepts. A start inside the name a failed
+// start began has the same rest, so it fails too.
+func explicitMatches(text string) [][]int {
+	var out [][]int
+	for p := 0; p < len(text); {
+		c := text[p]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
+			p++
+			continue
+		}
+		nameEnd := p + 1
+		for nameEnd < len(text) && isWordByte(text[nameEnd]) {
+			nameEnd++
+		}
+		if from, to, ok := explicitAfterName(text, nameEnd); ok {
+			out = append(out, []int{p, to, p, nameEnd, from, to})
+			p = to
+			continue
+		}
+		p = nameEnd
+	}
+	return out
+}
+
+// explicitAfterName reads `\s*(?:=|:)\s*(value)` from at.
+func explicitAfterName(text string, at int) (from, to int, ok bool) {
+	k := at
+	for k < len(text) && isSpaceByte(text[k]) {
+		k++
+	}
+	if k == len(text) || text[k] != '=' && text[k] != ':' {
+		return 0, 0, false
+	}
+	k++
+	for k < len(text) && isSpaceByte(text[k]) {
+		k++
+	}
+	if k == len(text) {
+		return 0, 0, false
+	}
+	// \[[^\]]*\] | "[^"]*" | '[^']*': up to the first closing character.
+	if open := text[k]; open == '[' || open == '"' || open == '\'' {
+		closing := open
+		if open == '[' {
+			closing = ']'
+		}
+		for e := k + 1; e < len(text); e++ {
+			if text[e] == closing {
+				return k, e + 1, true
+			}
+		}
+	}
+	// [^\s,;)]+
+	e := k
+	for e < len(text) && !isSpaceByte(text[e]) && text[e] != ',' && text[e] != ';' && text[e] != ')' {
+		e++
+	}
+	return k, e, e > k
+}
+
+// numberWords are numberWordRe's alternatives, in its order.
+var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+	"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "a dozen", "dozen"}
+
+// numberWordMatches is numberWordRe.FindAllStringIndex(text, -1):
+// `(?i)\b(zero|one|...|a dozen|dozen)\b`. At each rune where \b holds, the
+// first word (in the regexp's order) written there in any case and
+// followed by \b is the match; (?i) also lets the Kelvin sign stand for k
+// and the long s for s, which are not word runes for \b.
+func numberWordMatches(text string) [][]int {
+	var out [][]int
+	for p := 0; p < len(text); {
+		if boundary(text, p) {
+			if end, ok := numberWordAt(text, p); ok {
+				out = append(out, []int{p, end})
+				p = end
+				continue
+			}
+		}
+		p += runeLen(text, p)
+	}
+	return out
+}
+
+// numberWordAt is the end of the first number word at p followed by \b.
+func numberWordAt(text string, p int) (int, bool) {
+	for _, w := range numberWords {
+		if end, ok := foldedAt(text, p, w); ok && boundary(text, end) {
+			return end, true
+		}
+	}
+	return 0, false
+}
+
+// foldedAt matches lower-case ASCII w at text[p:] as (?i) does.
+func foldedAt(text string, p int, w string) (int, bool) {
+	for i := 0; i < len(w); i++ {
+		if p == len(text) {
+			return 0, false
+		}
+		c := text[p]
+		switch {
+		case c|0x20 == w[i] && (c|0x20 >= 'a' && c|0x20 <= 'z'):
+			p++
+		case c == w[i]: // the space of "a dozen"
+			p++
+		case w[i] == 'k' && len(text)-p >= 3 && text[p:p+3] == "\u212a":
+			p += 3
+		case w[i] == 's' && len(text)-p >= 2 && text[p:p+2] == "\u017f":
+			p += 2
+		default:
+			return 0, false
+		}
+	}
+	return p, true
+}
+
+// boundary is \b at p: a word rune on one side only.
+func boundary(text string, p int) bool {
+	before := p > 0 && isWordByte(text[p-1])
+	after := p < len(text) && isWordByte(text[p])
+	return before != after
+}
+
+// runeLen is the width regexp steps over at p (1 for an invalid byte).
+func runeLen(text string, p int) int {
+	c := text[p]
+	if c < 0x80 {
+		return 1
+	}
+	_, size := utf8.DecodeRuneInString(text[p:])
+	return size
+}

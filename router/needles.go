@@ -1,0 +1,225 @@
+package router
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A trigger's regexp is tried only on text that holds what every match of
+// it holds: literals read off the regexp's syntax, as clauses that must
+// all hold, each met by any one of its needles ("ORD-" and one of
+// "refund", "退款" or "退" for a refund trigger). The analysis only ever
+// keeps things a match needs, so a text it turns away is one the regexp
+// does not match.
+
+// needle is a literal; fold: in any ASCII case (kept in lower case; runes
+// outside ASCII in it have no other case and are matched as they are).
+type needle struct {
+	s    string
+	fold bool
+}
+
+func (n needle) in(text string) bool {
+	if !n.fold {
+		return strings.Contains(text, n.s)
+	}
+	first := n.s[0]
+	firstUpper := first
+	if 'a' <= first && first <= 'z' {
+		firstUpper -= 'a' - 'A'
+	}
+	for i := 0; i+len(n.s) <= len(text); i++ {
+		if c := text[i]; (c == first || c == firstUpper) && asciiFoldPrefix(text[i:], n.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiFoldPrefix reports whether text starts with lower in any ASCII case.
+func asciiFoldPrefix(text, lower string) bool {
+	for j := 0; j < len(lower); j++ {
+		c := text[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// clausesHold reports whether text meets every clause (no clauses: it
+// may match).
+func clausesHold(clauses [][]needle, text string) bool {
+	for _, c := range clauses {
+		if !slices.ContainsFunc(c, func(n needle) bool { return n.in(text) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxClauses bounds what is kept of a regexp: more clauses filter better
+// but cost a search each.
+const maxClauses = 6
+
+// triggerClauses is requiredClauses of re, or nil when it has none.
+func triggerClauses(re *regexp.Regexp) [][]needle {
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return requiredClauses(parsed)
+}
+
+// requiredClauses are clauses every match of re meets, or nil when it
+// cannot tell. A concatenation needs what each part needs; an alternation
+// needs, for every way of picking one clause from each branch, one of
+// those; a repeat at least once needs its body. Of a case-folded literal
+// only a run of runes that an exact or an ASCII case-insensitive search
+// finds exactly is kept (not k or s, whose fold orbits hold the Kelvin
+// sign and the long s).
+func requiredClauses(re *syntax.Regexp) [][]needle {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if n, ok := literalNeedle(re); ok {
+			return [][]needle{{n}}
+		}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredClauses(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredClauses(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var all [][]needle
+		for _, sub := range re.Sub {
+			all = append(all, requiredClauses(sub)...)
+		}
+		return simplify(all)
+	case syntax.OpAlternate:
+		var acc [][]needle
+		for i, sub := range re.Sub {
+			cs := requiredClauses(sub)
+			if cs == nil {
+				return nil
+			}
+			if i == 0 {
+				acc = cs
+				continue
+			}
+			var next [][]needle
+			for _, a := range acc {
+				for _, c := range cs {
+					next = append(next, union(a, c))
+				}
+			}
+			acc = simplify(next)
+		}
+		return acc
+	}
+	return nil
+}
+
+// literalNeedle is the longest run of a literal's runes a search finds
+// exactly.
+func literalNeedle(re *syntax.Regexp) (needle, bool) {
+	fold := re.Flags&syntax.FoldCase != 0
+	var best, run []rune
+	for _, r := range append(re.Rune, utf8.RuneError) {
+		if r == utf8.RuneError || fold && !foldSearchable(r) {
+			if len(run) > len(best) {
+				best = run
+			}
+			run = nil
+			continue
+		}
+		run = append(run, r)
+	}
+	if len(best) == 0 {
+		return needle{}, false
+	}
+	s := string(best)
+	if fold {
+		s = strings.ToLower(s)
+	}
+	return needle{s: s, fold: fold}, true
+}
+
+// union is a clause met when a or b is.
+func union(a, b []needle) []needle {
+	out := slices.Clone(a)
+	for _, n := range b {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// simplify drops repeated needles and clauses another clause implies (a
+// clause holding all of a shorter clause's needles), then keeps the
+// maxClauses clauses whose shortest needle is longest.
+func simplify(clauses [][]needle) [][]needle {
+	var out [][]needle
+	for i, c := range clauses {
+		implied := false
+		for j, d := range clauses {
+			if i != j && subset(d, c) && (!subset(c, d) || j < i) {
+				implied = true // c is met whenever d is (the first of equals stays)
+				break
+			}
+		}
+		if !implied {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b []needle) int { return shortest(b) - shortest(a) })
+	if len(out) > maxClauses {
+		out = out[:maxClauses]
+	}
+	return out
+}
+
+// subset reports whether every needle of a is in b.
+func subset(a, b []needle) bool {
+	for _, n := range a {
+		if !slices.Contains(b, n) {
+			return false
+		}
+	}
+	return true
+}
+
+func shortest(ns []needle) int {
+	m := len(ns[0].s)
+	for _, n := range ns[1:] {
+		m = min(m, len(n.s))
+	}
+	return m
+}
+
+// foldSearchable reports whether a search finds exactly the runes r
+// matches case-insensitively: an ASCII letter whose folds are all ASCII
+// (an ASCII case-insensitive search), or any rune without other cases
+// (an exact search).
+func foldSearchable(r rune) bool {
+	if unicode.SimpleFold(r) == r {
+		return true
+	}
+	if r >= utf8.RuneSelf {
+		return false
+	}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
