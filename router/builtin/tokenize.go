@@ -270,7 +270,7 @@ func charGrams(word string, e emitter) {
 	offs[n] = 0 // position of '<' in the virtual marked word
 	n++
 	for i := range word {
-		if n >= len(offs)-1 {
+		if n >= len(offs)-2 { // room for '>' and the end
 			return // absurdly long "word" (a hash, a URL): its n-grams carry no meaning
 		}
 		offs[n] = i + 1

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -14,6 +15,15 @@ var _ = Describe("tokenizer", func() {
 		got := terms("Show orders")
 		Expect(got).To(ContainElements("w:show", "w:orders", "b:show orders", "c:<sh", "c:ers>", "c:<orde", "c:rders"))
 		Expect(got).NotTo(ContainElement("w:Show"), "text is lowercased")
+	})
+
+	It("takes character n-grams of words up to its bound and none of longer ones, at every length around it", func() {
+		for n := 55; n <= 70; n++ {
+			word := strings.Repeat("k", n)
+			Expect(func() { terms(word) }).NotTo(Panic(), "a word of %d letters", n)
+		}
+		Expect(terms(strings.Repeat("k", 20))).To(ContainElement("c:<kk"))
+		Expect(terms(strings.Repeat("k", 70))).NotTo(ContainElement("c:<kk"))
 	})
 
 	It("reads Chinese as characters and character bigrams", func() {
