@@ -253,4 +253,3 @@ func (r *Router) topK() int {
 // isBuiltinJudge tells deterministic builtin judges (which would answer a
 // repair request exactly as before) from model judges worth one repair.
 func isBuiltinJudge(j Judge) bool { return j.Name() == "builtin" }
-

@@ -34,7 +34,7 @@ var _ = Describe("date pre-checks", func() {
 
 	It("fit in the bits of the mask that remembers them", func() {
 		Expect(len(dateRules)).To(BeNumerically("<=", 32))
-		Expect(mayMatchRules("2031-05-02 today")).To(Equal(uint32(1<<0 | 1<<5 | 1<<8)), "year-first and year-last numeric dates, today")
+		Expect(mayMatchRules("2031-05-02 today")).To(Equal(uint32(1<<0|1<<5|1<<8)), "year-first and year-last numeric dates, today")
 	})
 
 	// A pre-check may only skip text its rule's regexp does not match:
