@@ -206,8 +206,8 @@ func TestBFCL(t *testing.T) {
 					want = k
 				}
 				in := r[0].in
-				t.Logf("CAL %s %v %v %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d %.4f %s %q", cat, relevant, r[0].skill.Name == want, in.fit, in.nearest, in.learned,
-					in.nameCover, in.paramCover, in.margin, in.prob, len(tools), in.schemaCover, r[0].skill.Name, text)
+				t.Logf("CAL %s %v %v %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d %.4f %d %s %q", cat, relevant, r[0].skill.Name == want, in.fit, in.nearest, in.learned,
+					in.nameCover, in.paramCover, in.margin, in.prob, len(tools), in.schemaCover, plainWords(text), r[0].skill.Name, text)
 			}
 			if v.Skill == router.NoneChoice {
 				nones++
@@ -253,4 +253,17 @@ func TestBFCL(t *testing.T) {
 	if len(confs[true]) > 0 && len(confs[false]) > 0 {
 		t.Logf("AUC of top confidence, relevant vs irrelevant: %.3f", auc(confs[true], confs[false]))
 	}
+}
+
+// plainWords counts the words schemaCover reads (plain lowercase content
+// words of three letters or more), for the calibration dump.
+func plainWords(text string) int {
+	lower := lowerASCII(text)
+	n := 0
+	for from, to := nextWord(lower, 0); from < to; from, to = nextWord(lower, to) {
+		if w := lower[from:to]; len(w) >= 3 && text[from] >= 'a' && text[from] <= 'z' && contentWord(w) {
+			n++
+		}
+	}
+	return n
 }

@@ -37,7 +37,7 @@ import (
 // whenever fitting, embedding or this encoding changes what a registry
 // fits to: an entry of another format is never read. The fitFormatGuard
 // spec fails when the fit of its registry changes, as a reminder.
-const cacheFormat = "routebench-builtin-fit/2"
+const cacheFormat = "routebench-builtin-fit/3"
 
 // cacheMagic starts every entry file.
 const cacheMagic = "RBFIT\n"

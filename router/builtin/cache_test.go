@@ -189,8 +189,8 @@ var _ = Describe("cacheFormat", func() {
 		skills := testSkills()
 		data := encodeFitted(skillsKey(skills, defaultTopK), fitSkills(skills, defaultTopK))
 		sum := sha256.Sum256(data)
-		Expect(cacheFormat).To(Equal("routebench-builtin-fit/2"))
-		Expect(hex.EncodeToString(sum[:])).To(Equal("2b0d4056786a4d291b077e4f3ed0fc424eefdcdca98fa1be2956afe06faa2406"),
+		Expect(cacheFormat).To(Equal("routebench-builtin-fit/3"))
+		Expect(hex.EncodeToString(sum[:])).To(Equal("b2c92f530b5db6c52b39db5eaad00fb7f1b7dab4cb7392f33d069ee086836bc0"),
 			"the builtin fit changed: bump cacheFormat and update this digest")
 	})
 })

@@ -52,12 +52,13 @@ var (
 // schemas), as a logit over inFeaturesOf's features: a request that gives
 // the tool's required values and talks about what its schema talks about,
 // or says half of its name's words, is in scope; one that does none of
-// these is not, whatever its fit. Measured on BFCL's development
-// categories (simple_python against irrelevance, the two weighted
-// equally, then the intercept set so that 98% of simple_python stays in
-// scope: a request refused for nothing costs more than an irrelevant one
-// asked about); a registry with examples fits its own.
-var inPrior = [inFeatures]float64{-1.75, 1.35, 0, 0, 3.25, 1.5, 1.95}
+// these is not, whatever its fit. Fitted by logistic regression on BFCL's
+// development categories (simple_python and multiple against
+// irrelevance, the two sides weighted equally), then the intercept set so
+// that 98% of simple_python stays in scope: a request refused for nothing
+// costs more than an irrelevant one asked about. A registry with examples
+// fits its own.
+var inPrior = [inFeatures]float64{-2.26, 1.34, 0, 0, 3.54, 1.82, 2.29}
 
 // inPriorWeight is the prior's strength, in held-out decisions' worth.
 const inPriorWeight = 4.0
@@ -91,8 +92,8 @@ type calInput struct {
 	// gives values for (1 when none is required): a request a tool can
 	// serve usually states what the tool needs.
 	paramCover float64
-	// schemaCover is the share of the request's plain words that the
-	// skill's texts or params schema use (see schemaCover).
+	// schemaCover is how many of the request's plain words the skill's
+	// texts or params schema use, as a share of enough (see schemaCover).
 	schemaCover float64
 }
 

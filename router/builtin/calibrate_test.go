@@ -37,9 +37,10 @@ var _ = Describe("calibration", func() {
 		for k := range c.in {
 			Expect(c.in[k]).To(BeNumerically("~", inPrior[k], 1e-9))
 		}
-		// A tool request that gives the tool's values is in scope; one that
-		// shares neither values nor name words with it is not.
-		Expect(c.outcome(calInput{fit: 0.2, paramCover: 1}).inScope).To(BeNumerically(">", 0.5))
+		// A tool request that gives the tool's values and says a word of
+		// its schema is in scope; one that shares neither values nor words
+		// with it is not.
+		Expect(c.outcome(calInput{fit: 0.2, paramCover: 1, schemaCover: 1.0 / 3}).inScope).To(BeNumerically(">", 0.5))
 		Expect(c.outcome(calInput{fit: 0.2}).inScope).To(BeNumerically("<", 0.5))
 	})
 

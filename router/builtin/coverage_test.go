@@ -29,10 +29,20 @@ var _ = Describe("coverage of a request by a skill", func() {
 
 	It("counts the request's plain words that the skill's texts or schema use, not its names or numbers", func() {
 		stems := schemaStems(tool)
-		Expect(schemaCover(stems, "price of an overseas parcel")).To(Equal(1.0))
-		Expect(schemaCover(stems, "price of a Lisbon parcel weighing 3 kg")).To(Equal(1.0), "weighing meets weight by its stem")
-		Expect(schemaCover(stems, "price of a parcel of fragile glass")).To(BeNumerically("~", 0.5, 1e-9))
-		Expect(schemaCover(stems, "tell me a joke")).To(BeZero())
-		Expect(schemaCover(stems, "Lisbon?")).To(Equal(0.5), "no plain word: no evidence either way")
+		withExamples := false // the share of the request's words
+		Expect(schemaCover(stems, "price of an overseas parcel", withExamples)).To(Equal(1.0))
+		Expect(schemaCover(stems, "price of a Lisbon parcel weighing 3 kg", withExamples)).To(Equal(1.0), "weighing meets weight by its stem")
+		Expect(schemaCover(stems, "price of a parcel of fragile glass", withExamples)).To(BeNumerically("~", 0.5, 1e-9))
+		Expect(schemaCover(stems, "tell me a joke", withExamples)).To(BeZero())
+		Expect(schemaCover(stems, "Lisbon?", withExamples)).To(Equal(0.5), "no plain word: no evidence either way")
+	})
+
+	It("counts a bare tool's words up to three, however much else the request says", func() {
+		stems := schemaStems(tool)
+		bare := true
+		Expect(schemaCover(stems, "price of a parcel of fragile glass", bare)).To(BeNumerically("~", 2.0/3, 1e-9))
+		Expect(schemaCover(stems, "so I was wondering, honestly, what the price of an overseas parcel might turn out being", bare)).To(Equal(1.0))
+		Expect(schemaCover(stems, "tell me a joke", bare)).To(BeZero())
+		Expect(schemaCover(stems, "Lisbon?", bare)).To(Equal(0.5))
 	})
 })

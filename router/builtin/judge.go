@@ -186,7 +186,7 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 		} else {
 			// Far behind: right with nearly no chance whatever it covers,
 			// so its params are not read (the costly part of coverage).
-			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCoverLower(f.schemaStems[idx[c]], text, lower)
+			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCoverLower(f.schemaStems[idx[c]], text, lower, len(cands[c].Examples) == 0)
 			if !requiresAny(cands[c]) {
 				in.paramCover = 1 // nothing required, nothing missing
 			}
