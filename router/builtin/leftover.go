@@ -57,8 +57,8 @@ func saysOwn(own map[string]bool, w string) bool {
 // request has exactly one run of content words (at most
 // maxLeftoverWords, within a clause) that the schema's own texts do not
 // use and no other property took, that run is what the request gives the
-// tool ("the function of ATP synthase" for a tool about molecule
-// functions: "ATP synthase"). Two such runs, or two empty required
+// tool ("the role of lactase dehydrogenase" for a tool about what
+// enzymes do: "lactase dehydrogenase"). Two such runs, or two empty required
 // properties, are doubt, and doubt stays unfilled so the bands ask.
 // Registries written for routing (with examples) never guess this way.
 func assignLeftover(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
@@ -124,8 +124,8 @@ func assignLeftover(p *extractPlan, text, lower string, taken *spans, out map[st
 }
 
 // valueIntroducers are the closed-class words a value follows in plain
-// English: articles, possessives and prepositions ("the plasma membrane",
-// "of Buddhism", "for my dog").
+// English: articles, possessives and prepositions ("the pump valve",
+// "of Jupiter", "for my dog").
 var valueIntroducers = map[string]bool{"the": true, "a": true, "an": true, "of": true, "for": true, "about": true,
 	"on": true, "in": true, "at": true, "from": true, "with": true, "by": true, "my": true,
 	"our": true, "his": true, "her": true, "their": true, "your": true, "called": true, "named": true}

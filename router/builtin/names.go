@@ -232,7 +232,7 @@ var partyLeads = map[string]bool{"for": true, "of": true, "by": true, "with": tr
 
 // Scores of the evidence tying a name to a property: lower is surer.
 const (
-	scoreOwnWord   = 0  // "the player Messi", "company Acme"
+	scoreOwnWord   = 0  // "the player Okafor", "company Acme"
 	scoreItsKind   = 5  // "Acme Hotel" for hotel_name
 	scoreRoleCue   = 10 // "directed by Ana Li" for director
 	scoreJourney   = 10 // "from Oslo" for origin
