@@ -3,94 +3,14 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 )
 
-// RunOutput is one run's output as merge reads it: its plan record and
-// its results.
+// RunOutput is one shard of a run as merge checks it: how it was named
+// on the command line (for messages) and its plan record.
 type RunOutput struct {
-	// Dir is how the run was named on the command line, for messages.
-	Dir     string
-	Plan    Plan
-	Results []Result
-}
-
-// ReadRunOutput reads a run's results.jsonl and the plan.json beside it;
-// path is the output directory or its results.jsonl.
-func ReadRunOutput(path string) (RunOutput, error) {
-	dir, file := path, filepath.Join(path, ResultsFile)
-	if info, err := os.Stat(path); err == nil && !info.IsDir() {
-		dir, file = filepath.Dir(path), path
-	}
-	plan, err := ReadPlanFile(filepath.Join(dir, PlanFile))
-	if err != nil {
-		return RunOutput{}, err
-	}
-	results, err := ReadResults(file)
-	if err != nil {
-		return RunOutput{}, err
-	}
-	return RunOutput{Dir: path, Plan: plan, Results: results}, nil
-}
-
-// ReadRunOutputs reads each path with ReadRunOutput.
-func ReadRunOutputs(paths []string) ([]RunOutput, error) {
-	runs := make([]RunOutput, 0, len(paths))
-	for _, p := range paths {
-		r, err := ReadRunOutput(p)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-	}
-	return runs, nil
-}
-
-// Merge joins the outputs of the shards of one run into what the run
-// unsharded would have written: each (version, case) once, in version then
-// case order. It first checks that they are one complete run: the same
-// plan (versions, fingerprints and cases), shard i/n each exactly once,
-// and in each shard exactly the (version, case) pairs its plan gives it.
-// Otherwise the error lists every shard and case missing, duplicated or
-// foreign, so the person can re-run exactly those.
-func Merge(runs []RunOutput) ([]Result, error) {
-	if len(runs) == 0 {
-		return nil, errors.New("merge: no runs given")
-	}
-	if err := samePlan(runs); err != nil {
-		return nil, err
-	}
-	var problems []error
-	problems = append(problems, shardCoverage(runs)...)
-	plan := runs[0].Plan
-	versionRank := map[string]int{}
-	for i, v := range plan.Versions {
-		versionRank[v.ID] = i
-	}
-	caseRank := map[string]int{}
-	for i, c := range plan.Cases {
-		caseRank[c.ID] = i
-	}
-	var out []Result
-	for _, run := range runs {
-		kept, errs := checkShard(run)
-		problems = append(problems, errs...)
-		out = append(out, kept...)
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("merge: the runs are not one complete run:\n  %w", joinIndented(problems))
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := &out[i], &out[j]
-		if ra, rb := versionRank[a.Version], versionRank[b.Version]; ra != rb {
-			return ra < rb
-		}
-		return caseRank[a.Case] < caseRank[b.Case]
-	})
-	return out, nil
+	Dir  string
+	Plan Plan
 }
 
 // samePlan checks every run against the first one's plan and says what
@@ -210,44 +130,6 @@ func shardCoverage(runs []RunOutput) []error {
 		}
 	}
 	return problems
-}
-
-// checkShard compares one run's results with the pairs its plan gives its
-// shard, and returns the results to merge.
-func checkShard(run RunOutput) ([]Result, []error) {
-	want := run.Plan.pairs(run.Plan.Shard)
-	wantHash := make(map[pairKey]string, len(want))
-	for _, p := range want {
-		wantHash[p.key] = p.hash
-	}
-	seen := make(map[pairKey]int, len(run.Results))
-	var dups, foreign, stale []string
-	kept := make([]Result, 0, len(run.Results))
-	for _, r := range run.Results {
-		k := pairKey{r.Version, r.Case}
-		seen[k]++
-		name := r.Case + " under " + r.Version
-		hash, ok := wantHash[k]
-		switch {
-		case !ok:
-			foreign = append(foreign, name)
-		case seen[k] > 1:
-			if seen[k] == 2 {
-				dups = append(dups, name)
-			}
-		case r.CaseHash != hash:
-			stale = append(stale, name)
-		default:
-			kept = append(kept, r)
-		}
-	}
-	var missing []string
-	for _, p := range want {
-		if seen[p.key] == 0 {
-			missing = append(missing, p.key.caseID+" under "+p.key.version)
-		}
-	}
-	return kept, shardProblems(run, len(want), missing, dups, foreign, stale)
 }
 
 // shardProblems says what is wrong with one shard's results.

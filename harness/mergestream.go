@@ -44,10 +44,13 @@ func (m *Merger) Count() int { return m.count }
 
 // PrepareMerge checks that the runs at paths (output directories, or
 // results.jsonl files with plan.json beside them) are the shards of one
-// complete run, as Merge does, reading each results file once and keeping
-// only positions. The first shard's plan.json is read whole; the others'
-// only up to their hash, unless it differs (then whole, to say how).
-// Errors are Merge's.
+// complete run: the same plan (versions, fingerprints and cases), shard
+// i/n each exactly once, and in each shard exactly the (version, case)
+// pairs its plan gives it. Otherwise the error lists every shard and case
+// missing, duplicated, foreign or stale, so the person can re-run exactly
+// those. It reads each results file once and keeps only positions; the
+// first shard's plan.json is read whole, the others' only up to their
+// hash, unless it differs (then whole, to say how).
 func PrepareMerge(paths []string) (*Merger, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("merge: no runs given")

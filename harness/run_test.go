@@ -227,148 +227,119 @@ var _ = Describe("Run", func() {
 		Expect(string(readFile(filepath.Join(dir, harness.ResultsFile)))).To(Equal(string(wantResults)))
 	})
 
-	// shardRuns runs the cases as n shards and reads each shard's output.
-	shardRuns := func(cases []harness.Case, n int) []harness.RunOutput {
-		var runs []harness.RunOutput
+	// shardDirs runs the cases as n shards and returns their directories.
+	shardDirs := func(cases []harness.Case, n int) []string {
+		var dirs []string
 		for i := 1; i <= n; i++ {
 			dir := GinkgoT().TempDir()
 			cfg := runConfig(dir, cases, 2)
 			cfg.Shard = harness.Shard{Index: i, Count: n}
 			_, err := harness.Run(context.Background(), cfg)
 			Expect(err).NotTo(HaveOccurred())
-			run, err := harness.ReadRunOutput(dir)
-			Expect(err).NotTo(HaveOccurred())
-			run.Dir = fmt.Sprintf("out/s%d", i)
-			runs = append(runs, run)
+			dirs = append(dirs, dir)
 		}
-		return runs
+		return dirs
+	}
+	// mergeTo merges the shards in dirs and returns the merged results
+	// file's path.
+	mergeTo := func(dirs ...string) (string, error) {
+		m, err := harness.PrepareMerge(dirs)
+		if err != nil {
+			return "", err
+		}
+		Expect(m.Count()).To(Equal(240))
+		out := filepath.Join(GinkgoT().TempDir(), harness.ResultsFile)
+		Expect(m.WriteTo(out)).To(Succeed())
+		return out, nil
+	}
+	// casesOf lists the v1 cases of a shard's results.
+	casesOf := func(dir string) []string {
+		results, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		var ids []string
+		for _, r := range results {
+			if r.Version == "v1@aaaaaaaa" {
+				ids = append(ids, r.Case)
+			}
+		}
+		return ids
 	}
 
-	It("splits cases into shards that merge back into the full run", func() {
+	It("splits cases into shards that merge back into the full run, shards given in any order", func() {
 		wantResults, wantSummary := fullRun(cases)
-		runs := shardRuns(cases, 3)
+		dirs := shardDirs(cases, 3)
 		total := 0
-		for i, r := range runs {
-			Expect(r.Plan.Shard).To(Equal(harness.Shard{Index: i + 1, Count: 3}))
-			Expect(r.Plan.Hash).To(Equal(runs[0].Plan.Hash), "every shard records the same plan")
-			Expect(r.Plan.Cases).To(HaveLen(120), "the plan is the whole run's, not the shard's")
-			total += len(r.Results)
+		var firstHash string
+		for i, dir := range dirs {
+			plan, err := harness.ReadPlanFile(filepath.Join(dir, harness.PlanFile))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(plan.Shard).To(Equal(harness.Shard{Index: i + 1, Count: 3}))
+			if i == 0 {
+				firstHash = plan.Hash
+			}
+			Expect(plan.Hash).To(Equal(firstHash), "every shard records the same plan")
+			Expect(plan.Cases).To(HaveLen(120), "the plan is the whole run's, not the shard's")
+			results, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+			Expect(err).NotTo(HaveOccurred())
+			total += len(results)
 		}
 		Expect(total).To(Equal(240))
-		// Shards given in any order.
-		merged, err := harness.Merge([]harness.RunOutput{runs[2], runs[0], runs[1]})
+		merged, err := mergeTo(dirs[2], dirs[0], dirs[1])
 		Expect(err).NotTo(HaveOccurred())
-		var buf bytes.Buffer
-		Expect(harness.WriteResults(&buf, merged)).To(Succeed())
-		Expect(buf.String()).To(Equal(string(wantResults)))
+		Expect(string(readFile(merged))).To(Equal(string(wantResults)))
+		sum, err := harness.ScoreStream(harness.NewFileStream(merged))
+		Expect(err).NotTo(HaveOccurred())
 		dir := GinkgoT().TempDir()
-		Expect(harness.WriteSummaryFile(filepath.Join(dir, "s.json"), harness.Score(merged))).To(Succeed())
+		Expect(harness.WriteSummaryFile(filepath.Join(dir, "s.json"), sum)).To(Succeed())
 		Expect(string(readFile(filepath.Join(dir, "s.json")))).To(Equal(string(wantSummary)))
 	})
 
-	Describe("merging shards from disk (PrepareMerge, WriteTo)", func() {
-		// shardDirs runs the cases as n shards and returns their directories.
-		shardDirs := func(n int) []string {
-			var dirs []string
-			for i := 1; i <= n; i++ {
-				dir := GinkgoT().TempDir()
-				cfg := runConfig(dir, cases, 2)
-				cfg.Shard = harness.Shard{Index: i, Count: n}
-				_, err := harness.Run(context.Background(), cfg)
-				Expect(err).NotTo(HaveOccurred())
-				dirs = append(dirs, dir)
-			}
-			return dirs
-		}
-		mergeTo := func(dirs ...string) (string, error) {
-			m, err := harness.PrepareMerge(dirs)
-			if err != nil {
-				return "", err
-			}
-			Expect(m.Count()).To(Equal(240))
-			out := filepath.Join(GinkgoT().TempDir(), harness.ResultsFile)
-			Expect(m.WriteTo(out)).To(Succeed())
-			return string(readFile(out)), nil
-		}
+	It("puts a shard written out of plan order back in order", func() {
+		wantResults, _ := fullRun(cases)
+		dirs := shardDirs(cases, 2)
+		path := filepath.Join(dirs[1], harness.ResultsFile)
+		lines := strings.SplitAfter(string(readFile(path)), "\n")
+		slices.Reverse(lines)
+		Expect(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)).To(Succeed())
+		merged, err := mergeTo(dirs...)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(readFile(merged))).To(Equal(string(wantResults)))
+	})
 
-		It("writes what the full run wrote, shards given in any order", func() {
-			wantResults, _ := fullRun(cases)
-			dirs := shardDirs(3)
-			got, err := mergeTo(dirs[2], dirs[0], dirs[1])
-			Expect(err).NotTo(HaveOccurred())
-			Expect(got).To(Equal(string(wantResults)))
+	Describe("merge checks the shards form one complete run", func() {
+		var dirs []string
+		BeforeEach(func() { dirs = shardDirs(cases, 3) })
+
+		It("names a missing shard and its cases", func() {
+			_, err := mergeTo(dirs[0], dirs[2])
+			Expect(err).To(HaveOccurred())
+			missing := casesOf(dirs[1])
+			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("shard 2/3 is missing: %d results (%s under v1@aaaaaaaa, ", 2*len(missing), missing[0])))
+			Expect(err.Error()).To(ContainSubstring("run it with --shard 2/3"))
 		})
 
-		It("puts a shard written out of plan order back in order", func() {
-			wantResults, _ := fullRun(cases)
-			dirs := shardDirs(2)
-			path := filepath.Join(dirs[1], harness.ResultsFile)
-			lines := strings.SplitAfter(string(readFile(path)), "\n")
-			slices.Reverse(lines)
-			Expect(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)).To(Succeed())
-			got, err := mergeTo(dirs...)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(got).To(Equal(string(wantResults)))
+		It("names a shard given twice", func() {
+			again := GinkgoT().TempDir()
+			for _, f := range []string{harness.ResultsFile, harness.PlanFile} {
+				Expect(os.WriteFile(filepath.Join(again, f), readFile(filepath.Join(dirs[0], f)), 0o644)).To(Succeed())
+			}
+			_, err := mergeTo(dirs[0], dirs[1], again, dirs[2])
+			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("shard 1/3 is given 2 times (%s, %s); give each shard once", dirs[0], again))))
 		})
 
-		It("names the cases a shard lacks or holds twice, as Merge does", func() {
-			dirs := shardDirs(3)
+		It("names the cases a shard lacks or holds twice", func() {
+			ids := casesOf(dirs[1])
+			// Drop one result, duplicate another: a shard cut short and
+			// resumed by hand.
 			path := filepath.Join(dirs[1], harness.ResultsFile)
 			lines := strings.SplitAfter(string(readFile(path)), "\n")
 			planned := len(lines) - 1 // the last is the empty rest after the final newline
 			lines = append(lines[1:planned], lines[2])
 			Expect(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)).To(Succeed())
 			_, err := mergeTo(dirs...)
-			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s (shard 2/3) lacks 1 of its %d results: ", dirs[1], planned))))
-			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s (shard 2/3) holds 1 results more than once: ", dirs[1]))))
-		})
-
-		It("names a missing shard", func() {
-			dirs := shardDirs(3)
-			_, err := mergeTo(dirs[0], dirs[2])
-			Expect(err).To(MatchError(ContainSubstring("shard 2/3 is missing: ")))
-		})
-	})
-
-	Describe("merge checks the shards form one complete run", func() {
-		var runs []harness.RunOutput
-		BeforeEach(func() { runs = shardRuns(cases, 3) })
-
-		casesOf := func(r harness.RunOutput) []string {
-			var ids []string
-			for _, res := range r.Results {
-				if res.Version == "v1@aaaaaaaa" {
-					ids = append(ids, res.Case)
-				}
-			}
-			return ids
-		}
-
-		It("names a missing shard and its cases", func() {
-			_, err := harness.Merge([]harness.RunOutput{runs[0], runs[2]})
 			Expect(err).To(HaveOccurred())
-			missing := casesOf(runs[1])
-			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("shard 2/3 is missing: %d results (%s under v1@aaaaaaaa, ", len(runs[1].Results), missing[0])))
-			Expect(err.Error()).To(ContainSubstring("run it with --shard 2/3"))
-		})
-
-		It("names a shard given twice", func() {
-			again := runs[0]
-			again.Dir = "out/s1-again"
-			_, err := harness.Merge([]harness.RunOutput{runs[0], runs[1], again, runs[2]})
-			Expect(err).To(MatchError(ContainSubstring("shard 1/3 is given 2 times (out/s1, out/s1-again); give each shard once")))
-		})
-
-		It("names the cases a shard lacks or holds twice", func() {
-			short := runs[1]
-			ids := casesOf(short)
-			// Drop one result, duplicate another: a shard cut short and
-			// resumed by hand.
-			short.Results = append(append([]harness.Result{}, short.Results[1:]...), short.Results[2])
-			_, err := harness.Merge([]harness.RunOutput{runs[0], short, runs[2]})
-			Expect(err).To(HaveOccurred())
-			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("out/s2 (shard 2/3) lacks 1 of its %d results: %s under v1@aaaaaaaa", len(runs[1].Results), ids[0])))
-			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("out/s2 (shard 2/3) holds 1 results more than once: %s under v1@aaaaaaaa", ids[2])))
+			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("%s (shard 2/3) lacks 1 of its %d results: %s under v1@aaaaaaaa", dirs[1], planned, ids[0])))
+			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("%s (shard 2/3) holds 1 results more than once: %s under v1@aaaaaaaa", dirs[1], ids[2])))
 		})
 
 		It("refuses shards of different plans and says what differs", func() {
@@ -377,11 +348,8 @@ var _ = Describe("Run", func() {
 			other.Shard = harness.Shard{Index: 2, Count: 3}
 			_, err := harness.Run(context.Background(), other)
 			Expect(err).NotTo(HaveOccurred())
-			s2, err := harness.ReadRunOutput(other.OutDir)
-			Expect(err).NotTo(HaveOccurred())
-			s2.Dir = "out/v3-s2"
-			_, err = harness.Merge([]harness.RunOutput{runs[0], s2, runs[2]})
-			Expect(err).To(MatchError(ContainSubstring("out/v3-s2 ran versions v1@aaaaaaaa, v3@cccccccc but out/s1 ran v1@aaaaaaaa, v2@bbbbbbbb")))
+			_, err = mergeTo(dirs[0], other.OutDir, dirs[2])
+			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s ran versions v1@aaaaaaaa, v3@cccccccc but %s ran v1@aaaaaaaa, v2@bbbbbbbb", other.OutDir, dirs[0]))))
 
 			changed := append([]harness.Case{}, cases...)
 			changed[5].Hash = fmt.Sprintf("%064x", 9999)
@@ -389,17 +357,14 @@ var _ = Describe("Run", func() {
 			other.Shard = harness.Shard{Index: 2, Count: 3}
 			_, err = harness.Run(context.Background(), other)
 			Expect(err).NotTo(HaveOccurred())
-			s2, err = harness.ReadRunOutput(other.OutDir)
-			Expect(err).NotTo(HaveOccurred())
-			s2.Dir = "out/edited-s2"
-			_, err = harness.Merge([]harness.RunOutput{runs[0], s2, runs[2]})
-			Expect(err).To(MatchError(ContainSubstring("out/edited-s2 ran other cases than out/s1 (it lacks case-119; changed content or versions: case-005)")))
+			_, err = mergeTo(dirs[0], other.OutDir, dirs[2])
+			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s ran other cases than %s (it lacks case-119; changed content or versions: case-005)", other.OutDir, dirs[0]))))
 		})
 
 		It("refuses a shard whose plan record is missing", func() {
 			dir := GinkgoT().TempDir()
-			Expect(harness.WriteResultsFile(filepath.Join(dir, harness.ResultsFile), runs[0].Results)).To(Succeed())
-			_, err := harness.ReadRunOutput(dir)
+			Expect(os.WriteFile(filepath.Join(dir, harness.ResultsFile), readFile(filepath.Join(dirs[0], harness.ResultsFile)), 0o644)).To(Succeed())
+			_, err := mergeTo(dir)
 			Expect(err).To(MatchError(ContainSubstring(filepath.Join(dir, harness.PlanFile) + " does not exist")))
 		})
 	})
