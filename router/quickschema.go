@@ -169,6 +169,20 @@ func exactBound(r *big.Rat) (float64, bool) {
 	return f, ok && back.Cmp(r) == 0
 }
 
+// memberOK is valid for a verdict member's string or number (p nil: any
+// value), boxing it into an interface only when a format must read it.
+func memberOK[T string | float64](p *quickSchema, x T, typed func(*quickSchema, T) bool) bool {
+	switch {
+	case p == nil || p.always:
+		return true
+	case p.never:
+		return false
+	case p.format != nil:
+		return p.valid(x)
+	}
+	return typed(p, x)
+}
+
 // valid reports whether v surely meets the schema; false means "ask the
 // full validator", not "invalid".
 func (q *quickSchema) valid(v any) bool {
@@ -292,31 +306,11 @@ func (q *quickSchema) validVerdict(v *Verdict) bool {
 	}
 	str := func(name, x string) bool {
 		p, ok := member(name)
-		switch {
-		case !ok:
-			return false
-		case p == nil || p.always:
-			return true
-		case p.never:
-			return false
-		case p.format != nil:
-			return p.valid(x)
-		}
-		return p.stringOK(x)
+		return ok && memberOK(p, x, (*quickSchema).stringOK)
 	}
 	num := func(name string, x float64) bool {
 		p, ok := member(name)
-		switch {
-		case !ok:
-			return false
-		case p == nil || p.always:
-			return true
-		case p.never:
-			return false
-		case p.format != nil:
-			return p.valid(x)
-		}
-		return p.numberOK(x)
+		return ok && memberOK(p, x, (*quickSchema).numberOK)
 	}
 	if !str("skill", v.Skill) || !num("confidence", v.Confidence) || v.Reason != "" && !str("reason", v.Reason) {
 		return false
