@@ -11,8 +11,8 @@ import (
 
 // A trigger's regexp is tried only on text that holds what every match of
 // it holds: literals read off the regexp's syntax, as clauses that must
-// all hold, each met by any one of its needles ("ORD-" and one of
-// "refund", "退款" or "退" for a refund trigger). The analysis only ever
+// all hold, each met by any one of its needles ("INV-" and one of
+// "void" or "cancel" for `(void|cancel).*INV-\d+`). The analysis only ever
 // keeps things a match needs, so a text it turns away is one the regexp
 // does not match.
 
