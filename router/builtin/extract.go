@@ -434,10 +434,11 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	}
 	// Dates are found even for a skill without date params, so their
 	// digits ("11月3日") are not taken for numbers.
-	ds := assignDates(p, dates, taken, out)
+	ds := assignDates(p, lower, dates, taken, out)
 	assignDateTimes(p, text, ds, taken, out)
 	assignEnums(p, lower, taken, out)
 	if p.hasNumbers {
+		assignDescribedNumerals(p, lower, text, taken, out)
 		assignPeriods(p, lower, taken, out)
 		nums := findNumbers(text, taken)
 		assignNumberLists(p, text, nums, taken, out)
@@ -482,9 +483,15 @@ func findPattern(pp *propPlan, text string) (string, span, bool) {
 // assignDates fills date properties: a start/end pair from a range ("上周",
 // "last 7 days"), from two dates ("from 2026-11-01 to 2026-11-15") or from
 // one day (both ends); a single date property from the first date.
-func assignDates(p *extractPlan, found []dateSpan, taken *spans, out map[string]any) []dateSpan {
+func assignDates(p *extractPlan, lower string, found []dateSpan, taken *spans, out map[string]any) []dateSpan {
 	var ds []dateSpan
+	dated := slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.kind == propDate })
 	for _, d := range found {
+		// For a skill with no date to fill, "the past 5 days" is a count
+		// of days, and its number is free for a property that counts them.
+		if !d.absolute && !dated && strings.ContainsAny(lower[d.from:d.to], "0123456789") {
+			continue
+		}
 		if !taken.overlaps(d.from, d.to) {
 			ds = append(ds, d)
 			taken.add(d.from, d.to)

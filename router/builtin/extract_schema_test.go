@@ -67,6 +67,26 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(loan, "a loan of 9000 over 6 years with semi-annually due payments")).To(HaveKeyWithValue("installments", 2))
 			Expect(extractTool(loan, "a loan of 9000 over 6 years")).NotTo(HaveKey("installments"))
 		})
+		It("reads the count in a relative period for a tool with no date to fill, and keeps a dated tool's range", func() {
+			sales := toolSkill("bakery_sales", map[string]any{
+				"days": prop("integer", "How many days back to sum."),
+			}, "days")
+			Expect(extractTool(sales, "bread sold over the past 9 days")).To(Equal(map[string]any{"days": 9}))
+			dated := toolSkill("bakery_sales_since", map[string]any{
+				"since": prop("string", "First day, YYYY-MM-DD."),
+				"limit": prop("integer", "Most rows to return."),
+			}, "since")
+			Expect(extractTool(dated, "bread sold over the past 9 days")).NotTo(HaveKey("limit"), "a dated tool reads the period as dates")
+		})
+		It("reads a quoted value with digits as a name before numbers are paired", func() {
+			bench := toolSkill("engine_bench", map[string]any{
+				"engines": stringArray("Engines to compare, like 'V 12' or 'Flat 6'."),
+				"laps":    prop("integer", "Number of laps."),
+			}, "engines", "laps")
+			Expect(extractTool(bench, "compare the V 12 and the Flat 6 over 40 laps")).To(Equal(map[string]any{
+				"engines": []any{"V 12", "Flat 6"}, "laps": 40,
+			}))
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))

@@ -111,42 +111,65 @@ func describedValues(desc string) []string {
 // not chosen.
 func assignDescribedValues(p *extractPlan, lower, text string, taken *spans, out map[string]any) {
 	for i := range p.props {
+		assignDescribed(&p.props[i], lower, text, taken, out)
+	}
+}
+
+// assignDescribedNumerals runs assignDescribedValues, before numbers are
+// read, for the properties whose quoted values the text says with digits
+// in them ('S&P 500', 'Windows 11'): as with dates, those digits are part
+// of a name, not a number for another property.
+func assignDescribedNumerals(p *extractPlan, lower, text string, taken *spans, out map[string]any) {
+	for i := range p.props {
 		pp := &p.props[i]
-		if _, done := out[pp.name]; done || pp.kind != propString && pp.kind != propStringList || len(pp.described) == 0 {
-			continue
-		}
-		type hit struct {
-			span
-			value string
-		}
-		var hits []hit
 		for _, v := range pp.described {
-			if sp, ok := saysValue(lower, v, taken); ok {
-				value := v
-				if strings.EqualFold(lower[sp.from:sp.to], v) {
-					value = text[sp.from:sp.to]
-				}
-				hits = append(hits, hit{sp, value})
-				taken.add(sp.from, sp.to)
-				if pp.kind == propString {
-					break
-				}
+			if !strings.ContainsAny(v, "0123456789") {
+				continue
+			}
+			if _, ok := saysValue(lower, v, taken); ok {
+				assignDescribed(pp, lower, text, taken, out)
+				break
 			}
 		}
-		if len(hits) == 0 {
-			continue
-		}
-		if pp.kind == propString {
-			out[pp.name] = hits[0].value
-			continue
-		}
-		slices.SortFunc(hits, func(a, b hit) int { return a.from - b.from })
-		vals := make([]any, len(hits))
-		for k, h := range hits {
-			vals[k] = h.value
-		}
-		out[pp.name] = vals
 	}
+}
+
+// assignDescribed is assignDescribedValues for one property.
+func assignDescribed(pp *propPlan, lower, text string, taken *spans, out map[string]any) {
+	if _, done := out[pp.name]; done || pp.kind != propString && pp.kind != propStringList || len(pp.described) == 0 {
+		return
+	}
+	type hit struct {
+		span
+		value string
+	}
+	var hits []hit
+	for _, v := range pp.described {
+		if sp, ok := saysValue(lower, v, taken); ok {
+			value := v
+			if strings.EqualFold(lower[sp.from:sp.to], v) {
+				value = text[sp.from:sp.to]
+			}
+			hits = append(hits, hit{sp, value})
+			taken.add(sp.from, sp.to)
+			if pp.kind == propString {
+				break
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return
+	}
+	if pp.kind == propString {
+		out[pp.name] = hits[0].value
+		return
+	}
+	slices.SortFunc(hits, func(a, b hit) int { return a.from - b.from })
+	vals := make([]any, len(hits))
+	for k, h := range hits {
+		vals[k] = h.value
+	}
+	out[pp.name] = vals
 }
 
 // saysValue finds where lower says value v: the whole phrase, or, for a
