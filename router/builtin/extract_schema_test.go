@@ -299,6 +299,16 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(diff, "compare the text 'blue sky' with the reference text 'grey sky'")).
 				To(Equal(map[string]any{"text": "blue sky", "reference_text": "grey sky"}))
 		})
+		It("gives a quote to a title param before a free-text param, and leaves a quote another param's word names to that param", func() {
+			ratings := toolSkill("board_game_ratings", map[string]any{
+				"game":   prop("string", "The name of the board game."),
+				"source": prop("string", "Where the ratings come from."),
+			}, "game", "source")
+			Expect(extractTool(ratings, "ratings of 'Moss Harbor' from 'Tabletop Weekly'")).
+				To(Equal(map[string]any{"game": "Moss Harbor", "source": "Tabletop Weekly"}))
+			Expect(extractTool(ratings, "ratings from 'Tabletop Weekly' for the game 'Moss Harbor'")).
+				To(Equal(map[string]any{"game": "Moss Harbor", "source": "Tabletop Weekly"}))
+		})
 	})
 
 	Describe("values the schema's own words introduce", func() {

@@ -97,13 +97,25 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 		quotes = quotedSpans(text)
 		assignNamedQuotes(p, text, lower, quotes, taken, out)
 	}
+	// A quote is how a title is written ("stats for 'Dune Raiders'"): a
+	// property that holds a title takes one before free-text ones do.
+	for i := range p.props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; done || pp.kind != propString || pp.class != classWork || len(quotes) == 0 {
+			continue
+		}
+		if v, sp, ok := quoteFor(p, pp, text, lower, quotes, taken, out); ok {
+			out[pp.name] = v
+			taken.add(sp.from, sp.to)
+		}
+	}
 	for _, role := range []stringRole{roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric} {
 		for i := range p.props {
 			pp := &p.props[i]
 			if _, done := out[pp.name]; done || pp.kind != propString || pp.role != role {
 				continue
 			}
-			if v, sp, ok := firstQuote(text, quotes, taken); ok {
+			if v, sp, ok := quoteFor(p, pp, text, lower, quotes, taken, out); ok {
 				out[pp.name] = v
 				taken.add(sp.from, sp.to)
 			}
@@ -315,15 +327,41 @@ func singleQuoted(text string) []span {
 	return out
 }
 
-func firstQuote(text string, quotes []span, taken *spans) (string, span, bool) {
+func firstQuote(text string, quotes []span, taken *spans, skip func(span) bool) (string, span, bool) {
 	for _, q := range quotes {
-		if !taken.overlaps(q.from, q.to) {
+		if !taken.overlaps(q.from, q.to) && !skip(q) {
 			if v := strings.TrimSpace(text[q.from:q.to]); v != "" {
 				return v, q, true
 			}
 		}
 	}
 	return "", span{}, false
+}
+
+// quoteFor picks property pp's quote: one its own name words introduce,
+// else the first that no other property still to fill is named before.
+func quoteFor(p *extractPlan, pp *propPlan, text, lower string, quotes []span, taken *spans, out map[string]any) (string, span, bool) {
+	if v, sp, ok := firstQuote(text, quotes, taken, func(q span) bool { return !quoteNamedBy(lower, q, pp.nameCues) }); ok {
+		return v, sp, ok
+	}
+	return firstQuote(text, quotes, taken, func(q span) bool { return namedForOther(p, pp, lower, q, out) })
+}
+
+// namedForOther reports whether quote q is introduced by the name of
+// another string property still to fill: in "stats for the game 'Dune
+// Raiders' on the console", the quote is the game's, not the first free
+// text another property would take.
+func namedForOther(p *extractPlan, self *propPlan, lower string, q span, out map[string]any) bool {
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp == self || pp.kind != propString {
+			continue
+		}
+		if _, done := out[pp.name]; !done && quoteNamedBy(lower, q, pp.nameCues) {
+			return true
+		}
+	}
+	return false
 }
 
 // freeText takes what follows a cue, up to the end of its sentence,
@@ -445,6 +483,29 @@ var commonWords = func() map[string]bool {
 // reference sequence 'AGTT...'" fills sequence and reference_sequence
 // each with its own quote, whatever their order. Properties with more name
 // words choose first, so "reference sequence" is not taken by "sequence".
+// quoteNamedBy reports whether every one of a property's name words
+// starts one of the three words before quote q: "the venue 'Blue Room'"
+// names a venue.
+func quoteNamedBy(lower string, q span, cues []string) bool {
+	if len(cues) == 0 {
+		return false
+	}
+	before := strings.Fields(lower[max(0, q.from-40):q.from])
+	before = before[max(0, len(before)-3):]
+	for _, c := range cues {
+		hit := false
+		for _, w := range before {
+			if strings.HasPrefix(strings.Trim(w, "'\"`:=,("), c) {
+				hit = true
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
+}
+
 func assignNamedQuotes(p *extractPlan, text, lower string, quotes []span, taken *spans, out map[string]any) {
 	var props []int
 	for i := range p.props {
@@ -462,19 +523,7 @@ func assignNamedQuotes(p *extractPlan, text, lower string, quotes []span, taken 
 			if taken.overlaps(q.from, q.to) {
 				continue
 			}
-			before := strings.Fields(lower[max(0, q.from-40):q.from])
-			before = before[max(0, len(before)-3):]
-			all := true
-			for _, c := range pp.nameCues {
-				hit := false
-				for _, w := range before {
-					if strings.HasPrefix(strings.Trim(w, "'\"`:=,("), c) {
-						hit = true
-					}
-				}
-				all = all && hit
-			}
-			if all {
+			if quoteNamedBy(lower, q, pp.nameCues) {
 				out[pp.name] = strings.TrimSpace(text[q.from:q.to])
 				taken.add(q.from, q.to)
 				break
