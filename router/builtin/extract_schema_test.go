@@ -252,6 +252,17 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(coded, "weather in Reno, NV")).To(HaveKeyWithValue("location", "Reno, NV"))
 			Expect(extractTool(plain, "weather in Lyon, France")).To(HaveKeyWithValue("location", "Lyon"))
 		})
+		It("reads 'in' as leading a place and 'of' a person, and no month or weekday as a place", func() {
+			murals := toolSkill("find_murals", map[string]any{
+				"artist":   prop("string", "Name of the muralist."),
+				"location": prop("string", "City to search."),
+			}, "artist")
+			Expect(extractTool(murals, "show me the murals of Ines Valdo in Porto")).
+				To(Equal(map[string]any{"artist": "Ines Valdo", "location": "Porto"}))
+			trip := toolSkill("trip_weather", map[string]any{"location": prop("string", "City of the trip.")}, "location")
+			Expect(extractTool(trip, "weather for my trip to Porto in October")).To(Equal(map[string]any{"location": "Porto"}))
+			Expect(extractTool(trip, "weather on Sunday")).NotTo(HaveKey("location"))
+		})
 		It("takes a quoted name", func() {
 			co := toolSkill("filings", map[string]any{"company": prop("string", "Company name.")}, "company")
 			Expect(extractTool(co, "filings of the firm 'Northwind Ltd' this year")).To(HaveKeyWithValue("company", "Northwind Ltd"))

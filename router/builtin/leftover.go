@@ -114,7 +114,7 @@ func assignLeftover(p *extractPlan, text, lower string, taken *spans, out map[st
 	}
 	flush()
 	runs = slices.DeleteFunc(runs, func(r span) bool {
-		return !introduced(text, lower, r) || target.class != classNone && !capitalized(text, r)
+		return !introduced(text, lower, r) || target.class != classNone && (!capitalized(text, r) || calendarNames[text[r.from:r.to]])
 	})
 	if len(runs) != 1 {
 		return

@@ -157,9 +157,20 @@ func properNames(text string, taken *spans) []properName {
 		if n.first && !n.quote && !strings.Contains(text[n.from:n.to], " ") {
 			continue
 		}
+		if !n.quote && calendarNames[text[n.from:n.to]] {
+			continue // "in December" says when, not where
+		}
 		kept = append(kept, n)
 	}
 	return kept
+}
+
+// calendarNames are the capitalised words that name a month or a day of
+// the week. "May" is left out: it is a person's name as often.
+var calendarNames = map[string]bool{
+	"January": true, "February": true, "March": true, "April": true, "June": true, "July": true, "August": true,
+	"September": true, "October": true, "November": true, "December": true, "Monday": true, "Tuesday": true,
+	"Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true, "Sunday": true,
 }
 
 // sentenceStart reports whether text before a word ends a sentence (or is
@@ -229,6 +240,14 @@ var placeLeads = map[string]bool{"in": true, "at": true, "near": true, "around":
 // role cue says more.
 var partyLeads = map[string]bool{"for": true, "of": true, "by": true, "with": true, "against": true, "vs": true,
 	"versus": true, "and": true, "between": true, "from": true, "to": true, "at": true, "in": true}
+
+// locativeLeads are the prepositions that lead a place more often than
+// a person or organisation.
+var locativeLeads = map[string]bool{"in": true, "at": true, "near": true}
+
+// leadShared is what a preposition that leads the other kind of name more
+// often costs.
+const leadShared = 4
 
 // Scores of the evidence tying a name to a property: lower is surer.
 const (
@@ -334,15 +353,25 @@ func nameScore(pp *propPlan, text string, n properName) (int, bool) {
 	switch pp.class {
 	case classPlace:
 		if placeLeads[n.lead] && n.lead != "by" {
+			score := scoreClassLead
+			if partyLeads[n.lead] && !locativeLeads[n.lead] {
+				// "the works of Ada Moreno in Lyon": "of" leads a
+				// person as often as a place, "in" a place.
+				score += leadShared
+			}
 			// "between Oslo and Rome": the start is named first.
 			if journeyLead(pp.name) == "to" {
-				return scoreClassLead + 1, true
+				score++
 			}
-			return scoreClassLead, true
+			return score, true
 		}
 	case classPerson, classOrg:
 		if partyLeads[n.lead] {
-			return scoreClassLead + 5, true
+			score := scoreClassLead + 5
+			if locativeLeads[n.lead] {
+				score += leadShared // "in Lyon" is more likely a place than a party
+			}
+			return score, true
 		}
 	case classWork:
 		if n.quote || n.lead == "of" || n.lead == "about" || n.lead == "called" || n.lead == "titled" || n.lead == "named" {
