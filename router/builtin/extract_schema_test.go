@@ -469,6 +469,15 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(role, "the strongest role of kinase")).To(HaveKeyWithValue("enzyme", "kinase"))
 			Expect(extractTool(role, "Summarize its role")).NotTo(HaveKey("enzyme"))
 		})
+		It("cuts a name to its capitalised words, possessive aside, for a param that holds a name", func() {
+			home := toolSkill("home_region", map[string]any{
+				"town":    prop("string", "The town."),
+				"country": prop("string", "The country of the town."),
+			}, "town", "country")
+			Expect(extractTool(home, "the tide times of Porto, Portugal tomorrow morning")).To(HaveKeyWithValue("country", "Portugal"))
+			sci := toolSkill("scientist_work", map[string]any{"scientist": prop("string", "Name of the scientist.")}, "scientist")
+			Expect(extractTool(sci, "what did Ada Moreno's lab publish on March 3, 2031?")).To(HaveKeyWithValue("scientist", "Ada Moreno"))
+		})
 		It("does not guess when a second required value is missing too", func() {
 			pair := toolSkill("enzyme_pair", map[string]any{
 				"enzyme": prop("string", "The enzyme."), "partner": prop("string", "The enzyme it binds."),

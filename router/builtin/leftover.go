@@ -113,6 +113,11 @@ func assignLeftover(p *extractPlan, text, lower string, taken *spans, out map[st
 		}
 	}
 	flush()
+	if target.class != classNone {
+		for k, r := range runs {
+			runs[k] = capitalizedPrefix(text, lower, r)
+		}
+	}
 	runs = slices.DeleteFunc(runs, func(r span) bool {
 		return !introduced(text, lower, r) || target.class != classNone && (!capitalized(text, r) || calendarNames[text[r.from:r.to]])
 	})
@@ -144,6 +149,22 @@ func introduced(text, lower string, r span) bool {
 // capitalized: a property that holds a proper name (a place, a person)
 // takes only a run written as one.
 func capitalized(text string, r span) bool { return text[r.from] >= 'A' && text[r.from] <= 'Z' }
+
+// capitalizedPrefix cuts a run to its leading capitalised words: "Lyon
+// tomorrow morning" names Lyon.
+func capitalizedPrefix(text, lower string, r span) span {
+	end := r.from
+	for from, to := nextWord(lower, r.from); from < to && from < r.to; from, to = nextWord(lower, to) {
+		if !capitalized(text, span{from, to}) {
+			break
+		}
+		end = min(to, r.to) // a possessive's "'s" is outside the run
+	}
+	if end == r.from {
+		return r // not a name at all: the caller drops it
+	}
+	return span{r.from, end}
+}
 
 // previousWord is the word that ends before i as [from, to), from == to
 // when none does.

@@ -241,6 +241,19 @@ var placeLeads = map[string]bool{"in": true, "at": true, "near": true, "around":
 var partyLeads = map[string]bool{"for": true, "of": true, "by": true, "with": true, "against": true, "vs": true,
 	"versus": true, "and": true, "between": true, "from": true, "to": true, "at": true, "in": true}
 
+// wideRegions are the place words for an area that holds towns: in "A,
+// B" the town comes first.
+var wideRegions = map[string]bool{"country": true, "nation": true, "state": true, "province": true, "region": true,
+	"county": true, "continent": true}
+
+// regionFollows reports whether a capitalised word follows a comma right
+// after byte i: "Porto, Portugal".
+func regionFollows(text string, i int) bool {
+	rest, comma := strings.CutPrefix(text[i:], ",")
+	rest = strings.TrimLeft(rest, " ")
+	return comma && rest != "" && rest[0] >= 'A' && rest[0] <= 'Z'
+}
+
 // locativeLeads are the prepositions that lead a place more often than
 // a person or organisation.
 var locativeLeads = map[string]bool{"in": true, "at": true, "near": true}
@@ -354,6 +367,9 @@ func nameScore(pp *propPlan, text string, n properName) (int, bool) {
 	case classPlace:
 		if placeLeads[n.lead] && n.lead != "by" {
 			score := scoreClassLead
+			if regionFollows(text, n.to) && slices.ContainsFunc(pp.nameCues, func(c string) bool { return wideRegions[c] }) {
+				score += leadShared // "Porto, Portugal": the first name is the town, not the country
+			}
 			if partyLeads[n.lead] && !locativeLeads[n.lead] {
 				// "the works of Ada Moreno in Lyon": "of" leads a
 				// person as often as a place, "in" a place.
