@@ -117,15 +117,17 @@ type propPlan struct {
 	periods   bool         // a number that counts periods per year ("compounded quarterly": 4)
 	known     []string     // values the skill's examples give this property, longest first
 	described []string     // values the property's description quotes, longest first
+	currency  bool         // a currency, written as its ISO 4217 code
 }
 
 // extractPlan is a skill's properties, in name order for determinism.
 type extractPlan struct {
-	props      []propPlan
-	hasDates   bool
-	hasNumbers bool
-	freeText   bool // has a string property that quoted text may fill
-	examples   bool // the skill has examples (a registry written for routing, not a bare tool schema)
+	props       []propPlan
+	hasDates    bool
+	hasNumbers  bool
+	freeText    bool // has a string property that quoted text may fill
+	hasCurrency bool
+	examples    bool // the skill has examples (a registry written for routing, not a bare tool schema)
 	// command holds the Han bigrams of the skill's own texts (see novelClause).
 	command map[string]bool
 	// own is a bare tool schema's own words (see assignLeftover); nil for
@@ -228,6 +230,13 @@ func newPlan(s *registry.Skill) *extractPlan {
 			}
 		}
 		slices.SortStableFunc(pp.known, func(a, b string) int { return len(b) - len(a) })
+		// A currency is written as its code unless the skill's own
+		// examples write it otherwise.
+		pp.currency = pp.kind == propString && slices.Contains(pp.nameCues, "currency") && !slices.ContainsFunc(pp.known, func(v string) bool {
+			c, ok := currencyCode(v)
+			return !ok || c != v
+		})
+		plan.hasCurrency = plan.hasCurrency || pp.currency
 		plan.props = append(plan.props, pp)
 	}
 	return plan
@@ -449,6 +458,9 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	assignLeftover(p, text, lower, taken, out)
 	assignBools(p, lower, out)
 	assignObjects(p, text, lower, ds, known, taken, out)
+	if p.hasCurrency {
+		normalizeCurrencies(p, out)
+	}
 }
 
 // findPattern finds a value matching the property's pattern: a whole

@@ -433,13 +433,22 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 
 		It("reads 'N A to B' after an amount and 'from A to B'", func() {
 			Expect(extractTool(money, "Convert 300 yen to euros.")).To(
-				Equal(map[string]any{"amount": 300.0, "from_currency": "yen", "to_currency": "euros"}))
-			Expect(extractTool(money, "convert 300 Euros to Canadian dollars")).To(HaveKeyWithValue("to_currency", "Canadian dollars"))
+				Equal(map[string]any{"amount": 300.0, "from_currency": "JPY", "to_currency": "EUR"}))
+			Expect(extractTool(money, "convert 300 Euros to Canadian dollars")).To(HaveKeyWithValue("to_currency", "CAD"))
 			Expect(extractTool(words, "Translate 'good night' from German to Spanish.")).To(
 				Equal(map[string]any{"text": "good night", "source_language": "German", "target_language": "Spanish"}))
 		})
+		It("writes a currency as its ISO code, and ends an end before a participle", func() {
+			Expect(extractTool(money, "convert 40 Swiss francs to US dollars using the card rate")).To(
+				Equal(map[string]any{"amount": 40.0, "from_currency": "CHF", "to_currency": "USD"}))
+			Expect(extractTool(money, "convert 40 bottle caps to seashells")).To(
+				HaveKeyWithValue("to_currency", "seashells"), "a currency this table does not know is kept as written")
+			written := *money
+			written.Examples = []registry.Example{{Input: "change 5 euros to pesos", Params: map[string]any{"amount": 5, "from_currency": "euros", "to_currency": "pesos"}}}
+			Expect(extractTool(&written, "convert 300 yen to euros")).NotTo(ContainElement("EUR"), "the examples write names, not codes")
+		})
 		It("leaves out words another param took and an end nothing introduces", func() {
-			Expect(extractTool(money, "the rate from Peso to Rupee today")).To(HaveKeyWithValue("to_currency", "Rupee"))
+			Expect(extractTool(money, "the rate from Peso to Rupee today")).To(HaveKeyWithValue("to_currency", "INR"))
 			Expect(extractTool(money, "I want euros to spend")).NotTo(HaveKey("from_currency"))
 		})
 	})

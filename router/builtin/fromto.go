@@ -82,6 +82,9 @@ func endRun(text, lower string, words []wordAt, k, dir int, taken *spans) (span,
 		if taken.overlaps(w.from, w.to) && !(dir < 0 && k > 0 && isNumberWord(words[k-1].w)) {
 			break
 		}
+		if n > 0 && dir > 0 && len(w.w) > 4 && strings.HasSuffix(w.w, "ing") && text[w.from] >= 'a' {
+			break // "to US dollars using today's rate": a participle starts a new phrase
+		}
 		if n > 0 {
 			from, to := sp.to, w.from
 			if dir < 0 {
