@@ -263,6 +263,14 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(trip, "weather for my trip to Porto in October")).To(Equal(map[string]any{"location": "Porto"}))
 			Expect(extractTool(trip, "weather on Sunday")).NotTo(HaveKey("location"))
 		})
+		It("reads a param whose name ends in id as an identifier, whole across hyphens", func() {
+			scan := toolSkill("scan_report", map[string]any{
+				"patient_id": prop("string", "The patient's identifier."),
+				"ward":       prop("string", "Ward name."),
+			}, "patient_id")
+			Expect(extractTool(scan, "Given patient with id 771203, fetch the scan")).To(HaveKeyWithValue("patient_id", "771203"))
+			Expect(extractTool(scan, "fetch the scan of patient 'PX-4471-B'")).To(HaveKeyWithValue("patient_id", "PX-4471-B"))
+		})
 		It("takes a quoted name", func() {
 			co := toolSkill("filings", map[string]any{"company": prop("string", "Company name.")}, "company")
 			Expect(extractTool(co, "filings of the firm 'Northwind Ltd' this year")).To(HaveKeyWithValue("company", "Northwind Ltd"))

@@ -41,8 +41,12 @@ var classWords = map[nameClass][]string{
 }
 
 // nameClassOf reads a property's name class from its name parts, then its
-// description's words. A bare "name" part accepts any proper name.
+// description's words. A bare "name" part accepts any proper name; a name
+// ending in "id" holds an identifier, whatever it identifies.
 func nameClassOf(parts []string, desc string) nameClass {
+	if k := len(parts); k > 0 && (parts[k-1] == "id" || parts[k-1] == "ids" || parts[k-1] == "identifier") {
+		return classNone // patient_id holds the patient's id, not a name
+	}
 	find := func(words []string) nameClass {
 		for _, c := range []nameClass{classPlace, classPerson, classOrg, classWork} {
 			for _, w := range words {

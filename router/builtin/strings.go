@@ -153,6 +153,31 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 	}
 }
 
+// idLike: one token holding a digit ("PX-4471-B"), as identifiers are
+// written.
+func idLike(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && !strings.ContainsAny(s, " \t") && strings.ContainsAny(s, "0123456789")
+}
+
+// joinedToken widens sp over letters and digits that hyphens join to it.
+func joinedToken(text string, sp span) span {
+	alnum := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	for sp.to+1 < len(text) && text[sp.to] == '-' && alnum(text[sp.to+1]) {
+		sp.to++
+		for sp.to < len(text) && alnum(text[sp.to]) {
+			sp.to++
+		}
+	}
+	for sp.from >= 2 && text[sp.from-1] == '-' && alnum(text[sp.from-2]) {
+		sp.from--
+		for sp.from > 0 && alnum(text[sp.from-1]) {
+			sp.from--
+		}
+	}
+	return sp
+}
+
 // findKnown finds a value the examples gave this property, as a whole word.
 func findKnown(pp *propPlan, lower, text string, taken *spans, extra []string) (string, span, bool) {
 	if pp.role == roleTitle || pp.role == roleMessage || pp.role == roleReason || pp.role == roleKeyword {
@@ -228,7 +253,14 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 		if !mayHoldIdentifier(text) {
 			return "", span{}, false
 		}
-		return first(identifierRe, text)
+		v, sp, ok := first(identifierRe, text)
+		if ok {
+			// "123456-ABC", "INV-2031-77": the id is the whole joined token.
+			if wide := joinedToken(text, sp); wide != sp && !taken.overlaps(wide.from, wide.to) {
+				return text[wide.from:wide.to], wide, true
+			}
+		}
+		return v, sp, ok
 	case roleYear:
 		if !strings.ContainsAny(text, "0123456789") {
 			return "", span{}, false
@@ -348,16 +380,20 @@ func quoteFor(p *extractPlan, pp *propPlan, text, lower string, quotes []span, t
 }
 
 // namedForOther reports whether quote q is introduced by the name of
-// another string property still to fill: in "stats for the game 'Dune
-// Raiders' on the console", the quote is the game's, not the first free
-// text another property would take.
+// another string property still to fill, or is an identifier and another
+// property holds one: in "stats for the game 'Dune Raiders' on the
+// console", the quote is the game's, not the first free text another
+// property would take.
 func namedForOther(p *extractPlan, self *propPlan, lower string, q span, out map[string]any) bool {
 	for i := range p.props {
 		pp := &p.props[i]
 		if pp == self || pp.kind != propString {
 			continue
 		}
-		if _, done := out[pp.name]; !done && quoteNamedBy(lower, q, pp.nameCues) {
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		if quoteNamedBy(lower, q, pp.nameCues) || pp.role == roleID && idLike(lower[q.from:q.to]) {
 			return true
 		}
 	}
