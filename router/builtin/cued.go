@@ -220,10 +220,32 @@ func assignCuedPhrases(p *extractPlan, text, lower string, taken *spans, out map
 			continue
 		}
 		if sp, ok := cuedPhrase(pp, lower, taken); ok {
+			sp = wholeName(text, sp, taken)
 			out[pp.name] = text[sp.from:sp.to]
 			taken.add(sp.from, sp.to)
 		}
 	}
+}
+
+// wholeName widens a capitalised phrase back over the capitalised words
+// written before it: the word before "court" in "the New York court" is
+// the end of a name.
+func wholeName(text string, sp span, taken *spans) span {
+	if !capitalized(text, sp) {
+		return sp
+	}
+	for sp.from >= 2 && text[sp.from-1] == ' ' {
+		k := sp.from - 1
+		for k > 0 && text[k-1] != ' ' {
+			k--
+		}
+		w := span{k, sp.from - 1}
+		if w.from == w.to || !capitalized(text, w) || taken.overlaps(w.from, w.to) || sentenceStart(text[:w.from]) {
+			break
+		}
+		sp.from = w.from
+	}
+	return sp
 }
 
 // cuedWordList is the list of plain words written after a list

@@ -339,6 +339,10 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		It("takes plain words after the param's word and a connector, or beside it for a required param", func() {
 			Expect(extractTool(shop, "shoes, the color is teal, in a loafer style")).To(And(HaveKeyWithValue("color", "teal"), HaveKeyWithValue("style", "loafer")))
 		})
+		It("takes the whole capitalised name that ends before the param's word", func() {
+			hearings := toolSkill("court_hearings", map[string]any{"court": prop("string", "The court.")}, "court")
+			Expect(extractTool(hearings, "hearings listed in the Port Vale court this week")).To(HaveKeyWithValue("court", "Port Vale"))
+		})
 		It("takes an optional param only after a connector", func() {
 			Expect(extractTool(shop, "large size shoes")).NotTo(HaveKey("size"))
 			Expect(extractTool(shop, "shoes; the size is large")).To(HaveKeyWithValue("size", "large"))
