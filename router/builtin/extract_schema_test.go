@@ -271,6 +271,15 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(scan, "Given patient with id 771203, fetch the scan")).To(HaveKeyWithValue("patient_id", "771203"))
 			Expect(extractTool(scan, "fetch the scan of patient 'PX-4471-B'")).To(HaveKeyWithValue("patient_id", "PX-4471-B"))
 		})
+		It("takes a web address or a bare domain for a param named for one, never a file name or a number", func() {
+			calories := toolSkill("recipe_calories", map[string]any{
+				"recipe":  prop("string", "The recipe."),
+				"website": prop("string", "Site the recipe is from."),
+			}, "website")
+			Expect(extractTool(calories, "calories in the plum tart from Bakewise.co.uk?")).To(HaveKeyWithValue("website", "Bakewise.co.uk"))
+			Expect(extractTool(calories, "the plum tart at https://bakewise.example/tart")).To(HaveKeyWithValue("website", "https://bakewise.example/tart"))
+			Expect(extractTool(calories, "the plum tart in notes.txt, 3.5 stars")).NotTo(HaveKey("website"))
+		})
 		It("takes a quoted name", func() {
 			co := toolSkill("filings", map[string]any{"company": prop("string", "Company name.")}, "company")
 			Expect(extractTool(co, "filings of the firm 'Northwind Ltd' this year")).To(HaveKeyWithValue("company", "Northwind Ltd"))

@@ -39,7 +39,7 @@ func stringRoleOf(name, desc string) stringRole {
 	switch {
 	case named("service", "app", "component", "microservice"):
 		return roleService
-	case named("path", "url", "uri", "filepath", "file", "dir", "directory"):
+	case named("path", "url", "uri", "filepath", "file", "dir", "directory", "website", "domain", "homepage", "link"):
 		return rolePath
 	case named("dataset", "table", "bucket"):
 		return roleDataset
@@ -153,6 +153,46 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 	}
 }
 
+// webAddress reports whether a token is a URL or a domain name: a scheme,
+// or dot-joined labels ending in a top-level domain of letters only
+// ("shop.example.co.uk"), never a number ("3.5") or a file ("notes.txt"
+// is a domain's shape too, so files with common extensions are left out).
+func webAddress(v string) bool {
+	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+		return len(v) > len("https://")
+	}
+	labels := strings.Split(v, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" {
+			return false
+		}
+		for i := 0; i < len(l); i++ {
+			if c := l[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	tld := strings.ToLower(labels[len(labels)-1])
+	for i := 0; i < len(tld); i++ {
+		if tld[i] < 'a' || tld[i] > 'z' {
+			return false
+		}
+	}
+	return len(tld) >= 2 && len(tld) <= 6 && !fileExtensions[tld]
+}
+
+// webWords name a property that holds a web address.
+var webWords = map[string]bool{"url": true, "uri": true, "website": true, "domain": true, "homepage": true, "link": true}
+
+// fileExtensions are the endings that make a dotted token a file name.
+var fileExtensions = map[string]bool{"txt": true, "csv": true, "json": true, "pdf": true, "doc": true, "docx": true,
+	"xls": true, "xlsx": true, "png": true, "jpg": true, "jpeg": true, "gif": true, "py": true, "go": true, "js": true,
+	"md": true, "log": true, "yaml": true, "yml": true, "xml": true, "zip": true, "mp3": true, "mp4": true, "wav": true,
+	"nii": true, "html": true, "exe": true, "sh": true}
+
 // idLike: one token holding a digit ("PX-4471-B"), as identifiers are
 // written.
 func idLike(s string) bool {
@@ -227,6 +267,16 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 	case rolePath:
 		for tok := range rawTokens(text) {
 			if v := text[tok.from:tok.to]; strings.HasPrefix(v, "/") && len(v) > 1 && !taken.overlaps(tok.from, tok.to) {
+				return v, tok, true
+			}
+		}
+		// A web address: "https://…" or a bare domain ("example.org"),
+		// for a property named for one.
+		if !slices.ContainsFunc(pp.nameCues, func(c string) bool { return webWords[c] }) {
+			return "", span{}, false
+		}
+		for tok := range rawTokens(text) {
+			if v := text[tok.from:tok.to]; webAddress(v) && !taken.overlaps(tok.from, tok.to) {
 				return v, tok, true
 			}
 		}
