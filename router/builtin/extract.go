@@ -112,7 +112,7 @@ type propPlan struct {
 	role      stringRole
 	class     nameClass    // the kind of proper name a string property holds
 	region    regionFormat // how a place property writes its region
-	dims      []dimension  // what a number property measures
+	dims      []dimension  // what a number property, or a unit's name, measures
 	percent   bool         // a percentage is given as written ("5" for 5%), not as a fraction
 	periods   bool         // a number that counts periods per year ("compounded quarterly": 4)
 	known     []string     // values the skill's examples give this property, longest first
@@ -217,6 +217,9 @@ func newPlan(s *registry.Skill) *extractPlan {
 			pp.class = nameClassOf(pp.nameCues, desc)
 			pp.region = regionFormatOf(desc)
 			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
+			if slices.Contains(pp.nameCues, "unit") || slices.Contains(pp.nameCues, "units") {
+				pp.dims = propDimensions(pp.nameCues, desc) // what the named unit measures
+			}
 			switch pp.role {
 			case roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric:
 				plan.freeText = true
@@ -452,6 +455,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 		nums := findNumbers(text, taken)
 		assignNumberLists(p, text, nums, taken, out)
 		assignNumbers(p, lower, nums, taken, out)
+		assignUnitNames(p, text, nums, out)
 	}
 	assignStrings(p, text, lower, taken, known, out)
 	assignFromTo(p, text, lower, taken, out)

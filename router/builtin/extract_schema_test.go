@@ -87,6 +87,19 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 				"engines": []any{"V 12", "Flat 6"}, "laps": 40,
 			}))
 		})
+		It("names the unit the quantities are written in, for a string param named unit", func() {
+			fence := toolSkill("fence_cost", map[string]any{
+				"length": prop("integer", "Length of the fence."),
+				"unit":   prop("string", "Unit of the length. Default is 'm'."),
+			}, "length")
+			Expect(extractTool(fence, "a fence 12 yards long")).To(Equal(map[string]any{"length": 12, "unit": "yards"}))
+			Expect(extractTool(fence, "a fence of 12 yards, then 3 metres of gate")).NotTo(HaveKey("unit"), "two units are doubt")
+			oven := toolSkill("oven_plan", map[string]any{
+				"days":      prop("integer", "Days of baking."),
+				"temp_unit": prop("string", "Unit of the temperature."),
+			}, "days")
+			Expect(extractTool(oven, "a bake plan for 3 days")).NotTo(HaveKey("temp_unit"), "days measure no temperature")
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))

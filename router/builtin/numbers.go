@@ -18,6 +18,9 @@ type numberSpan struct {
 	// word is set for a number written as a word ("three"): weaker
 	// evidence than digits ("one" is often no number at all).
 	word bool
+	// unit is where its unit is written ("inches" in "4 inches"), empty
+	// when it has none.
+	unit span
 }
 
 // numberRe finds written numbers: digits with an optional decimal part and
@@ -107,13 +110,15 @@ func findNumbers(text string, taken *spans) []numberSpan {
 			to += k
 			dim, unitLen = unitAfter(text, to)
 		}
+		var unit span
 		if unitLen > 0 {
+			unit = span{to, to + unitLen}
 			to += unitLen
 		}
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			continue // "1e400": no number JSON can hold
 		}
-		out = append(out, numberSpan{span: span{from, to}, value: v, dim: dim})
+		out = append(out, numberSpan{span: span{from, to}, value: v, dim: dim, unit: unit})
 	}
 	for _, m := range lastNumberWords.recall(text, numberWordMatches) {
 		from, to := m[0], m[1]
@@ -122,7 +127,7 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		}
 		n, _ := parseCount(strings.ToLower(text[from:to]))
 		dim, unitLen := unitAfter(text, to)
-		out = append(out, numberSpan{span: span{from, to + unitLen}, value: float64(n), dim: dim, word: true})
+		out = append(out, numberSpan{span: span{from, to + unitLen}, value: float64(n), dim: dim, word: true, unit: span{to, to + unitLen}})
 	}
 	slices.SortFunc(out, func(a, b numberSpan) int { return a.from - b.from })
 	kept := out[:0]

@@ -219,3 +219,35 @@ func asPercent(nameParts []string, desc string) bool {
 	return slices.Contains(nameParts, "percentage") || slices.Contains(nameParts, "percent") || slices.Contains(nameParts, "pct") ||
 		strings.Contains(d, "percent") || strings.Contains(d, "%")
 }
+
+// assignUnitNames fills a string property that names a unit of
+// measurement ("unit", "units") with the unit the request's quantities
+// are written in: "a radius of 4 inches" gives "inches", as written.
+// Two different units are doubt; a unit of something else than what the
+// property's words measure is none of its.
+func assignUnitNames(p *extractPlan, text string, nums []numberSpan, out map[string]any) {
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propString || !slices.Contains(pp.nameCues, "unit") && !slices.Contains(pp.nameCues, "units") {
+			continue
+		}
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		unit := ""
+		for _, n := range nums {
+			if n.dim == dimNone || n.dim == dimPercent || n.unit.from == n.unit.to || len(pp.dims) > 0 && !slices.Contains(pp.dims, n.dim) {
+				continue // "3 days" is no temperature unit
+			}
+			u := strings.TrimSpace(text[n.unit.from:n.unit.to])
+			if unit != "" && !strings.EqualFold(u, unit) {
+				unit = ""
+				break
+			}
+			unit = u
+		}
+		if unit != "" {
+			out[pp.name] = unit
+		}
+	}
+}
