@@ -100,6 +100,18 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			}, "days")
 			Expect(extractTool(oven, "a bake plan for 3 days")).NotTo(HaveKey("temp_unit"), "days measure no temperature")
 		})
+		It("counts a stretch of weeks, months or years in days for a param that counts days", func() {
+			forecast := toolSkill("pollen_forecast", map[string]any{
+				"city":       prop("string", "City."),
+				"days_ahead": prop("integer", "How far ahead to forecast."),
+				"max_rows":   prop("integer", "Most rows to return."),
+			}, "city", "days_ahead")
+			Expect(extractTool(forecast, "pollen in Lyon over the coming week")).To(HaveKeyWithValue("days_ahead", 7))
+			Expect(extractTool(forecast, "pollen in Lyon for the next 2 months, at most 40 rows")).To(
+				And(HaveKeyWithValue("days_ahead", 60), HaveKeyWithValue("max_rows", 40)))
+			rows := toolSkill("log_rows", map[string]any{"max_rows": prop("integer", "Most rows to return.")}, "max_rows")
+			Expect(extractTool(rows, "rows from the past week")).NotTo(HaveKey("max_rows"), "rows are no days")
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))

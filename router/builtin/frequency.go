@@ -1,6 +1,9 @@
 package builtin
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // periodWords are the ways English says how many times a year something
 // happens, longest first so "semi-annually" wins over "annually".
@@ -51,6 +54,58 @@ func assignPeriods(p *extractPlan, lower string, taken *spans, out map[string]an
 				out[pp.name] = float64(pw.perYear)
 			}
 			taken.add(at, at+len(pw.word))
+			break
+		}
+	}
+}
+
+// countsDays reports whether a number property counts days: its name says
+// days ("days", "days_ahead") or its description "number of days".
+func countsDays(pp *propPlan, desc string) bool {
+	// The name's plural: a "day" property is a day of the month.
+	return strings.Contains(lowerASCII(pp.name), "days") || strings.Contains(lowerASCII(desc), "number of days")
+}
+
+// spanRe finds a stretch of time said in weeks, months or years: "the
+// next week", "past 2 months", "3 weeks".
+var spanRe = memoCompile(`\b(?:(?:next|past|last|coming|upcoming|previous|following)\s+(?:(\d{1,3})\s+)?|(\d{1,3})\s+)(weeks?|fortnights?|months?|years?)\b`)
+
+// daysIn is how many days a week, fortnight, month and year count for:
+// a month is 30, as a "days" parameter is read.
+var daysIn = map[string]int{"week": 7, "fortnight": 14, "month": 30, "year": 365}
+
+// assignDaySpans gives "the next week" (7), "the upcoming month" (30) or
+// "past 2 weeks" (14) to a property that counts days, before numbers are
+// paired, so that it does not take a stray number instead.
+func assignDaySpans(p *extractPlan, lower string, taken *spans, out map[string]any) {
+	if !strings.Contains(lower, "week") && !strings.Contains(lower, "month") && !strings.Contains(lower, "year") && !strings.Contains(lower, "fortnight") {
+		return
+	}
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propNumber || !pp.days {
+			continue
+		}
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		for _, m := range spanRe.allSubmatchIndex(lower) {
+			if taken.overlaps(m[0], m[1]) {
+				continue
+			}
+			n := 1
+			for _, g := range []int{2, 4} {
+				if m[g] >= 0 {
+					n, _ = strconv.Atoi(lower[m[g]:m[g+1]])
+				}
+			}
+			days := n * daysIn[strings.TrimSuffix(lower[m[6]:m[7]], "s")]
+			if pp.integer {
+				out[pp.name] = days
+			} else {
+				out[pp.name] = float64(days)
+			}
+			taken.add(m[0], m[1])
 			break
 		}
 	}
