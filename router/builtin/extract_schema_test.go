@@ -277,6 +277,15 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(coded, "weather in Reno, NV")).To(HaveKeyWithValue("location", "Reno, NV"))
 			Expect(extractTool(plain, "weather in Lyon, France")).To(HaveKeyWithValue("location", "Lyon"))
 		})
+		It("completes the format's region for a well-known city named alone, and leaves other places as written", func() {
+			coded := toolSkill("plumbers", map[string]any{"location": prop("string", "City and state, e.g. Reno, NV.")}, "location")
+			country := toolSkill("plumbers", map[string]any{"location": prop("string", "The city and country, such as Lyon, France.")}, "location")
+			plain := toolSkill("plumbers", map[string]any{"location": prop("string", "Where.")}, "location")
+			Expect(extractTool(coded, "a plumber in Denver")).To(HaveKeyWithValue("location", "Denver, CO"))
+			Expect(extractTool(coded, "a plumber in Hollow Creek")).To(HaveKeyWithValue("location", "Hollow Creek"))
+			Expect(extractTool(country, "a plumber in Lagos")).To(HaveKeyWithValue("location", "Lagos, Nigeria"))
+			Expect(extractTool(plain, "a plumber in Denver")).To(HaveKeyWithValue("location", "Denver"))
+		})
 		It("reads 'in' as leading a place and 'of' a person, and no month or weekday as a place", func() {
 			murals := toolSkill("find_murals", map[string]any{
 				"artist":   prop("string", "Name of the muralist."),

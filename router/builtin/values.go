@@ -77,7 +77,11 @@ func formatName(pp *propPlan, text string, sp span) string {
 		}
 	}
 	if !hasRegion {
-		return strings.TrimSpace(place)
+		// "weather in Boston" for "e.g. Austin, TX": a well-known city's
+		// region is known.
+		if region, hasRegion = regionOf(strings.TrimSpace(place)); !hasRegion {
+			return strings.TrimSpace(place)
+		}
 	}
 	return strings.TrimSpace(place) + ", " + region
 }
