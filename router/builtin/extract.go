@@ -115,7 +115,7 @@ type propPlan struct {
 	dims      []dimension  // what a number property, or a unit's name, measures
 	percent   bool         // a percentage is given as written ("5" for 5%), not as a fraction
 	periods   bool         // a number that counts periods per year ("compounded quarterly": 4)
-	days      bool         // a number that counts days ("the next week": 7)
+	counts    string       // the unit of time a number counts ("day": "the next week" is 7)
 	known     []string     // values the skill's examples give this property, longest first
 	described []string     // values the property's description quotes, longest first
 	currency  bool         // a currency, written as its ISO 4217 code
@@ -182,7 +182,7 @@ func newPlan(s *registry.Skill) *extractPlan {
 			pp.dims = propDimensions(pp.nameCues, desc)
 			pp.percent = asPercent(pp.nameCues, desc)
 			pp.periods = countsPeriods(&pp, desc)
-			pp.days = countsDays(&pp, desc)
+			pp.counts = countedUnit(&pp, desc)
 		case typ == "object" && len(subProperties(schema)) > 0:
 			pp.kind = propObject
 			pp.sub = newPlan(&registry.Skill{Name: name, Description: desc, ParamsSchema: schema})
@@ -454,12 +454,13 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	if p.hasNumbers {
 		assignDescribedNumerals(p, lower, text, taken, out)
 		assignPeriods(p, lower, taken, out)
-		assignDaySpans(p, lower, taken, out)
+		assignTimeCounts(p, lower, taken, out)
 		nums := findNumbers(text, taken)
 		assignNumberLists(p, text, nums, taken, out)
 		assignNumbers(p, lower, nums, taken, out)
 		assignUnitNames(p, text, nums, out)
 	}
+	assignCalendarNames(p, text, lower, taken, out)
 	assignStrings(p, text, lower, taken, known, out)
 	assignFromTo(p, text, lower, taken, out)
 	assignLeftover(p, text, lower, taken, out)
@@ -505,12 +506,12 @@ func findPattern(pp *propPlan, text string) (string, span, bool) {
 func assignDates(p *extractPlan, lower string, found []dateSpan, taken *spans, out map[string]any) []dateSpan {
 	var ds []dateSpan
 	dated := slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.kind == propDate })
-	countsDaysAny := slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.days })
+	countsTime := slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.counts != "" })
 	for _, d := range found {
 		// For a skill with no date to fill, "the past 5 days" is a count
 		// of days, and its number is free for a property that counts
-		// them; so is "next week" when one counts days.
-		if !d.absolute && !dated && (strings.ContainsAny(lower[d.from:d.to], "0123456789") || countsDaysAny) {
+		// them; so is "next week" when one counts days or weeks.
+		if !d.absolute && !dated && (strings.ContainsAny(lower[d.from:d.to], "0123456789") || countsTime) {
 			continue
 		}
 		if !taken.overlaps(d.from, d.to) {

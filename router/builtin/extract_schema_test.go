@@ -100,7 +100,7 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			}, "days")
 			Expect(extractTool(oven, "a bake plan for 3 days")).NotTo(HaveKey("temp_unit"), "days measure no temperature")
 		})
-		It("counts a stretch of weeks, months or years in days for a param that counts days", func() {
+		It("counts a stretch of weeks, months, years or decades in the unit a param counts", func() {
 			forecast := toolSkill("pollen_forecast", map[string]any{
 				"city":       prop("string", "City."),
 				"days_ahead": prop("integer", "How far ahead to forecast."),
@@ -109,6 +109,14 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(forecast, "pollen in Lyon over the coming week")).To(HaveKeyWithValue("days_ahead", 7))
 			Expect(extractTool(forecast, "pollen in Lyon for the next 2 months, at most 40 rows")).To(
 				And(HaveKeyWithValue("days_ahead", 60), HaveKeyWithValue("max_rows", 40)))
+			rent := toolSkill("rent_outlook", map[string]any{
+				"months": prop("integer", "Number of future months."),
+				"span":   prop("integer", "The number of years to look back."),
+			}, "months")
+			Expect(extractTool(rent, "rents over the coming year")).To(HaveKeyWithValue("months", 12))
+			Expect(extractTool(rent, "rents next month against the past decade")).To(
+				And(HaveKeyWithValue("months", 1), HaveKeyWithValue("span", 10)))
+			Expect(extractTool(rent, "rents over the next week")).NotTo(HaveKey("months"), "a week is no whole number of months")
 			rows := toolSkill("log_rows", map[string]any{"max_rows": prop("integer", "Most rows to return.")}, "max_rows")
 			Expect(extractTool(rows, "rows from the past week")).NotTo(HaveKey("max_rows"), "rows are no days")
 		})
@@ -285,6 +293,13 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(coded, "a plumber in Hollow Creek")).To(HaveKeyWithValue("location", "Hollow Creek"))
 			Expect(extractTool(country, "a plumber in Lagos")).To(HaveKeyWithValue("location", "Lagos, Nigeria"))
 			Expect(extractTool(plain, "a plumber in Denver")).To(HaveKeyWithValue("location", "Denver"))
+		})
+		It("gives a month's or a weekday's name to a param named for one", func() {
+			yield := toolSkill("orchard_yield", map[string]any{
+				"month":   prop("string", "Month of the harvest."),
+				"weekday": prop("string", "Day of the week to pick."),
+			})
+			Expect(extractTool(yield, "apples picked in October, on a Tuesday")).To(Equal(map[string]any{"month": "October", "weekday": "Tuesday"}))
 		})
 		It("reads 'in' as leading a place and 'of' a person, and no month or weekday as a place", func() {
 			murals := toolSkill("find_murals", map[string]any{

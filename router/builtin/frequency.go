@@ -59,38 +59,54 @@ func assignPeriods(p *extractPlan, lower string, taken *spans, out map[string]an
 	}
 }
 
-// countsDays reports whether a number property counts days: its name says
-// days ("days", "days_ahead") or its description "number of days".
-func countsDays(pp *propPlan, desc string) bool {
-	// The name's plural: a "day" property is a day of the month.
-	return strings.Contains(lowerASCII(pp.name), "days") || strings.Contains(lowerASCII(desc), "number of days")
+// countedUnit is the unit of time a number property counts: "day" for
+// "days" or "days_ahead" or a description's "number of days", likewise
+// "week", "month" and "year"; "" for none. Only a plural counts: a "day"
+// property is a day of the month.
+func countedUnit(pp *propPlan, desc string) string {
+	name, d := lowerASCII(pp.name), lowerASCII(desc)
+	for _, u := range []string{"day", "week", "month", "year"} {
+		if strings.Contains(name, u+"s") || strings.Contains(d, "number of "+u+"s") ||
+			strings.Contains(d, "number of future "+u+"s") || strings.Contains(d, "number of past "+u+"s") {
+			return u
+		}
+	}
+	return ""
 }
 
-// spanRe finds a stretch of time said in weeks, months or years: "the
-// next week", "past 2 months", "3 weeks".
-var spanRe = memoCompile(`\b(?:(?:next|past|last|coming|upcoming|previous|following)\s+(?:(\d{1,3})\s+)?|(\d{1,3})\s+)(weeks?|fortnights?|months?|years?)\b`)
+// spanRe finds a stretch of time said in weeks, months, years or decades:
+// "the next week", "past 2 months", "3 weeks".
+var spanRe = memoCompile(`\b(?:(?:next|past|last|coming|upcoming|previous|following)\s+(?:(\d{1,3})\s+)?|(\d{1,3})\s+)(weeks?|fortnights?|months?|years?|decades?)\b`)
 
-// daysIn is how many days a week, fortnight, month and year count for:
-// a month is 30, as a "days" parameter is read.
-var daysIn = map[string]int{"week": 7, "fortnight": 14, "month": 30, "year": 365}
+// unitsIn says how many of one unit of time (the outer key) another holds,
+// where the count is whole or as a "days" or "weeks" parameter reads it
+// (a month is 30 days, a year 52 weeks).
+var unitsIn = map[string]map[string]int{
+	"day":   {"week": 7, "fortnight": 14, "month": 30, "year": 365, "decade": 3650},
+	"week":  {"week": 1, "fortnight": 2, "year": 52},
+	"month": {"month": 1, "year": 12, "decade": 120},
+	"year":  {"year": 1, "decade": 10},
+}
 
-// assignDaySpans gives "the next week" (7), "the upcoming month" (30) or
-// "past 2 weeks" (14) to a property that counts days, before numbers are
-// paired, so that it does not take a stray number instead.
-func assignDaySpans(p *extractPlan, lower string, taken *spans, out map[string]any) {
-	if !strings.Contains(lower, "week") && !strings.Contains(lower, "month") && !strings.Contains(lower, "year") && !strings.Contains(lower, "fortnight") {
+// assignTimeCounts gives "the next week" (7 days), "the upcoming month"
+// (1 month, or 30 days), "the past decade" (10 years) or "past 2 weeks"
+// (14 days) to a property that counts that unit of time, before numbers
+// are paired, so that it does not take a stray number instead.
+func assignTimeCounts(p *extractPlan, lower string, taken *spans, out map[string]any) {
+	if !containsAny(lower, timeSpanWords) {
 		return
 	}
 	for i := range p.props {
 		pp := &p.props[i]
-		if pp.kind != propNumber || !pp.days {
+		if pp.kind != propNumber || pp.counts == "" {
 			continue
 		}
 		if _, done := out[pp.name]; done {
 			continue
 		}
 		for _, m := range spanRe.allSubmatchIndex(lower) {
-			if taken.overlaps(m[0], m[1]) {
+			per, ok := unitsIn[pp.counts][strings.TrimSuffix(lower[m[6]:m[7]], "s")]
+			if !ok || taken.overlaps(m[0], m[1]) {
 				continue
 			}
 			n := 1
@@ -99,14 +115,16 @@ func assignDaySpans(p *extractPlan, lower string, taken *spans, out map[string]a
 					n, _ = strconv.Atoi(lower[m[g]:m[g+1]])
 				}
 			}
-			days := n * daysIn[strings.TrimSuffix(lower[m[6]:m[7]], "s")]
 			if pp.integer {
-				out[pp.name] = days
+				out[pp.name] = n * per
 			} else {
-				out[pp.name] = float64(days)
+				out[pp.name] = float64(n * per)
 			}
 			taken.add(m[0], m[1])
 			break
 		}
 	}
 }
+
+// timeSpanWords are what every spanRe match holds.
+var timeSpanWords = []string{"week", "fortnight", "month", "year", "decade"}

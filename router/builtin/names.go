@@ -177,6 +177,38 @@ var calendarNames = map[string]bool{
 	"Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true, "Sunday": true,
 }
 
+// assignCalendarNames fills a string property named for a month or a day
+// of the week ("month", "weekday", "day_of_week") with the month or day
+// the request names: "the output in December" gives "December".
+func assignCalendarNames(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propString {
+			continue
+		}
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		month := slices.Contains(pp.nameCues, "month")
+		weekday := slices.Contains(pp.nameCues, "weekday") || slices.Contains(pp.nameCues, "week") && slices.Contains(pp.nameCues, "day")
+		if !month && !weekday {
+			continue
+		}
+		for from, to := nextWord(lower, 0); from < to; from, to = nextWord(lower, to) {
+			w := text[from:to]
+			if !calendarNames[w] || taken.overlaps(from, to) || month != isMonthName(w) {
+				continue
+			}
+			out[pp.name] = w
+			taken.add(from, to)
+			break
+		}
+	}
+}
+
+// isMonthName: a calendarNames word that names a month.
+func isMonthName(w string) bool { return !strings.HasSuffix(w, "day") }
+
 // sentenceStart reports whether text before a word ends a sentence (or is
 // empty).
 func sentenceStart(before string) bool {
