@@ -120,6 +120,12 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			rows := toolSkill("log_rows", map[string]any{"max_rows": prop("integer", "Most rows to return.")}, "max_rows")
 			Expect(extractTool(rows, "rows from the past week")).NotTo(HaveKey("max_rows"), "rows are no days")
 		})
+		It("ties a param's word to the number in its own sentence", func() {
+			game := toolSkill("card_round", map[string]any{
+				"joker_value": prop("integer", "What the joker counts."),
+			}, "joker_value")
+			Expect(extractTool(game, "my hand is a 10 and a 7. The joker counts 5")).To(Equal(map[string]any{"joker_value": 5}))
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))

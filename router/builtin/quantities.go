@@ -109,7 +109,18 @@ func cueGap(lower, cue string, n span, whole bool) int {
 const clausePenalty = 40
 
 func clauseBreak(gap string) bool {
-	return strings.ContainsAny(gap, ",;，；") || strings.Contains(gap, " and ")
+	return strings.ContainsAny(gap, ",;，；。？！") || strings.Contains(gap, " and ") || sentenceBreak(gap)
+}
+
+// sentenceBreak: a full stop, question or exclamation mark that ends a
+// sentence ("… 10 and 9. The ace counts 1": the ace names the 1).
+func sentenceBreak(gap string) bool {
+	for i := 0; i < len(gap); i++ {
+		if c := gap[i]; (c == '.' || c == '?' || c == '!') && (i+1 == len(gap) || gap[i+1] == ' ') {
+			return true
+		}
+	}
+	return false
 }
 
 // gapCap bounds how much one absent or distant cue weighs.
