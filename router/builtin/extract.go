@@ -455,6 +455,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 		assignDescribedNumerals(p, lower, text, taken, out)
 		assignPeriods(p, lower, taken, out)
 		assignTimeCounts(p, lower, taken, out)
+		assignOrdinalCounts(p, lower, taken, out)
 		nums := findNumbers(text, taken)
 		assignNumberLists(p, text, nums, taken, out)
 		assignNumbers(p, lower, nums, taken, out)

@@ -126,6 +126,14 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			}, "joker_value")
 			Expect(extractTool(game, "my hand is a 10 and a 7. The joker counts 5")).To(Equal(map[string]any{"joker_value": 5}))
 		})
+		It("reads an ordinal as the number of the param its next word names", func() {
+			churches := toolSkill("church_styles", map[string]any{
+				"century": prop("integer", "The century."),
+				"floor":   prop("integer", "Floor of the archive."),
+			}, "century")
+			Expect(extractTool(churches, "styles of the 12th century, archive on the 3rd floor")).To(Equal(map[string]any{"century": 12, "floor": 3}))
+			Expect(extractTool(churches, "the 2nd style of the archive")).To(BeEmpty())
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))
