@@ -3,6 +3,7 @@ package builtin
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -626,3 +627,53 @@ func specificCues(cues []string, name, skillDesc string, props map[string]map[st
 var descFiller = map[string]bool{"default": true, "provided": true, "given": true, "value": true,
 	"number": true, "optional": true, "used": true, "specified": true, "when": true, "this": true,
 	"that": true, "which": true, "will": true, "must": true, "should": true, "can": true, "not": true}
+
+// assignOrdinalCounts gives "the 16th century" (16) or "the 3rd floor"
+// (3) to a number property named by the word after the ordinal: an
+// ordinal is no count in general ("the 2nd option"), but the property's
+// own word says what it numbers.
+func assignOrdinalCounts(p *extractPlan, lower string, taken *spans, out map[string]any) {
+	if !strings.Contains(lower, "st ") && !strings.Contains(lower, "nd ") && !strings.Contains(lower, "rd ") && !strings.Contains(lower, "th ") {
+		return
+	}
+	for i := range p.props {
+		pp := &p.props[i]
+		if pp.kind != propNumber || len(pp.nameCues) != 1 {
+			continue
+		}
+		if _, done := out[pp.name]; done {
+			continue
+		}
+		cue := pp.nameCues[0]
+		cueAtMode(lower, cue, true, func(at int) {
+			if _, done := out[pp.name]; done {
+				return
+			}
+			end := at - 1 // the space before the cue
+			if end < 3 || lower[end] != ' ' {
+				return
+			}
+			suffix := lower[end-2 : end]
+			if suffix != "st" && suffix != "nd" && suffix != "rd" && suffix != "th" {
+				return
+			}
+			from := end - 2
+			for from > 0 && lower[from-1] >= '0' && lower[from-1] <= '9' {
+				from--
+			}
+			if from == end-2 || from > 0 && isLatinOrDigit(rune(lower[from-1])) || taken.overlaps(from, end) {
+				return
+			}
+			n, err := strconv.Atoi(lower[from : end-2])
+			if err != nil {
+				return
+			}
+			if pp.integer {
+				out[pp.name] = n
+			} else {
+				out[pp.name] = float64(n)
+			}
+			taken.add(from, end)
+		})
+	}
+}
