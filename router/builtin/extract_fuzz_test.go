@@ -42,6 +42,12 @@ func fuzzTools() []*registry.Skill {
 			"enzyme": str("The enzyme to look up."), "start_level": prop("integer", "First level."),
 			"end_level": prop("integer", "Last level."), "weights": numberArray("number", "Weights in kg."),
 		}, "enzyme"),
+		toolSkill("court_archive", map[string]any{
+			"court": str("The court."), "patient_id": str("Identifier."), "website": str("Site."),
+			"unit": str("Unit of the length."), "length": prop("integer", "Length."), "month": str("Month."),
+			"days_ahead": prop("integer", "Days ahead."), "months": prop("integer", "Number of months."),
+			"century": prop("integer", "Century."), "game": str("The game."), "country": str("The country."),
+		}, "court", "country"),
 	}
 	withExamples := *tools[0]
 	withExamples.Name = "convert_cash"
@@ -60,6 +66,8 @@ func FuzzExtractParams(f *testing.F) {
 		"stops: Oslo for 2 nights and Rome for 3 nights", "code RM-1234, email a@b.co", "the role of Tom Lee's",
 		"between level 12 and 30", "weights 1.5, 2e3 and -4 kg", "1e400 NaN Inf to", "from  to  ", "'unclosed \"quote",
 		"到 从 300 元 to 美元", "\x00\xff to \u2028",
+		"the New York court, id 'AB-12-C' on shop.example.org, 4 inches in December over the next 2 weeks",
+		"the 16th century game 'Moss' in Porto, Portugal tomorrow", "-1st -th x-12- a.b. 3rd",
 	} {
 		f.Add(s)
 	}
