@@ -209,11 +209,7 @@ func assignCuedPhrases(p *extractPlan, text, lower string, taken *spans, out map
 	if p.examples {
 		return
 	}
-	for i := range p.props {
-		pp := &p.props[i]
-		if _, done := out[pp.name]; done || pp.kind != propString {
-			continue
-		}
+	for pp := range p.unfilled(out, propString) {
 		switch pp.role {
 		case roleGeneric, roleName, roleKeyword:
 		default:

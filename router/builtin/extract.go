@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"iter"
 	"maps"
 	"regexp"
 	"slices"
@@ -469,6 +470,25 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	assignObjects(p, text, lower, ds, known, taken, out)
 	if p.hasCurrency {
 		normalizeCurrencies(p, out)
+	}
+}
+
+// unfilled yields, in plan order, the properties of one kind that out
+// does not hold yet; one filled while the loop runs is not yielded later.
+func (p *extractPlan) unfilled(out map[string]any, kind propKind) iter.Seq[*propPlan] {
+	return func(yield func(*propPlan) bool) {
+		for i := range p.props {
+			pp := &p.props[i]
+			if pp.kind != kind {
+				continue
+			}
+			if _, done := out[pp.name]; done {
+				continue
+			}
+			if !yield(pp) {
+				return
+			}
+		}
 	}
 }
 

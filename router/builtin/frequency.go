@@ -35,12 +35,8 @@ func countsPeriods(pp *propPlan, desc string) bool {
 // year, before numbers are paired, so that the property does not take a
 // stray number ("for 5 years") instead.
 func assignPeriods(p *extractPlan, lower string, taken *spans, out map[string]any) {
-	for i := range p.props {
-		pp := &p.props[i]
-		if pp.kind != propNumber || !pp.periods {
-			continue
-		}
-		if _, done := out[pp.name]; done {
+	for pp := range p.unfilled(out, propNumber) {
+		if !pp.periods {
 			continue
 		}
 		for _, pw := range periodWords {
@@ -96,12 +92,8 @@ func assignTimeCounts(p *extractPlan, lower string, taken *spans, out map[string
 	if !containsAny(lower, timeSpanWords) {
 		return
 	}
-	for i := range p.props {
-		pp := &p.props[i]
-		if pp.kind != propNumber || pp.counts == "" {
-			continue
-		}
-		if _, done := out[pp.name]; done {
+	for pp := range p.unfilled(out, propNumber) {
+		if pp.counts == "" {
 			continue
 		}
 		for _, m := range spanRe.allSubmatchIndex(lower) {

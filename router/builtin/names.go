@@ -181,14 +181,7 @@ var calendarNames = map[string]bool{
 // of the week ("month", "weekday", "day_of_week") with the month or day
 // the request names: "the output in December" gives "December".
 func assignCalendarNames(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
-	for i := range p.props {
-		pp := &p.props[i]
-		if pp.kind != propString {
-			continue
-		}
-		if _, done := out[pp.name]; done {
-			continue
-		}
+	for pp := range p.unfilled(out, propString) {
 		month := slices.Contains(pp.nameCues, "month")
 		weekday := slices.Contains(pp.nameCues, "weekday") || slices.Contains(pp.nameCues, "week") && slices.Contains(pp.nameCues, "day")
 		if !month && !weekday {

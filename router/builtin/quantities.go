@@ -636,12 +636,8 @@ func assignOrdinalCounts(p *extractPlan, lower string, taken *spans, out map[str
 	if !strings.Contains(lower, "st ") && !strings.Contains(lower, "nd ") && !strings.Contains(lower, "rd ") && !strings.Contains(lower, "th ") {
 		return
 	}
-	for i := range p.props {
-		pp := &p.props[i]
-		if pp.kind != propNumber || len(pp.nameCues) != 1 {
-			continue
-		}
-		if _, done := out[pp.name]; done {
+	for pp := range p.unfilled(out, propNumber) {
+		if len(pp.nameCues) != 1 {
 			continue
 		}
 		cue := pp.nameCues[0]

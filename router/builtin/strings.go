@@ -99,9 +99,8 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 	}
 	// A quote is how a title is written ("stats for 'Dune Raiders'"): a
 	// property that holds a title takes one before free-text ones do.
-	for i := range p.props {
-		pp := &p.props[i]
-		if _, done := out[pp.name]; done || pp.kind != propString || pp.class != classWork || len(quotes) == 0 {
+	for pp := range p.unfilled(out, propString) {
+		if pp.class != classWork || len(quotes) == 0 {
 			continue
 		}
 		if v, sp, ok := quoteFor(p, pp, text, lower, quotes, taken, out); ok {
@@ -110,9 +109,8 @@ func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[s
 		}
 	}
 	for _, role := range []stringRole{roleKeyword, roleTitle, roleMessage, roleReason, roleGeneric} {
-		for i := range p.props {
-			pp := &p.props[i]
-			if _, done := out[pp.name]; done || pp.kind != propString || pp.role != role {
+		for pp := range p.unfilled(out, propString) {
+			if pp.role != role {
 				continue
 			}
 			if v, sp, ok := quoteFor(p, pp, text, lower, quotes, taken, out); ok {

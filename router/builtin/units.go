@@ -226,12 +226,8 @@ func asPercent(nameParts []string, desc string) bool {
 // Two different units are doubt; a unit of something else than what the
 // property's words measure is none of its.
 func assignUnitNames(p *extractPlan, text string, nums []numberSpan, out map[string]any) {
-	for i := range p.props {
-		pp := &p.props[i]
-		if pp.kind != propString || !slices.Contains(pp.nameCues, "unit") && !slices.Contains(pp.nameCues, "units") {
-			continue
-		}
-		if _, done := out[pp.name]; done {
+	for pp := range p.unfilled(out, propString) {
+		if !slices.Contains(pp.nameCues, "unit") && !slices.Contains(pp.nameCues, "units") {
 			continue
 		}
 		unit := ""
