@@ -74,6 +74,7 @@ const (
 	propTime       // a time of day
 	propObject     // an object with properties of its own
 	propObjectList // an array of such objects
+	propEnumList   // an array of strings from an enum
 )
 
 type dateRole uint8
@@ -198,6 +199,12 @@ func newPlan(s *registry.Skill) *extractPlan {
 			plan.hasNumbers = true
 			items, _ := schema["items"].(map[string]any)
 			pp.integer = items["type"] == "integer"
+		case typ == "array" && enumItems(schema) != nil:
+			pp.kind = propEnumList
+			pp.terms = enumTerms(enumItems(schema))
+			if len(pp.terms) == 0 {
+				continue
+			}
 		case typ == "array" && stringItems(schema):
 			pp.kind = propStringList
 			pp.role = stringRoleOf(name, desc)
@@ -451,7 +458,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	// digits ("11月3日") are not taken for numbers.
 	ds := assignDates(p, lower, dates, taken, out)
 	assignDateTimes(p, text, ds, taken, out)
-	assignEnums(p, lower, taken, out)
+	assignEnums(p, text, lower, taken, out)
 	if p.hasNumbers {
 		assignDescribedNumerals(p, lower, text, taken, out)
 		assignPeriods(p, lower, taken, out)
@@ -555,8 +562,9 @@ func assignDates(p *extractPlan, lower string, found []dateSpan, taken *spans, o
 }
 
 // assignEnums matches every way of writing every enum value, longest
-// first; each property takes its longest match and each phrase is used once.
-func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any) {
+// first; each phrase is used once. A property takes its longest match; a
+// list of enum values takes every value matched, in the text's order.
+func assignEnums(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
 	type hit struct {
 		prop int
 		term enumTerm
@@ -564,11 +572,13 @@ func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any)
 	}
 	var room [16]hit
 	hits := room[:0]
+	lists := false
 	for i := range p.props {
 		pp := &p.props[i]
-		if pp.kind != propEnum {
+		if pp.kind != propEnum && pp.kind != propEnumList {
 			continue
 		}
+		lists = lists || pp.kind == propEnumList
 		for _, t := range pp.terms {
 			for from := 0; ; {
 				k := strings.Index(lower[from:], t.term)
@@ -580,6 +590,12 @@ func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any)
 				if t.latin && !wordBounded(lower, at, at+len(t.term)) {
 					continue
 				}
+				if len(t.term) == 1 && text[at] != t.value[0] {
+					continue // the value 'A' is not the article "a"
+				}
+				if pp.kind == propEnumList && insideName(text, t, at) {
+					continue // "history" is no feature asked for in "the Natural History Museum"
+				}
 				hits = append(hits, hit{prop: i, term: t, at: at})
 			}
 		}
@@ -590,19 +606,60 @@ func assignEnums(p *extractPlan, lower string, taken *spans, out map[string]any)
 		}
 		return a.at - b.at
 	})
+	var listed []hit
 	for _, h := range hits {
-		name := p.props[h.prop].name
+		pp := &p.props[h.prop]
 		end := h.at + len(h.term.term)
-		if _, done := out[name]; done || taken.overlaps(h.at, end) {
+		if _, done := out[pp.name]; done || taken.overlaps(h.at, end) {
 			continue
 		}
-		out[name] = h.term.boxed
 		taken.add(h.at, end)
+		if pp.kind == propEnumList {
+			listed = append(listed, h)
+			continue
+		}
+		out[pp.name] = h.term.boxed
+	}
+	if !lists || len(listed) == 0 {
+		return
+	}
+	slices.SortStableFunc(listed, func(a, b hit) int { return a.at - b.at })
+	for _, h := range listed {
+		name := p.props[h.prop].name
+		vals, _ := out[name].([]any)
+		if !slices.Contains(vals, h.term.boxed) {
+			out[name] = append(vals, h.term.boxed)
+		}
 	}
 }
 
-// wordBounded reports whether s[from:to] is not glued to other Latin
-// letters or digits.
+// insideName reports whether an enum term found at byte at is a word of
+// a capitalised name: the value is written in lowercase, the text
+// capitalises it, and a capitalised word stands right before or after.
+func insideName(text string, t enumTerm, at int) bool {
+	c := text[at]
+	if c < 'A' || c > 'Z' || t.value == "" || t.value[0] < 'a' || t.value[0] > 'z' {
+		return false
+	}
+	before := strings.TrimRight(text[:at], " ")
+	after := strings.TrimLeft(text[min(at+len(t.term), len(text)):], " ")
+	capitalEnd := len(before) < at && before != "" && wordStartsUpper(before[strings.LastIndexByte(before, ' ')+1:])
+	capitalNext := len(after) < len(text)-at-len(t.term) && wordStartsUpper(after)
+	return capitalEnd || capitalNext
+}
+
+func wordStartsUpper(w string) bool { return w != "" && w[0] >= 'A' && w[0] <= 'Z' }
+
+// enumItems is the item schema of an array whose items are strings from
+// an enum, nil for any other array.
+func enumItems(schema map[string]any) map[string]any {
+	items, _ := schema["items"].(map[string]any)
+	if items["enum"] == nil || items["type"] != nil && items["type"] != "string" {
+		return nil
+	}
+	return items
+}
+
 func wordBounded(s string, from, to int) bool {
 	before := from == 0 || !isLatinOrDigit(rune(s[from-1]))
 	after := to == len(s) || !isLatinOrDigit(rune(s[to]))

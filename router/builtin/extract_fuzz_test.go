@@ -47,6 +47,7 @@ func fuzzTools() []*registry.Skill {
 			"unit": str("Unit of the length."), "length": prop("integer", "Length."), "month": str("Month."),
 			"days_ahead": prop("integer", "Days ahead."), "months": prop("integer", "Number of months."),
 			"century": prop("integer", "Century."), "game": str("The game."), "country": str("The country."),
+			"topics": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []any{"A", "history", "Splash Pad"}}},
 		}, "court", "country"),
 	}
 	withExamples := *tools[0]

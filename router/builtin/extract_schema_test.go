@@ -214,6 +214,27 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 	})
 
+	Describe("arrays of enum values", func() {
+		enumArray := func(values ...any) map[string]any {
+			return map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": values}}
+		}
+		It("takes every value the text says, in its order, each once", func() {
+			parks := toolSkill("find_park", map[string]any{
+				"city":      prop("string", "City."),
+				"amenities": enumArray("Dog Park", "Skate Ramp", "Splash Pad"),
+			}, "city")
+			Expect(extractTool(parks, "a park with a splash pad and a dog park, and another splash pad")).To(
+				HaveKeyWithValue("amenities", []any{"Splash Pad", "Dog Park"}))
+		})
+		It("does not read a one-letter value in another case, or a word of a capitalised name", func() {
+			strand := toolSkill("make_strand", map[string]any{"bases": enumArray("A", "C", "G", "T")})
+			Expect(extractTool(strand, "a strand rich in G and C")).To(Equal(map[string]any{"bases": []any{"G", "C"}}))
+			visit := toolSkill("hall_info", map[string]any{"topics": enumArray("history", "science", "hours")})
+			Expect(extractTool(visit, "the hours and science wing of the Maritime History Hall")).To(
+				Equal(map[string]any{"topics": []any{"hours", "science"}}))
+		})
+	})
+
 	Describe("arrays of numbers", func() {
 		avg := toolSkill("mean", map[string]any{"values": numberArray("integer", "The values.")}, "values")
 		groups := toolSkill("compare_groups", map[string]any{
