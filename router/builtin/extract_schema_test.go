@@ -522,6 +522,14 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		It("leaves a flag the text does not name unset", func() {
 			Expect(extractTool(search, "find the build")).To(BeEmpty())
 		})
+		It("meets a flag's word in another form, and reads a status flag by its subject", func() {
+			review := toolSkill("review_claim", map[string]any{
+				"normalize":     prop("boolean", "Normalize the amounts."),
+				"closed_status": prop("boolean", "Whether the claim is closed."),
+			})
+			Expect(extractTool(review, "apply normalization, and check whether the claim is closed")).To(
+				Equal(map[string]any{"normalize": true, "closed_status": true}))
+		})
 	})
 
 	Describe("the two ends of a conversion", func() {

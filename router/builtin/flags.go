@@ -5,7 +5,8 @@ import "strings"
 // flagFiller are name parts that say how a flag is used, not what it is
 // about: "include_dissent" is about dissent.
 var flagFiller = map[string]bool{"is": true, "has": true, "include": true, "get": true, "want": true,
-	"with": true, "show": true, "use": true, "return": true, "need": true, "allow": true, "enable": true}
+	"with": true, "show": true, "use": true, "return": true, "need": true, "allow": true, "enable": true,
+	"status": true, "flag": true}
 
 // negators before a flag's words turn it off: "without dissent".
 var negators = []string{"no ", "not ", "without ", "exclude ", "excluding ", "don't ", "do not ",
@@ -26,7 +27,7 @@ func assignBools(p *extractPlan, lower string, out map[string]any) {
 		var words []string
 		for _, w := range pp.nameCues {
 			if !flagFiller[w] {
-				words = append(words, w)
+				words = append(words, flagStem(w))
 			}
 		}
 		if len(words) == 0 || len(words) == 1 && len(words[0]) < 4 {
@@ -53,6 +54,15 @@ func assignBools(p *extractPlan, lower string, out map[string]any) {
 		}
 		out[pp.name] = value
 	}
+}
+
+// flagStem cuts a long word of a flag's name to its stem, so that
+// "standardize" meets "standardization" and "detailed" meets "details".
+func flagStem(w string) string {
+	if len(w) <= 5 {
+		return w
+	}
+	return w[:max(5, len(w)-2)]
 }
 
 // phraseAt finds words written in order, each starting a word and
