@@ -215,12 +215,26 @@ func assignCuedPhrases(p *extractPlan, text, lower string, taken *spans, out map
 		default:
 			continue
 		}
-		if sp, ok := cuedPhrase(pp, lower, taken); ok {
+		if sp, ok := cuedPhrase(pp, lower, taken); ok && !namesOtherParam(p, pp, lower[sp.from:sp.to]) {
 			sp = wholeName(text, sp, taken)
 			out[pp.name] = text[sp.from:sp.to]
 			taken.add(sp.from, sp.to)
 		}
 	}
+}
+
+// namesOtherParam reports whether a phrase holds a word of another
+// property's name: in "fuel efficiency 20", "efficiency" names the
+// efficiency, not the fuel.
+func namesOtherParam(p *extractPlan, self *propPlan, phrase string) bool {
+	for _, w := range strings.Fields(phrase) {
+		for i := range p.props {
+			if pp := &p.props[i]; pp != self && slices.Contains(pp.nameCues, strings.TrimSuffix(w, "s")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wholeName widens a capitalised phrase back over the capitalised words

@@ -134,6 +134,22 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(churches, "styles of the 12th century, archive on the 3rd floor")).To(Equal(map[string]any{"century": 12, "floor": 3}))
 			Expect(extractTool(churches, "the 2nd style of the archive")).To(BeEmpty())
 		})
+		It("does not read a rate's unit ('kilometres per litre') as what the param measures", func() {
+			trip := toolSkill("trip_fuel", map[string]any{
+				"distance":     prop("integer", "Distance in kilometres."),
+				"fuel_economy": prop("integer", "Fuel economy in kilometres per litre."),
+				"fuel":         prop("string", "Kind of fuel."),
+			}, "distance", "fuel_economy")
+			Expect(extractTool(trip, "drove 300 kilometres with a fuel economy of 18")).To(
+				Equal(map[string]any{"distance": 300, "fuel_economy": 18}))
+		})
+		It("does not take a word of another param's name as a value beside a param's word", func() {
+			trip := toolSkill("trip_fuel", map[string]any{
+				"fuel":         prop("string", "Kind of fuel."),
+				"fuel_economy": prop("integer", "Fuel economy."),
+			}, "fuel", "fuel_economy")
+			Expect(extractTool(trip, "fuel economy 18 on the trip")).NotTo(HaveKey("fuel"))
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))

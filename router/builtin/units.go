@@ -199,6 +199,9 @@ func propDimensions(nameParts []string, desc string) []dimension {
 		if len(u.word) < 4 || u.dim == dimPercent {
 			continue // long unit names only: "in meters", "in kelvin"
 		}
+		if strings.Contains(lower, " "+lowerASCII(u.word)+" per ") {
+			continue // "in miles per gallon" measures no distance
+		}
 		if strings.Contains(lower, " "+lowerASCII(u.word)+" ") || strings.Contains(lower, " "+lowerASCII(u.word)+".") ||
 			strings.Contains(lower, " "+lowerASCII(u.word)+",") || strings.Contains(lower, "("+lowerASCII(u.word)+")") {
 			add(u.dim)
