@@ -66,6 +66,10 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 				Equal(map[string]any{"principal": 9000.0, "years": 6, "installments": 4}))
 			Expect(extractTool(loan, "a loan of 9000 over 6 years with semi-annually due payments")).To(HaveKeyWithValue("installments", 2))
 			Expect(extractTool(loan, "a loan of 9000 over 6 years")).NotTo(HaveKey("installments"))
+			wear := toolSkill("tyre_wear", map[string]any{
+				"wear_rate": prop("integer", "The percentage of tread lost per year."),
+			})
+			Expect(extractTool(wear, "tyres driven daily")).NotTo(HaveKey("wear_rate"), "a yearly rate counts no periods")
 		})
 		It("reads the count in a relative period for a tool with no date to fill, and keeps a dated tool's range", func() {
 			sales := toolSkill("bakery_sales", map[string]any{
@@ -626,6 +630,9 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 				HaveKeyWithValue("items", []any{"plums", "quinces", "pears"}))
 			Expect(extractTool(prices, "prices of plums and pears before I bake figs or dates")).NotTo(HaveKey("items"), "two lists are doubt")
 			Expect(extractTool(prices, "the prices of plums at the store")).NotTo(HaveKey("items"), "one thing is no list")
+		})
+		It("does not take a unit written after a number", func() {
+			Expect(extractTool(role, "the role of an enzyme at 40 IU")).NotTo(HaveKey("enzyme"))
 		})
 		It("does not guess when a second required value is missing too", func() {
 			pair := toolSkill("enzyme_pair", map[string]any{

@@ -17,12 +17,14 @@ var periodWords = []struct {
 }
 
 // countsPeriods reports whether a number property counts periods per
-// year: its name or description talks of compounding, a frequency or
-// periods ("compounds_perYear", "Number of times interest is
-// compounded", "payment frequency").
+// year: its name or description talks of compounding, a frequency,
+// periods or times a year ("compounds_perYear", "Number of times
+// interest is compounded", "payment frequency").
 func countsPeriods(pp *propPlan, desc string) bool {
 	words := strings.Join(pp.nameCues, " ") + " " + lowerASCII(desc)
-	for _, w := range []string{"compound", "frequency", "periods", "per year", "times a year", "per annum"} {
+	// "per year" alone is a yearly rate ("decrease in efficiency per
+	// year"), not a count of periods.
+	for _, w := range []string{"compound", "frequency", "periods", "times a year", "times per year", "payments per year"} {
 		if strings.Contains(words, w) {
 			return true
 		}

@@ -137,9 +137,13 @@ var valueIntroducers = map[string]bool{"the": true, "a": true, "an": true, "of":
 
 // introduced reports whether a leftover run reads as a value: a word
 // that introduces values stands right before it, or it is a name (a
-// capital or a digit first) that does not open the sentence.
+// capital or a digit first) that does not open the sentence. A run right
+// after a number is its unit.
 func introduced(text, lower string, r span) bool {
 	prevFrom, prevTo := previousWord(lower, r.from)
+	if prevFrom < prevTo && isNumberWord(lower[prevFrom:prevTo]) && strings.TrimSpace(lower[prevTo:r.from]) == "" {
+		return false // "25 MPG": a unit after its number
+	}
 	if prevFrom < prevTo && valueIntroducers[lower[prevFrom:prevTo]] {
 		return true
 	}
