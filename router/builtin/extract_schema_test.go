@@ -218,6 +218,12 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			}, "initial_temperature", "final_temperature")
 			Expect(extractTool(oven, "dough at 20°C is baked until the temperature goes to 95°C")).
 				To(Equal(map[string]any{"initial_temperature": 20.0, "final_temperature": 95.0}))
+			span := toolSkill("curve_span", map[string]any{
+				"start_t": prop("number", "Where the span starts."),
+				"end_t":   prop("number", "Where the span ends."),
+			}, "start_t", "end_t")
+			Expect(extractTool(span, "the curve's length from t = -4 to t = 9")).
+				To(Equal(map[string]any{"start_t": -4.0, "end_t": 9.0}), "past the variable the value is given to")
 		})
 		It("reads numbers written as words, magnitudes and exponents", func() {
 			trip := toolSkill("trip", map[string]any{

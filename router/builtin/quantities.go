@@ -170,7 +170,7 @@ func numberAffinity(pp *propPlan, lower string, n numberSpan) (score int, ok boo
 	}
 	// "heated from 20°C to 90°C": the number after "to" ends a change,
 	// the one after "from" starts it.
-	if lead := lastWord(strings.TrimRight(lower[:n.from], " $")); lead != "" {
+	if lead := numberLead(lower[:n.from]); lead != "" {
 		end, start := slices.ContainsFunc(pp.nameCues, isEndWord), slices.ContainsFunc(pp.nameCues, isStartWord)
 		switch {
 		case (lead == "to" || lead == "until") && end, lead == "from" && start:
@@ -180,6 +180,19 @@ func numberAffinity(pp *propPlan, lower string, n numberSpan) (score int, ok boo
 		}
 	}
 	return score, ok
+}
+
+// numberLead is the word before a number, past a variable it is given
+// to: "from x = -2" leads -2 with "from".
+func numberLead(before string) string {
+	t := strings.TrimRight(before, " $")
+	if rest, ok := strings.CutSuffix(t, "="); ok {
+		rest = strings.TrimRight(rest, " ")
+		if v := lastWord(rest); len(v) == 1 && v[0] >= 'a' && v[0] <= 'z' {
+			t = strings.TrimRight(rest[:len(rest)-1], " ")
+		}
+	}
+	return lastWord(t)
 }
 
 // leadBonus is what "to" before a number counts for an end property
