@@ -154,6 +154,14 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			}, "fuel", "fuel_economy")
 			Expect(extractTool(trip, "fuel economy 18 on the trip")).NotTo(HaveKey("fuel"))
 		})
+		It("gives a number written as a word only to a param its own name ties it to", func() {
+			test := toolSkill("compare_groups", map[string]any{
+				"alpha":  prop("number", "Significance level of the test."),
+				"groups": prop("integer", "Number of groups."),
+			})
+			Expect(extractTool(test, "the significance of two samples")).NotTo(HaveKey("alpha"))
+			Expect(extractTool(test, "compare three groups")).To(HaveKeyWithValue("groups", 3))
+		})
 		It("reads negative numbers and one-letter names as whole words", func() {
 			Expect(extractTool(coeffs, "a line with m=-4 and k=11")).To(Equal(map[string]any{"m": -4, "k": 11}))
 			Expect(extractTool(coeffs, "see part XK-3")).NotTo(HaveKey("k"))

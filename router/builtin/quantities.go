@@ -156,7 +156,7 @@ func numberAffinity(pp *propPlan, lower string, n numberSpan) (score int, ok boo
 	desc := gapCap
 	for _, c := range pp.cues {
 		if g := cueGap(lower, c, n.span, true); g >= 0 {
-			ok = true
+			ok = ok || !n.word // "two sets of scores": a word number needs the property's own name
 			desc = min(desc, g)
 		}
 	}
