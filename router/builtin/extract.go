@@ -473,6 +473,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	assignStrings(p, text, lower, taken, known, out)
 	assignFromTo(p, text, lower, taken, out)
 	assignLeftover(p, text, lower, taken, out)
+	assignLeftoverList(p, text, lower, taken, out)
 	assignBools(p, lower, out)
 	assignObjects(p, text, lower, ds, known, taken, out)
 	if p.hasCurrency {

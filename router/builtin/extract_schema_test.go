@@ -634,6 +634,17 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			sci := toolSkill("scientist_work", map[string]any{"scientist": prop("string", "Name of the scientist.")}, "scientist")
 			Expect(extractTool(sci, "what did Ada Moreno's lab publish on March 3, 2031?")).To(HaveKeyWithValue("scientist", "Ada Moreno"))
 		})
+		It("takes the one written list of unexplained things for a lone missing list", func() {
+			prices := toolSkill("grocer_prices", map[string]any{
+				"items": stringArray("Items to price."),
+				"store": prop("string", "Store name."),
+			}, "items")
+			prices.Description = "Look up grocery prices at a store."
+			Expect(extractTool(prices, "the prices of plums, quinces and pears at the corner store")).To(
+				HaveKeyWithValue("items", []any{"plums", "quinces", "pears"}))
+			Expect(extractTool(prices, "prices of plums and pears before I bake figs or dates")).NotTo(HaveKey("items"), "two lists are doubt")
+			Expect(extractTool(prices, "the prices of plums at the store")).NotTo(HaveKey("items"), "one thing is no list")
+		})
 		It("does not take a unit written after a number", func() {
 			Expect(extractTool(role, "the role of an enzyme at 40 IU")).NotTo(HaveKey("enzyme"))
 		})

@@ -213,3 +213,82 @@ func modifierForm(w string) bool {
 	}
 	return false
 }
+
+// assignLeftoverList fills, by elimination, the one required list of
+// plain strings of a bare tool schema that nothing else filled, when the
+// request writes exactly one list of two or more things the schema's own
+// texts do not name, joined by commas, "and" or "or": "the price of
+// plums and pears" for a grocery tool's items. Like assignLeftover it
+// guesses nothing when another required value is missing too, and never
+// for a registry written with examples.
+func assignLeftoverList(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
+	if p.examples || p.own == nil {
+		return
+	}
+	var target *propPlan
+	for i := range p.props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; done || !pp.required {
+			continue
+		}
+		if target != nil || pp.kind != propStringList || pp.class != classNone {
+			return
+		}
+		target = pp
+	}
+	if target == nil {
+		return
+	}
+	words := wordsOf(lower)
+	// item is the run of up to three unexplained content words from
+	// words[k], within a clause, and the index after it.
+	item := func(k int) (span, int, bool) {
+		sp, n := span{}, 0
+		for ; k < len(words) && n < 3; k++ {
+			w := words[k]
+			if !contentWord(w.w) || saysOwn(p.own, w.w) || taken.overlaps(w.from, w.to) ||
+				n > 0 && strings.ContainsAny(lower[sp.to:w.from], ".,;:?!()") {
+				break
+			}
+			if n == 0 {
+				sp.from = w.from
+			}
+			sp.to = w.to
+			n++
+		}
+		return sp, k, n > 0
+	}
+	var lists [][]span
+	for k := 0; k < len(words); {
+		first, j, ok := item(k)
+		if !ok {
+			k++
+			continue
+		}
+		items := []span{first}
+		for j < len(words) {
+			joined := strings.Contains(lower[items[len(items)-1].to:words[j].from], ",")
+			if words[j].w == "and" || words[j].w == "or" {
+				joined, j = true, j+1
+			}
+			next, after, ok := item(j)
+			if !joined || !ok {
+				break
+			}
+			items, j = append(items, next), after
+		}
+		if len(items) >= 2 {
+			lists = append(lists, items)
+		}
+		k = max(j, k+1)
+	}
+	if len(lists) != 1 {
+		return
+	}
+	vals := make([]any, len(lists[0]))
+	for k, sp := range lists[0] {
+		vals[k] = text[sp.from:sp.to]
+		taken.add(sp.from, sp.to)
+	}
+	out[target.name] = vals
+}
