@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -551,15 +552,65 @@ func assignDates(p *extractPlan, lower string, found []dateSpan, taken *spans, o
 	if len(ds) == 0 {
 		return nil
 	}
+	ends := ds
+	if len(ds) == 1 && ds[0].absolute && hasDateRoles(p) {
+		// "3 nights from 1 June": the stay ends 3 days after it starts.
+		if n, sp, ok := nightsSaid(lower, taken); ok {
+			stay := ds[0]
+			stay.end = stay.start.AddDate(0, 0, n)
+			ends = []dateSpan{stay}
+			// The count is the stay's, unless a property counts nights.
+			if !slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.kind == propNumber && slices.Contains(pp.nameCues, "night") }) {
+				taken.add(sp.from, sp.to)
+			}
+		}
+	}
 	for _, pp := range p.props {
 		if pp.kind != propDate {
 			continue
 		}
-		if day, ok := dateFor(&pp, ds); ok {
+		from := ds
+		if pp.date == dateEnd {
+			from = ends
+		}
+		if day, ok := dateFor(&pp, from); ok {
 			out[pp.name] = formatted(day, pp.layout)
 		}
 	}
 	return ds
+}
+
+// hasDateRoles reports whether the plan has both a start and an end date.
+func hasDateRoles(p *extractPlan) bool {
+	start, end := false, false
+	for _, pp := range p.props {
+		start = start || pp.kind == propDate && pp.date == dateStart
+		end = end || pp.kind == propDate && pp.date == dateEnd
+	}
+	return start && end
+}
+
+// nightsRe finds a length of stay in nights: "3 nights", "for two nights".
+var nightsRe = memoCompile(`\b(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen)\s+nights?\b`)
+
+// nightsSaid is the number of nights a request books, and where it says so.
+func nightsSaid(lower string, taken *spans) (int, span, bool) {
+	if !strings.Contains(lower, "night") {
+		return 0, span{}, false
+	}
+	for _, m := range nightsRe.allSubmatchIndex(lower) {
+		if taken.overlaps(m[0], m[1]) {
+			continue
+		}
+		n, err := strconv.Atoi(lower[m[2]:m[3]])
+		if err != nil {
+			n, _ = parseCount(lower[m[2]:m[3]])
+		}
+		if n > 0 {
+			return n, span{m[0], m[1]}, true
+		}
+	}
+	return 0, span{}, false
 }
 
 // assignEnums matches every way of writing every enum value, longest

@@ -306,6 +306,22 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			span := toolSkill("span", map[string]any{"from_date": prop("string", "First day."), "to_date": prop("string", "Last day.")}, "from_date", "to_date")
 			Expect(extractTool(span, "from May 3, 2031 to May 9, 2031")).To(Equal(map[string]any{"from_date": "2031-05-03", "to_date": "2031-05-09"}))
 		})
+		It("ends a stay the nights it lasts after its one date", func() {
+			stay := toolSkill("book_cabin", map[string]any{
+				"start_date": prop("string", "First day, YYYY-MM-DD."),
+				"end_date":   prop("string", "Last day, YYYY-MM-DD."),
+				"guests":     prop("integer", "Number of guests."),
+			}, "start_date", "end_date")
+			Expect(extractTool(stay, "a cabin for 4 nights from May 30, 2031")).To(
+				Equal(map[string]any{"start_date": "2031-05-30", "end_date": "2031-06-03"}), "the nights are no guests")
+			counted := toolSkill("book_cabin", map[string]any{
+				"start_date": prop("string", "First day, YYYY-MM-DD."),
+				"end_date":   prop("string", "Last day, YYYY-MM-DD."),
+				"nights":     prop("integer", "Number of nights."),
+			}, "start_date", "end_date")
+			Expect(extractTool(counted, "a cabin for 4 nights from May 30, 2031")).To(
+				Equal(map[string]any{"start_date": "2031-05-30", "end_date": "2031-06-03", "nights": 4}))
+		})
 		It("writes a time of day as the description asks, 24-hour when it does not say", func() {
 			alarm := toolSkill("alarm", map[string]any{"time": prop("string", "When to ring.")}, "time")
 			ampm := toolSkill("alarm", map[string]any{"time": prop("string", "When to ring, as hh:mm AM/PM.")}, "time")
