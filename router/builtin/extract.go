@@ -209,8 +209,8 @@ func newPlan(s *registry.Skill) *extractPlan {
 		case typ == "array" && stringItems(schema):
 			pp.kind = propStringList
 			pp.role = stringRoleOf(name, desc)
-			pp.described = describedValues(desc)
 			pp.class = nameClassOf(pp.nameCues, desc)
+			pp.described = describedValues(desc, pp.class)
 			pp.region = regionFormatOf(desc)
 			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
 		case typ == "boolean":
@@ -224,8 +224,8 @@ func newPlan(s *registry.Skill) *extractPlan {
 		case typ == "string" || typ == "":
 			pp.kind = propString
 			pp.role = stringRoleOf(name, desc)
-			pp.described = describedValues(desc)
 			pp.class = nameClassOf(pp.nameCues, desc)
+			pp.described = describedValues(desc, pp.class)
 			pp.region = regionFormatOf(desc)
 			pp.cues = specificCues(cueWords(name, desc), name, s.Description, props)
 			if slices.Contains(pp.nameCues, "unit") || slices.Contains(pp.nameCues, "units") {

@@ -473,6 +473,25 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 	})
 
+	Describe("values a description gives as examples", func() {
+		It("takes a value the description lists after e.g., like or such as, as the text writes it", func() {
+			kiln := toolSkill("fire_pottery", map[string]any{
+				"glaze": prop("string", "Glaze to use, e.g. Celadon, Tenmoku or Shino."),
+				"clay":  prop("string", "Kind of clay like stoneware."),
+				"kiln":  prop("string", "Kiln model such as Vulcan 8.2, Ember."),
+			})
+			Expect(extractTool(kiln, "fire the bowls in tenmoku, stoneware body, in the Vulcan 8.2")).To(
+				Equal(map[string]any{"glaze": "tenmoku", "clay": "stoneware", "kiln": "Vulcan 8.2"}))
+		})
+		It("reads no examples after 'like' as a verb, nor a place's format example as a value", func() {
+			slot := toolSkill("book_slot", map[string]any{
+				"slot": prop("string", "The time you would like to book."),
+				"city": prop("string", "City and state, e.g. Denver, CO."),
+			})
+			Expect(extractTool(slot, "I'd like to book a slot in Denver")).To(Equal(map[string]any{"city": "Denver, CO"}))
+		})
+	})
+
 	Describe("values the schema's own words introduce", func() {
 		shop := toolSkill("find_shoes", map[string]any{
 			"color": prop("string", "Shoe color."),

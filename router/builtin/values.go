@@ -93,17 +93,79 @@ var trailingRegionRe = regexp.MustCompile(`^,\s*([A-Z][a-z]+(?:\s[A-Z][a-z]+)*|[
 // price, like 'kg' or 'lb'".
 var describedRe = regexp.MustCompile(`'([^']{1,40})'|"([^"]{1,40})"`)
 
-// describedValues lists a description's quoted values, longest first.
-func describedValues(desc string) []string {
+// describedValues lists a description's quoted values and the values it
+// gives as examples ("like Sushi", "e.g. PC, Xbox or Switch"), longest
+// first. A place's examples show how to write one ("e.g. Austin, TX"),
+// which the region format reads; they are no values.
+func describedValues(desc string, class nameClass) []string {
 	var out []string
-	for _, m := range describedRe.FindAllStringSubmatch(desc, -1) {
-		v := m[1] + m[2]
+	add := func(v string) {
 		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
 	}
+	for _, m := range describedRe.FindAllStringSubmatch(desc, -1) {
+		add(m[1] + m[2])
+	}
+	if class != classPlace {
+		for _, v := range exampleValues(desc) {
+			add(v)
+		}
+	}
 	slices.SortStableFunc(out, func(a, b string) int { return len(b) - len(a) })
 	return out
+}
+
+// exampleCueRe finds where a description starts listing examples.
+var exampleCueRe = regexp.MustCompile(`(?i)\b(?:e\.g\.|eg\.|e\.g\b|for example|for instance|such as|like)[,:]?\s+`)
+
+// exampleValues are the unquoted examples a description lists after
+// "e.g.", "like", "such as" and the like, up to the end of the clause:
+// "Type of food like Sushi" gives Sushi; "e.g. PC, Xbox, Playstation"
+// gives all three. An item of more than three words is prose, not a
+// value, and ends the list; so do "etc" and quotes (read as quoted
+// values already).
+func exampleValues(desc string) []string {
+	var out []string
+	for _, m := range exampleCueRe.FindAllStringIndex(desc, -1) {
+		rest := desc[m[1]:]
+		if likeAsVerb(desc[:m[0]], desc[m[0]:m[1]], rest) {
+			continue
+		}
+		for k := 0; k < len(rest); k++ {
+			if strings.IndexByte(".;:()[]'\"\n", rest[k]) >= 0 && !decimalPoint(rest, k) {
+				rest = rest[:k]
+				break
+			}
+		}
+		for _, item := range strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == '/' }) {
+			for _, v := range strings.Split(item, " or ") {
+				v = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), "and "))
+				if v == "" || strings.EqualFold(v, "etc") || len(strings.Fields(v)) > 3 {
+					return out
+				}
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// likeAsVerb: "like" in "the dates you would like to book" wants
+// something; it lists no examples.
+func likeAsVerb(before, cue, rest string) bool {
+	if !strings.EqualFold(strings.TrimSpace(cue), "like") {
+		return false
+	}
+	prev := strings.ToLower(lastWord(strings.TrimSpace(before)))
+	return strings.HasPrefix(strings.ToLower(rest), "to ") ||
+		slices.Contains([]string{"would", "i", "you", "we", "they", "he", "she", "users", "user", "don't", "not"}, prev)
+}
+
+// decimalPoint: the full stop at k sits between two digits ("Windows
+// 8.1").
+func decimalPoint(s string, k int) bool {
+	return s[k] == '.' && k > 0 && k+1 < len(s) && s[k-1] >= '0' && s[k-1] <= '9' && s[k+1] >= '0' && s[k+1] <= '9'
 }
 
 // assignDescribedValues fills a string property with a value its
