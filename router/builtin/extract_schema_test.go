@@ -620,6 +620,14 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(words, "Translate 'good night' from German to Spanish.")).To(
 				Equal(map[string]any{"text": "good night", "source_language": "German", "target_language": "Spanish"}))
 		})
+		It("reads a base currency as the end converted from", func() {
+			rate := toolSkill("exchange_rate", map[string]any{
+				"base_currency":   prop("string", "The base currency."),
+				"target_currency": prop("string", "The currency quoted."),
+			}, "base_currency", "target_currency")
+			Expect(extractTool(rate, "the rate from Swiss francs to yen")).To(
+				Equal(map[string]any{"base_currency": "CHF", "target_currency": "JPY"}))
+		})
 		It("writes a currency as its ISO code, and ends an end before a participle", func() {
 			Expect(extractTool(money, "convert 40 Swiss francs to US dollars using the card rate")).To(
 				Equal(map[string]any{"amount": 40.0, "from_currency": "CHF", "to_currency": "USD"}))

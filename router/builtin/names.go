@@ -441,13 +441,19 @@ func journeyLead(name string) string {
 	n := strings.ToLower(name)
 	switch {
 	case strings.Contains(n, "start") || strings.Contains(n, "origin") || strings.Contains(n, "from") ||
-		strings.Contains(n, "source") || strings.Contains(n, "depart"):
-		return "from"
+		strings.Contains(n, "source") || strings.Contains(n, "depart") || baseWord(name):
+		return "from" // base_currency: what an exchange rate converts from
 	case strings.Contains(n, "end") || strings.Contains(n, "destination") || n == "to" ||
 		strings.HasPrefix(n, "to_") || strings.Contains(n, "arriv") || strings.Contains(n, "target"):
 		return "to"
 	}
 	return ""
+}
+
+// baseWord: a name that starts with the word "base" (base_currency,
+// baseUnit), not "baseball".
+func baseWord(name string) bool {
+	return name == "base" || len(name) > 4 && strings.HasPrefix(name, "base") && (name[4] == '_' || name[4] >= 'A' && name[4] <= 'Z')
 }
 
 // sentenceEnd cuts a capitalised run at a full stop that ends a sentence
