@@ -483,6 +483,15 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(kiln, "fire the bowls in tenmoku, stoneware body, in the Vulcan 8.2")).To(
 				Equal(map[string]any{"glaze": "tenmoku", "clay": "stoneware", "kiln": "Vulcan 8.2"}))
 		})
+		It("reads a parenthesised list and the values after 'including', not a parenthesised aside", func() {
+			ride := toolSkill("plan_ride", map[string]any{
+				"mode":    prop("string", "How to travel (walk, cycle, tram)."),
+				"extras":  stringArray("Extras to add, including helmet, basket, lock."),
+				"profile": prop("string", "Rider profile (optional)."),
+			})
+			Expect(extractTool(ride, "I want to cycle; add a lock and a basket, optional extras aside")).To(
+				Equal(map[string]any{"mode": "cycle", "extras": []any{"lock", "basket"}}))
+		})
 		It("reads no examples after 'like' as a verb, nor a place's format example as a value", func() {
 			slot := toolSkill("book_slot", map[string]any{
 				"slot": prop("string", "The time you would like to book."),

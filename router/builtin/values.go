@@ -117,20 +117,28 @@ func describedValues(desc string, class nameClass) []string {
 }
 
 // exampleCueRe finds where a description starts listing examples.
-var exampleCueRe = regexp.MustCompile(`(?i)\b(?:e\.g\.|eg\.|e\.g\b|for example|for instance|such as|like)[,:]?\s+`)
+var exampleCueRe = regexp.MustCompile(`(?i)\b(?:e\.g\.|eg\.|e\.g\b|for example|for instance|such as|like|including)[,:]?\s+|\(`)
 
 // exampleValues are the unquoted examples a description lists after
-// "e.g.", "like", "such as" and the like, up to the end of the clause:
-// "Type of food like Sushi" gives Sushi; "e.g. PC, Xbox, Playstation"
-// gives all three. An item of more than three words is prose, not a
+// "e.g.", "like", "such as", "including" and the like, up to the end of
+// the clause, or in parentheses as a list: "Type of food like Sushi"
+// gives Sushi; "e.g. PC, Xbox, Playstation" and "(walk, bike, drive)"
+// give all three. An item of more than three words is prose, not a
 // value, and ends the list; so do "etc" and quotes (read as quoted
-// values already).
+// values already). A parenthesis holding no comma is an aside.
 func exampleValues(desc string) []string {
 	var out []string
 	for _, m := range exampleCueRe.FindAllStringIndex(desc, -1) {
 		rest := desc[m[1]:]
 		if likeAsVerb(desc[:m[0]], desc[m[0]:m[1]], rest) {
 			continue
+		}
+		if desc[m[0]] == '(' {
+			end := strings.IndexByte(rest, ')')
+			if end < 0 || !strings.Contains(rest[:end], ",") {
+				continue
+			}
+			rest = rest[:end]
 		}
 		for k := 0; k < len(rest); k++ {
 			if strings.IndexByte(".;:()[]'\"\n", rest[k]) >= 0 && !decimalPoint(rest, k) {
