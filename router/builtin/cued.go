@@ -215,7 +215,7 @@ func assignCuedPhrases(p *extractPlan, text, lower string, taken *spans, out map
 		default:
 			continue
 		}
-		if sp, ok := cuedPhrase(pp, lower, taken); ok && !namesOtherParam(p, pp, lower[sp.from:sp.to]) {
+		if sp, ok := cuedPhrase(pp, lower, taken); ok && !namesOtherParam(p, pp, lower[sp.from:sp.to]) && !inBrackets(text, sp) {
 			sp = wholeName(text, sp, taken)
 			out[pp.name] = text[sp.from:sp.to]
 			taken.add(sp.from, sp.to)

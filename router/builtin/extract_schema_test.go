@@ -461,6 +461,17 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(diff, "compare the text 'blue sky' with the reference text 'grey sky'")).
 				To(Equal(map[string]any{"text": "blue sky", "reference_text": "grey sky"}))
 		})
+		It("keeps a bracketed list whole for the list param: no item of it goes to a string param", func() {
+			sorter := toolSkill("sort_words", map[string]any{
+				"words": stringArray("Words to sort."),
+				"order": prop("string", "The order: 'up' or 'down'."),
+				"label": prop("string", "A label for the result."),
+			}, "words")
+			out := extractTool(sorter, "sort these by order: ['Oak', 'Elm', 'Ash']")
+			Expect(out).To(HaveKeyWithValue("words", []any{"Oak", "Elm", "Ash"}))
+			Expect(out).NotTo(HaveKey("order"))
+			Expect(out).NotTo(HaveKey("label"))
+		})
 		It("gives a quote to a title param before a free-text param, and leaves a quote another param's word names to that param", func() {
 			ratings := toolSkill("board_game_ratings", map[string]any{
 				"game":   prop("string", "The name of the board game."),

@@ -188,8 +188,8 @@ func explicitValue(pp *propPlan, raw string) (any, bool) {
 	case propString:
 		// Free text runs on past one token: only a quoted value is whole.
 		free := pp.role == roleTitle || pp.role == roleMessage || pp.role == roleReason || pp.role == roleKeyword
-		if unquoted == "" || free && unquoted == raw {
-			return nil, false
+		if unquoted == "" || free && unquoted == raw || strings.HasPrefix(raw, "[") || strings.HasPrefix(raw, "{") {
+			return nil, false // "order: ['b', 'a']" writes a list, not the order
 		}
 		return unquoted, true
 	}

@@ -421,10 +421,22 @@ func firstQuote(text string, quotes []span, taken *spans, skip func(span) bool) 
 // quoteFor picks property pp's quote: one its own name words introduce,
 // else the first that no other property still to fill is named before.
 func quoteFor(p *extractPlan, pp *propPlan, text, lower string, quotes []span, taken *spans, out map[string]any) (string, span, bool) {
-	if v, sp, ok := firstQuote(text, quotes, taken, func(q span) bool { return !quoteNamedBy(lower, q, pp.nameCues) }); ok {
+	if v, sp, ok := firstQuote(text, quotes, taken, func(q span) bool { return !quoteNamedBy(lower, q, pp.nameCues) || inBrackets(text, q) }); ok {
 		return v, sp, ok
 	}
-	return firstQuote(text, quotes, taken, func(q span) bool { return namedForOther(p, pp, lower, q, out) })
+	return firstQuote(text, quotes, taken, func(q span) bool { return namedForOther(p, pp, lower, q, out) || inBrackets(text, q) })
+}
+
+// inBrackets reports whether quote q is an item of a bracketed list
+// ("['Sam', 'Ana']"): the list is one value, and no item of it is a
+// value of its own.
+func inBrackets(text string, q span) bool {
+	open := strings.LastIndexByte(text[:q.from], '[')
+	if open < 0 || strings.IndexByte(text[open:q.from], ']') >= 0 {
+		return false
+	}
+	end := strings.IndexByte(text[q.to:], ']')
+	return end >= 0 && strings.IndexByte(text[q.to:q.to+end], '[') < 0
 }
 
 // namedForOther reports whether quote q is introduced by the name of
@@ -607,7 +619,7 @@ func assignNamedQuotes(p *extractPlan, text, lower string, quotes []span, taken 
 			if taken.overlaps(q.from, q.to) {
 				continue
 			}
-			if quoteNamedBy(lower, q, pp.nameCues) {
+			if quoteNamedBy(lower, q, pp.nameCues) && !inBrackets(text, q) {
 				out[pp.name] = strings.TrimSpace(text[q.from:q.to])
 				taken.add(q.from, q.to)
 				break
