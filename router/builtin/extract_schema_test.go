@@ -414,6 +414,12 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(calories, "the plum tart at https://bakewise.example/tart")).To(HaveKeyWithValue("website", "https://bakewise.example/tart"))
 			Expect(extractTool(calories, "the plum tart in notes.txt, 3.5 stars")).NotTo(HaveKey("website"))
 		})
+		It("takes a name right after a word for its kind ('the player Ana Ruiz'), not after 'where' or 'who'", func() {
+			profile := toolSkill("athlete_profile", map[string]any{"name": prop("string", "Full name of the athlete.")}, "name")
+			Expect(extractTool(profile, "the profile of basketball player Ana Ruiz")).To(HaveKeyWithValue("name", "Ana Ruiz"))
+			town := toolSkill("town_coords", map[string]any{"city_name": prop("string", "The city.")}, "city_name")
+			Expect(extractTool(town, "the coordinates of the city where Dr. Ono works")).NotTo(HaveKeyWithValue("city_name", "Dr. Ono"))
+		})
 		It("takes a quoted name", func() {
 			co := toolSkill("filings", map[string]any{"company": prop("string", "Company name.")}, "company")
 			Expect(extractTool(co, "filings of the firm 'Northwind Ltd' this year")).To(HaveKeyWithValue("company", "Northwind Ltd"))

@@ -392,6 +392,9 @@ func nameScore(pp *propPlan, text string, n properName) (int, bool) {
 			return 0, false // the other end of the journey
 		}
 	}
+	if pp.class != classNone && pp.class != classAny && lead != "where" && lead != "who" && slices.Contains(classWords[pp.class], lead) {
+		return scoreClassLead, true // "the player Ana Ruiz", "the film Dune": the word before says its kind
+	}
 	switch pp.class {
 	case classPlace:
 		if placeLeads[n.lead] && n.lead != "by" {
