@@ -466,7 +466,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 		assignTimeCounts(p, lower, taken, out)
 		assignOrdinalCounts(p, lower, taken, out)
 		nums := findNumbers(text, taken)
-		assignNumberLists(p, text, nums, taken, out)
+		assignNumberLists(p, text, lower, nums, taken, out)
 		assignNumbers(p, lower, nums, taken, out)
 		assignUnitNames(p, text, nums, out)
 	}

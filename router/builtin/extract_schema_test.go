@@ -278,6 +278,15 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(avg, "the mean of [4, 9, 16, 25]")).To(HaveKeyWithValue("values", []any{4, 9, 16, 25}))
 			Expect(extractTool(avg, "the mean of 4, 9 and 16")).To(HaveKeyWithValue("values", []any{4, 9, 16}))
 		})
+		It("gives a list to the one array whose name words stand right before it", func() {
+			npv := toolSkill("net_value", map[string]any{
+				"cash_flows": numberArray("integer", "Cash flows."),
+				"years":      numberArray("integer", "Years of the flows."),
+				"rate":       prop("number", "Discount rate."),
+			}, "cash_flows", "rate")
+			Expect(extractTool(npv, "the value of cash flows: [-900, 300, 700] at a rate of 0.04")).To(
+				Equal(map[string]any{"cash_flows": []any{-900, 300, 700}, "rate": 0.04}))
+		})
 		It("gives several lists to several arrays in order, and guesses nothing when the counts differ", func() {
 			Expect(extractTool(groups, "compare [1.5, 2, 3] with [4, 5.5]")).
 				To(Equal(map[string]any{"first": []any{1.5, 2.0, 3.0}, "second": []any{4.0, 5.5}}))

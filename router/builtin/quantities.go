@@ -540,7 +540,7 @@ func numberRuns(text string, nums []numberSpan, taken *spans) []numberRun {
 // assignNumberLists fills arrays of numbers from written lists: one
 // array property takes the longest list; several take the lists in order
 // when there are exactly as many lists as properties.
-func assignNumberLists(p *extractPlan, text string, nums []numberSpan, taken *spans, out map[string]any) {
+func assignNumberLists(p *extractPlan, text, lower string, nums []numberSpan, taken *spans, out map[string]any) {
 	var props []int
 	for i := range p.props {
 		if p.props[i].kind == propNumberList {
@@ -575,6 +575,25 @@ func assignNumberLists(p *extractPlan, text string, nums []numberSpan, taken *sp
 	case len(props) == len(runs):
 		for k, i := range props {
 			take(i, runs[k])
+		}
+	default:
+		// Fewer or more lists than properties: a list goes to the one
+		// property whose name words stand right before it ("cash flows:
+		// [-500, 200]").
+		for _, r := range runs {
+			named := -1
+			for _, i := range props {
+				if _, done := out[p.props[i].name]; !done && namedBefore(lower, span{r.from, r.to}, p.props[i].nameCues) {
+					if named >= 0 {
+						named = -2
+						break
+					}
+					named = i
+				}
+			}
+			if named >= 0 {
+				take(named, r)
+			}
 		}
 	}
 }

@@ -421,7 +421,7 @@ func firstQuote(text string, quotes []span, taken *spans, skip func(span) bool) 
 // quoteFor picks property pp's quote: one its own name words introduce,
 // else the first that no other property still to fill is named before.
 func quoteFor(p *extractPlan, pp *propPlan, text, lower string, quotes []span, taken *spans, out map[string]any) (string, span, bool) {
-	if v, sp, ok := firstQuote(text, quotes, taken, func(q span) bool { return !quoteNamedBy(lower, q, pp.nameCues) || inBrackets(text, q) }); ok {
+	if v, sp, ok := firstQuote(text, quotes, taken, func(q span) bool { return !namedBefore(lower, q, pp.nameCues) || inBrackets(text, q) }); ok {
 		return v, sp, ok
 	}
 	return firstQuote(text, quotes, taken, func(q span) bool { return namedForOther(p, pp, lower, q, out) || inBrackets(text, q) })
@@ -453,7 +453,7 @@ func namedForOther(p *extractPlan, self *propPlan, lower string, q span, out map
 		if _, done := out[pp.name]; done {
 			continue
 		}
-		if quoteNamedBy(lower, q, pp.nameCues) || pp.role == roleID && idLike(lower[q.from:q.to]) {
+		if namedBefore(lower, q, pp.nameCues) || pp.role == roleID && idLike(lower[q.from:q.to]) {
 			return true
 		}
 	}
@@ -579,10 +579,10 @@ var commonWords = func() map[string]bool {
 // reference sequence 'AGTT...'" fills sequence and reference_sequence
 // each with its own quote, whatever their order. Properties with more name
 // words choose first, so "reference sequence" is not taken by "sequence".
-// quoteNamedBy reports whether every one of a property's name words
-// starts one of the three words before quote q: "the venue 'Blue Room'"
-// names a venue.
-func quoteNamedBy(lower string, q span, cues []string) bool {
+// namedBefore reports whether every one of a property's name words
+// starts one of the three words before span q: "the venue 'Blue Room'"
+// names a venue, "cash flows: [-500, 200]" the cash flows.
+func namedBefore(lower string, q span, cues []string) bool {
 	if len(cues) == 0 {
 		return false
 	}
@@ -619,7 +619,7 @@ func assignNamedQuotes(p *extractPlan, text, lower string, quotes []span, taken 
 			if taken.overlaps(q.from, q.to) {
 				continue
 			}
-			if quoteNamedBy(lower, q, pp.nameCues) && !inBrackets(text, q) {
+			if namedBefore(lower, q, pp.nameCues) && !inBrackets(text, q) {
 				out[pp.name] = strings.TrimSpace(text[q.from:q.to])
 				taken.add(q.from, q.to)
 				break
