@@ -465,6 +465,7 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 		assignPeriods(p, lower, taken, out)
 		assignTimeCounts(p, lower, taken, out)
 		assignOrdinalCounts(p, lower, taken, out)
+		assignOrdinalLists(p, lower, taken, out)
 		nums := findNumbers(text, taken)
 		assignNumberLists(p, text, lower, nums, taken, out)
 		assignNumbers(p, lower, nums, taken, out)

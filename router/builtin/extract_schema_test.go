@@ -278,6 +278,12 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(avg, "the mean of [4, 9, 16, 25]")).To(HaveKeyWithValue("values", []any{4, 9, 16, 25}))
 			Expect(extractTool(avg, "the mean of 4, 9 and 16")).To(HaveKeyWithValue("values", []any{4, 9, 16}))
 		})
+		It("reads a list of ordinals before the array's own word", func() {
+			survey := toolSkill("survey_levels", map[string]any{"levels": numberArray("integer", "Levels to survey.")}, "levels")
+			Expect(extractTool(survey, "survey the 1st, 5th and 12th levels of the mine")).To(
+				Equal(map[string]any{"levels": []any{1, 5, 12}}))
+			Expect(extractTool(survey, "the 1st and 5th shafts")).To(BeEmpty())
+		})
 		It("gives a list to the one array whose name words stand right before it", func() {
 			npv := toolSkill("net_value", map[string]any{
 				"cash_flows": numberArray("integer", "Cash flows."),

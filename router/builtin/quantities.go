@@ -705,3 +705,31 @@ func assignOrdinalCounts(p *extractPlan, lower string, taken *spans, out map[str
 		})
 	}
 }
+
+// ordinalListRe finds a written list of ordinals: "2nd, 3rd and 4th".
+var ordinalListRe = memoCompile(`\b\d{1,4}(?:st|nd|rd|th)(?:(?:,\s*|,?\s+(?:and|or)\s+)\d{1,4}(?:st|nd|rd|th))+\b`)
+
+// assignOrdinalLists gives "the 2nd, 3rd and 4th floors" ([2 3 4]) to a
+// list of numbers named by the word after the ordinals.
+func assignOrdinalLists(p *extractPlan, lower string, taken *spans, out map[string]any) {
+	for pp := range p.unfilled(out, propNumberList) {
+		if len(pp.nameCues) != 1 {
+			continue
+		}
+		for _, m := range ordinalListRe.allSubmatchIndex(lower) {
+			after := strings.TrimLeft(lower[m[1]:], " ")
+			if taken.overlaps(m[0], m[1]) || !strings.HasPrefix(after, pp.nameCues[0]) || !wordEnds(after, len(pp.nameCues[0])) {
+				continue
+			}
+			var vals []any
+			for _, f := range strings.FieldsFunc(lower[m[0]:m[1]], func(r rune) bool { return r == ',' || r == ' ' }) {
+				if n, err := strconv.Atoi(strings.TrimRight(f, "stndrh")); err == nil {
+					vals = append(vals, numberValue(&propPlan{integer: pp.integer}, numberSpan{value: float64(n)}))
+				}
+			}
+			out[pp.name] = vals
+			taken.add(m[0], m[1])
+			break
+		}
+	}
+}
