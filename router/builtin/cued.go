@@ -224,8 +224,8 @@ func assignCuedPhrases(p *extractPlan, text, lower string, taken *spans, out map
 }
 
 // namesOtherParam reports whether a phrase holds a word of another
-// property's name: in "fuel efficiency 20", "efficiency" names the
-// efficiency, not the fuel.
+// property's name: in "battery capacity 40", "capacity" names the
+// capacity, not the battery.
 func namesOtherParam(p *extractPlan, self *propPlan, phrase string) bool {
 	for _, w := range strings.Fields(phrase) {
 		for i := range p.props {
@@ -238,7 +238,7 @@ func namesOtherParam(p *extractPlan, self *propPlan, phrase string) bool {
 }
 
 // wholeName widens a capitalised phrase back over the capitalised words
-// written before it: the word before "court" in "the New York court" is
+// written before it: the word before "court" in "the Port Vale court" is
 // the end of a name.
 func wholeName(text string, sp span, taken *spans) span {
 	if !capitalized(text, sp) {

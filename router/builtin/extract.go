@@ -591,7 +591,7 @@ func hasDateRoles(p *extractPlan) bool {
 	return start && end
 }
 
-// nightsRe finds a length of stay in nights: "3 nights", "for two nights".
+// nightsRe finds a length of stay in nights: "4 nights", "for five nights".
 var nightsRe = memoCompile(`\b(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen)\s+nights?\b`)
 
 // nightsSaid is the number of nights a request books, and where it says so.
@@ -647,7 +647,7 @@ func assignEnums(p *extractPlan, text, lower string, taken *spans, out map[strin
 					continue // the value 'A' is not the article "a"
 				}
 				if pp.kind == propEnumList && insideName(text, t, at) {
-					continue // "history" is no feature asked for in "the Natural History Museum"
+					continue // "history" is no topic asked for in "the Maritime History Hall"
 				}
 				hits = append(hits, hit{prop: i, term: t, at: at})
 			}

@@ -46,7 +46,7 @@ func fuzzTools() []*registry.Skill {
 			"court": str("The court."), "patient_id": str("Identifier."), "website": str("Site."),
 			"unit": str("Unit of the length."), "length": prop("integer", "Length."), "month": str("Month."),
 			"days_ahead": prop("integer", "Days ahead."), "months": prop("integer", "Number of months."),
-			"century": prop("integer", "Century."), "game": str("The game."), "country": str("The country."),
+			"century": prop("integer", "Century."), "game": str("The game."), "country": str("Country it lies in."),
 			"topics": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []any{"A", "history", "Splash Pad"}}},
 		}, "court", "country"),
 	}

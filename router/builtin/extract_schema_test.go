@@ -235,7 +235,7 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 		It("reads numbers written as words, magnitudes and exponents", func() {
 			trip := toolSkill("trip", map[string]any{
-				"nights":     prop("integer", "Number of nights."),
+				"nights":     prop("integer", "Nights booked."),
 				"budget":     prop("number", "Budget in dollars."),
 				"dust_grain": prop("number", "Grain size in meters."),
 			}, "nights")
@@ -288,7 +288,7 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			npv := toolSkill("net_value", map[string]any{
 				"cash_flows": numberArray("integer", "Cash flows."),
 				"years":      numberArray("integer", "Years of the flows."),
-				"rate":       prop("number", "Discount rate."),
+				"rate":       prop("number", "Rate to discount at."),
 			}, "cash_flows", "rate")
 			Expect(extractTool(npv, "the value of cash flows: [-900, 300, 700] at a rate of 0.04")).To(
 				Equal(map[string]any{"cash_flows": []any{-900, 300, 700}, "rate": 0.04}))
@@ -332,7 +332,7 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			counted := toolSkill("book_cabin", map[string]any{
 				"start_date": prop("string", "First day, YYYY-MM-DD."),
 				"end_date":   prop("string", "Last day, YYYY-MM-DD."),
-				"nights":     prop("integer", "Number of nights."),
+				"nights":     prop("integer", "Nights booked."),
 			}, "start_date", "end_date")
 			Expect(extractTool(counted, "a cabin for 4 nights from May 30, 2031")).To(
 				Equal(map[string]any{"start_date": "2031-05-30", "end_date": "2031-06-03", "nights": 4}))
@@ -408,7 +408,7 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			}, "artist")
 			Expect(extractTool(murals, "show me the murals of Ines Valdo in Porto")).
 				To(Equal(map[string]any{"artist": "Ines Valdo", "location": "Porto"}))
-			trip := toolSkill("trip_weather", map[string]any{"location": prop("string", "City of the trip.")}, "location")
+			trip := toolSkill("trip_weather", map[string]any{"location": prop("string", "Town of the trip.")}, "location")
 			Expect(extractTool(trip, "weather for my trip to Porto in October")).To(Equal(map[string]any{"location": "Porto"}))
 			Expect(extractTool(trip, "weather on Sunday")).NotTo(HaveKey("location"))
 		})
@@ -430,8 +430,8 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 			Expect(extractTool(calories, "the plum tart in notes.txt, 3.5 stars")).NotTo(HaveKey("website"))
 		})
 		It("takes a name right after a word for its kind ('the player Ana Ruiz'), not after 'where' or 'who'", func() {
-			profile := toolSkill("athlete_profile", map[string]any{"name": prop("string", "Full name of the athlete.")}, "name")
-			Expect(extractTool(profile, "the profile of basketball player Ana Ruiz")).To(HaveKeyWithValue("name", "Ana Ruiz"))
+			profile := toolSkill("musician_profile", map[string]any{"name": prop("string", "Full name of the musician.")}, "name")
+			Expect(extractTool(profile, "the profile of the jazz musician Ana Ruiz")).To(HaveKeyWithValue("name", "Ana Ruiz"))
 			town := toolSkill("town_coords", map[string]any{"city_name": prop("string", "The city.")}, "city_name")
 			Expect(extractTool(town, "the coordinates of the city where Dr. Ono works")).NotTo(HaveKeyWithValue("city_name", "Dr. Ono"))
 		})
@@ -634,11 +634,11 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 		It("meets a flag's word in another form, and reads a status flag by its subject", func() {
 			review := toolSkill("review_claim", map[string]any{
-				"normalize":     prop("boolean", "Normalize the amounts."),
-				"closed_status": prop("boolean", "Whether the claim is closed."),
+				"normalize":      prop("boolean", "Normalize the amounts."),
+				"settled_status": prop("boolean", "Whether the claim is settled."),
 			})
-			Expect(extractTool(review, "apply normalization, and check whether the claim is closed")).To(
-				Equal(map[string]any{"normalize": true, "closed_status": true}))
+			Expect(extractTool(review, "apply normalization, and check whether the claim is settled")).To(
+				Equal(map[string]any{"normalize": true, "settled_status": true}))
 		})
 	})
 
@@ -663,7 +663,7 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		})
 		It("reads a base currency as the end converted from", func() {
 			rate := toolSkill("exchange_rate", map[string]any{
-				"base_currency":   prop("string", "The base currency."),
+				"base_currency":   prop("string", "Currency the rate is quoted from."),
 				"target_currency": prop("string", "The currency quoted."),
 			}, "base_currency", "target_currency")
 			Expect(extractTool(rate, "the rate from Swiss francs to yen")).To(
@@ -712,11 +712,11 @@ var _ = Describe("ExtractParams on JSON-Schema tools", func() {
 		It("cuts a name to its capitalised words, possessive aside, for a param that holds a name", func() {
 			home := toolSkill("home_region", map[string]any{
 				"town":    prop("string", "The town."),
-				"country": prop("string", "The country of the town."),
+				"country": prop("string", "Country the town lies in."),
 			}, "town", "country")
 			Expect(extractTool(home, "the tide times of Porto, Portugal tomorrow morning")).To(HaveKeyWithValue("country", "Portugal"))
-			sci := toolSkill("scientist_work", map[string]any{"scientist": prop("string", "Name of the scientist.")}, "scientist")
-			Expect(extractTool(sci, "what did Ada Moreno's lab publish on March 3, 2031?")).To(HaveKeyWithValue("scientist", "Ada Moreno"))
+			sci := toolSkill("inventor_work", map[string]any{"inventor": prop("string", "Name of the inventor.")}, "inventor")
+			Expect(extractTool(sci, "what did Ada Moreno's lab publish on March 3, 2031?")).To(HaveKeyWithValue("inventor", "Ada Moreno"))
 		})
 		It("takes the one written list of unexplained things for a lone missing list", func() {
 			prices := toolSkill("grocer_prices", map[string]any{

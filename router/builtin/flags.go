@@ -57,7 +57,7 @@ func assignBools(p *extractPlan, lower string, out map[string]any) {
 }
 
 // flagStem cuts a long word of a flag's name to its stem, so that
-// "standardize" meets "standardization" and "detailed" meets "details".
+// "normalize" meets "normalization" and "detailed" meets "details".
 func flagStem(w string) string {
 	if len(w) <= 5 {
 		return w

@@ -22,8 +22,8 @@ var periodWords = []struct {
 // interest is compounded", "payment frequency").
 func countsPeriods(pp *propPlan, desc string) bool {
 	words := strings.Join(pp.nameCues, " ") + " " + lowerASCII(desc)
-	// "per year" alone is a yearly rate ("decrease in efficiency per
-	// year"), not a count of periods.
+	// "per year" alone is a yearly rate ("tread lost per year"), not a
+	// count of periods.
 	for _, w := range []string{"compound", "frequency", "periods", "times a year", "times per year", "payments per year"} {
 		if strings.Contains(words, w) {
 			return true
@@ -86,7 +86,7 @@ var unitsIn = map[string]map[string]int{
 	"year":  {"year": 1, "decade": 10},
 }
 
-// assignTimeCounts gives "the next week" (7 days), "the upcoming month"
+// assignTimeCounts gives "the next week" (7 days), "the coming month"
 // (1 month, or 30 days), "the past decade" (10 years) or "past 2 weeks"
 // (14 days) to a property that counts that unit of time, before numbers
 // are paired, so that it does not take a stray number instead.

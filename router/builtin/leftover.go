@@ -142,7 +142,7 @@ var valueIntroducers = map[string]bool{"the": true, "a": true, "an": true, "of":
 func introduced(text, lower string, r span) bool {
 	prevFrom, prevTo := previousWord(lower, r.from)
 	if prevFrom < prevTo && isNumberWord(lower[prevFrom:prevTo]) && strings.TrimSpace(lower[prevTo:r.from]) == "" {
-		return false // "25 MPG": a unit after its number
+		return false // "40 PSI": a unit after its number
 	}
 	if prevFrom < prevTo && valueIntroducers[lower[prevFrom:prevTo]] {
 		return true

@@ -45,7 +45,7 @@ var classWords = map[nameClass][]string{
 // ending in "id" holds an identifier, whatever it identifies.
 func nameClassOf(parts []string, desc string) nameClass {
 	if k := len(parts); k > 0 && (parts[k-1] == "id" || parts[k-1] == "ids" || parts[k-1] == "identifier") {
-		return classNone // patient_id holds the patient's id, not a name
+		return classNone // donor_id holds the donor's id, not a name
 	}
 	find := func(words []string) nameClass {
 		for _, c := range []nameClass{classPlace, classPerson, classOrg, classWork} {
@@ -162,7 +162,7 @@ func properNames(text string, taken *spans) []properName {
 			continue
 		}
 		if !n.quote && calendarNames[text[n.from:n.to]] {
-			continue // "in December" says when, not where
+			continue // "in October" says when, not where
 		}
 		kept = append(kept, n)
 	}
@@ -179,7 +179,7 @@ var calendarNames = map[string]bool{
 
 // assignCalendarNames fills a string property named for a month or a day
 // of the week ("month", "weekday", "day_of_week") with the month or day
-// the request names: "the output in December" gives "December".
+// the request names: "the harvest in October" gives "October".
 func assignCalendarNames(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
 	for pp := range p.unfilled(out, propString) {
 		month := slices.Contains(pp.nameCues, "month")

@@ -18,7 +18,7 @@ type numberSpan struct {
 	// word is set for a number written as a word ("three"): weaker
 	// evidence than digits ("one" is often no number at all).
 	word bool
-	// unit is where its unit is written ("inches" in "4 inches"), empty
+	// unit is where its unit is written ("feet" in "9 feet"), empty
 	// when it has none.
 	unit span
 }

@@ -183,7 +183,7 @@ func numberAffinity(pp *propPlan, lower string, n numberSpan) (score int, ok boo
 }
 
 // numberLead is the word before a number, past a variable it is given
-// to: "from x = -2" leads -2 with "from".
+// to: "from t = -4" leads -4 with "from".
 func numberLead(before string) string {
 	t := strings.TrimRight(before, " $")
 	if rest, ok := strings.CutSuffix(t, "="); ok {
@@ -578,8 +578,8 @@ func assignNumberLists(p *extractPlan, text, lower string, nums []numberSpan, ta
 		}
 	default:
 		// Fewer or more lists than properties: a list goes to the one
-		// property whose name words stand right before it ("cash flows:
-		// [-500, 200]").
+		// property whose name words stand right before it ("daily
+		// readings: [4, 7]").
 		for _, r := range runs {
 			named := -1
 			for _, i := range props {
@@ -660,7 +660,7 @@ var descFiller = map[string]bool{"default": true, "provided": true, "given": tru
 	"number": true, "optional": true, "used": true, "specified": true, "when": true, "this": true,
 	"that": true, "which": true, "will": true, "must": true, "should": true, "can": true, "not": true}
 
-// assignOrdinalCounts gives "the 16th century" (16) or "the 3rd floor"
+// assignOrdinalCounts gives "the 12th century" (12) or "the 3rd floor"
 // (3) to a number property named by the word after the ordinal: an
 // ordinal is no count in general ("the 2nd option"), but the property's
 // own word says what it numbers.
@@ -706,7 +706,7 @@ func assignOrdinalCounts(p *extractPlan, lower string, taken *spans, out map[str
 	}
 }
 
-// ordinalListRe finds a written list of ordinals: "2nd, 3rd and 4th".
+// ordinalListRe finds a written list of ordinals: "1st, 5th and 12th".
 var ordinalListRe = memoCompile(`\b\d{1,4}(?:st|nd|rd|th)(?:(?:,\s*|,?\s+(?:and|or)\s+)\d{1,4}(?:st|nd|rd|th))+\b`)
 
 // assignOrdinalLists gives "the 2nd, 3rd and 4th floors" ([2 3 4]) to a

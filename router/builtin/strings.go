@@ -189,7 +189,7 @@ var webWords = map[string]bool{"url": true, "uri": true, "website": true, "domai
 var fileExtensions = map[string]bool{"txt": true, "csv": true, "json": true, "pdf": true, "doc": true, "docx": true,
 	"xls": true, "xlsx": true, "png": true, "jpg": true, "jpeg": true, "gif": true, "py": true, "go": true, "js": true,
 	"md": true, "log": true, "yaml": true, "yml": true, "xml": true, "zip": true, "mp3": true, "mp4": true, "wav": true,
-	"nii": true, "html": true, "exe": true, "sh": true}
+	"html": true, "exe": true, "sh": true}
 
 // idLike: one token holding a digit ("PX-4471-B"), as identifiers are
 // written.
@@ -303,7 +303,7 @@ func findByRole(p *extractPlan, pp *propPlan, text, lower string, taken *spans) 
 		}
 		v, sp, ok := first(identifierRe, text)
 		if ok {
-			// "123456-ABC", "INV-2031-77": the id is the whole joined token.
+			// "778812-QX", "INV-2031-77": the id is the whole joined token.
 			if wide := joinedToken(text, sp); wide != sp && !taken.overlaps(wide.from, wide.to) {
 				return text[wide.from:wide.to], wide, true
 			}
@@ -581,7 +581,7 @@ var commonWords = func() map[string]bool {
 // words choose first, so "reference sequence" is not taken by "sequence".
 // namedBefore reports whether every one of a property's name words
 // starts one of the three words before span q: "the venue 'Blue Room'"
-// names a venue, "cash flows: [-500, 200]" the cash flows.
+// names a venue, "daily readings: [4, 7]" the daily readings.
 func namedBefore(lower string, q span, cues []string) bool {
 	if len(cues) == 0 {
 		return false

@@ -200,7 +200,7 @@ func propDimensions(nameParts []string, desc string) []dimension {
 			continue // long unit names only: "in meters", "in kelvin"
 		}
 		if strings.Contains(lower, " "+lowerASCII(u.word)+" per ") {
-			continue // "in miles per gallon" measures no distance
+			continue // "in kilometres per litre" measures no distance
 		}
 		if strings.Contains(lower, " "+lowerASCII(u.word)+" ") || strings.Contains(lower, " "+lowerASCII(u.word)+".") ||
 			strings.Contains(lower, " "+lowerASCII(u.word)+",") || strings.Contains(lower, "("+lowerASCII(u.word)+")") {
@@ -225,7 +225,7 @@ func asPercent(nameParts []string, desc string) bool {
 
 // assignUnitNames fills a string property that names a unit of
 // measurement ("unit", "units") with the unit the request's quantities
-// are written in: "a radius of 4 inches" gives "inches", as written.
+// are written in: "a beam of 9 feet" gives "feet", as written.
 // Two different units are doubt; a unit of something else than what the
 // property's words measure is none of its.
 func assignUnitNames(p *extractPlan, text string, nums []numberSpan, out map[string]any) {
@@ -236,7 +236,7 @@ func assignUnitNames(p *extractPlan, text string, nums []numberSpan, out map[str
 		unit := ""
 		for _, n := range nums {
 			if n.dim == dimNone || n.dim == dimPercent || n.unit.from == n.unit.to || len(pp.dims) > 0 && !slices.Contains(pp.dims, n.dim) {
-				continue // "3 days" is no temperature unit
+				continue // "2 hours" is no temperature unit
 			}
 			u := strings.TrimSpace(text[n.unit.from:n.unit.to])
 			if unit != "" && !strings.EqualFold(u, unit) {

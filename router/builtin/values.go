@@ -94,7 +94,7 @@ var trailingRegionRe = regexp.MustCompile(`^,\s*([A-Z][a-z]+(?:\s[A-Z][a-z]+)*|[
 var describedRe = regexp.MustCompile(`'([^']{1,40})'|"([^"]{1,40})"`)
 
 // describedValues lists a description's quoted values and the values it
-// gives as examples ("like Sushi", "e.g. PC, Xbox or Switch"), longest
+// gives as examples ("like Sourdough", "e.g. Oak, Ash or Elm"), longest
 // first. A place's examples show how to write one ("e.g. Austin, TX"),
 // which the region format reads; they are no values.
 func describedValues(desc string, class nameClass) []string {
@@ -121,8 +121,8 @@ var exampleCueRe = regexp.MustCompile(`(?i)\b(?:e\.g\.|eg\.|e\.g\b|for example|f
 
 // exampleValues are the unquoted examples a description lists after
 // "e.g.", "like", "such as", "including" and the like, up to the end of
-// the clause, or in parentheses as a list: "Type of food like Sushi"
-// gives Sushi; "e.g. PC, Xbox, Playstation" and "(walk, bike, drive)"
+// the clause, or in parentheses as a list: "Kind of bread like
+// Sourdough" gives Sourdough; "e.g. Oak, Ash, Elm" and "(walk, cycle, tram)"
 // give all three. An item of more than three words is prose, not a
 // value, and ends the list; so do "etc" and quotes (read as quoted
 // values already). A parenthesis holding no comma is an aside.
@@ -191,7 +191,7 @@ func assignDescribedValues(p *extractPlan, lower, text string, taken *spans, out
 
 // assignDescribedNumerals runs assignDescribedValues, before numbers are
 // read, for the properties whose quoted values the text says with digits
-// in them ('S&P 500', 'Windows 11'): as with dates, those digits are part
+// in them ('Model 3', 'Route 66'): as with dates, those digits are part
 // of a name, not a number for another property.
 func assignDescribedNumerals(p *extractPlan, lower, text string, taken *spans, out map[string]any) {
 	for i := range p.props {
