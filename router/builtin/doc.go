@@ -125,7 +125,13 @@
 // followed by a list of as many numbers pairs them in order. Required
 // numeric properties the text does not name get the remaining numbers in
 // order only when the counts agree. A property that counts periods per
-// year (compounding, a frequency) takes "quarterly" as 4, "monthly" as 12.
+// year (compounding, a frequency) takes "quarterly" as 4, "monthly" as 12;
+// one that counts days, weeks, months or years takes "the next week" or
+// "the past decade" in its unit; an ordinal right before a property's
+// word is its number ("the 12th century", "the 1st, 5th and 12th
+// levels"). A stay's end date is its one date plus the nights it lasts.
+// A number written as a word needs the property's own name nearby, and a
+// sentence's end parts a number from the next sentence's words.
 //
 // Names of places, people, organisations and titles (the property's kind
 // comes from its name's and description's words: city, author, company,
@@ -141,7 +147,13 @@
 // and a Latin name written right after Chinese is one. The two ends of a
 // conversion (from_currency and to_currency, source_language and
 // target_language) come from "from A to B" or "N A to B" ("300 yen to
-// euros").
+// euros"); a currency is written as its ISO code. A place format that asks
+// for "City, ST" or "City, Country" is completed for well-known cities
+// (gazetteer.go says which). Properties named for an id, a web address,
+// a unit, a month or a weekday take values of that shape. Arrays of enum
+// values take every value the text says; values a description lists as
+// examples ("e.g. Oak, Ash", "like Sourdough", "(walk, cycle)") count as
+// its own values; a bracketed list is one value.
 //
 // For a bare tool schema (no examples; a registry written for routing
 // states its values by example instead), plain words beside a string
