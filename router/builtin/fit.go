@@ -53,13 +53,26 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	items := m.trainingItems(defaultWeights, max(trainCands, topK+1))
 	f := newFitted(m, topK)
 	// The final layer trains while the held-out folds do (nothing of one
-	// is read by the other): three fold trainings on two cores left one
-	// idle while the last ran alone, and so did the final one before them.
+	// is read by the other), and so do the recall texts' embeddings: all
+	// of them take turns at one slot per core, the final layer (the
+	// longest) first, so no core idles while work is left. Three fold
+	// trainings on two cores left one idle while the last ran alone.
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	lin := make(chan *linearModel, 1)
-	go func() { lin <- m.train(items, defaultTraining, trainSeed) }()
-	m.cal = fitCalibration(f.heldOut(items))
+	slots <- struct{}{}
+	go func() {
+		defer func() { <-slots }()
+		lin <- m.train(items, defaultTraining, trainSeed)
+	}()
+	embedded := make(chan map[string]bucketVec, 1)
+	go func() {
+		slots <- struct{}{}
+		defer func() { <-slots }()
+		embedded <- m.embedAll(recallTexts(skills))
+	}()
+	m.cal = fitCalibration(f.heldOutIn(items, slots))
 	f.lin = <-lin
-	m.memoizeEmbeddings(recallTexts(skills))
+	m.embedded = <-embedded
 	return f
 }
 
@@ -79,6 +92,12 @@ func newFitted(m *model, topK int) *fitted {
 // leave-one-out already), among its top-K skills by fit, and records the
 // top candidate's margin, fit and whether it was right.
 func (f *fitted) heldOut(items []trainItem) []heldOut {
+	return f.heldOutIn(items, make(chan struct{}, runtime.GOMAXPROCS(0)))
+}
+
+// heldOutIn is heldOut with each fold's training and routing run while
+// holding one of slots.
+func (f *fitted) heldOutIn(items []trainItem, slots chan struct{}) []heldOut {
 	// Only request-like texts calibrate: examples fully, when_to_use lines
 	// at half weight. A glossary line or an enum's synonyms routed as a
 	// request says nothing about how requests go.
@@ -109,11 +128,10 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 	fold := func(i int) int { return int(mix(uint64(i)) % uint64(folds)) }
 	perFold := make([][]heldOut, folds)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for k := range folds {
 		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			var train []trainItem
 			for i, it := range items {
 				if fold(i) != k {

@@ -1,0 +1,47 @@
+package builtin
+
+import (
+	"math"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("pairwise evidence", func() {
+	It("finds a text's cosine to another equal to the other's to it, bit for bit", func() {
+		m := newModel(testSkills())
+		sc := getScratch()
+		defer putScratch(sc)
+		cos := make([][]float32, len(m.texts))
+		for t := range m.texts {
+			d := m.docs[t]
+			sc.qIdx = append(sc.qIdx[:0], d.idx...)
+			sc.qVal = append(sc.qVal[:0], d.val...)
+			m.accumulate(sc)
+			cos[t] = append([]float32(nil), sc.docAcc...)
+		}
+		for t := range cos {
+			for u := range t {
+				Expect(math.Float32bits(cos[t][u])).To(Equal(math.Float32bits(cos[u][t])), "texts %d and %d", t, u)
+			}
+		}
+	})
+
+	It("gives every text the training item routing it on its own gives", func() {
+		m := newModel(testSkills())
+		// The registry has texts of every role, hint texts among another
+		// skill's, so every branch of the pairing is taken.
+		hints, negatives := 0, 0
+		for s := range m.skills {
+			hints += len(m.hints[s])
+			negatives += len(m.negatives[s])
+		}
+		Expect(hints).To(BeNumerically(">", 0))
+		Expect(negatives).To(BeNumerically(">", 0))
+		Expect(m.pairTableFits()).To(BeTrue())
+		paired := m.trainingItemsBy(defaultWeights, trainCands, true)
+		alone := m.trainingItemsBy(defaultWeights, trainCands, false)
+		Expect(paired).To(HaveLen(len(m.texts)))
+		Expect(paired).To(Equal(alone))
+	})
+})
