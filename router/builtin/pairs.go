@@ -100,6 +100,18 @@ func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
 		docs[p], facts[p] = m.docs[t], m.facts[t]
 	}
 	post := buildPostings(docs, len(m.idf))
+	// Each text is in the posting list of each of its features, so the
+	// texts after it start right after its own entry: where that is, per
+	// text and feature, in the order buildPostings filled the lists.
+	self := make([][]int32, n)
+	fill := slices.Clone(post.start)
+	for p, d := range docs {
+		self[p] = make([]int32, len(d.idx))
+		for k, id := range d.idx {
+			self[p][k] = fill[id]
+			fill[id]++
+		}
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), S) {
@@ -111,7 +123,7 @@ func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
 					return
 				}
 				for p := start[s]; p < start[s+1]; p++ {
-					pe.route(&post, docs[p], facts, start, p, acc)
+					pe.route(&post, docs[p], self[p], facts, start, p, acc)
 				}
 			}
 		})
@@ -121,18 +133,18 @@ func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
 }
 
 // route adds the pairs of text p with every later text: p's cosine to
-// each, from the postings' suffixes after p, counts for p's skill in the
+// each, from the postings' suffixes after p (self: p's own entry in each
+// of its features' lists), counts for p's skill in the
 // later text's evidence and for the later text's skill in p's.
-func (pe *pairEvidence) route(post *postings, q sparseVec, facts []textFact, start []int, p int, acc []float32) {
+func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts []textFact, start []int, p int, acc []float32) {
 	n := pe.n
 	from := p + 1
 	acc = acc[:n]
 	clear(acc[from:])
+	self = self[:len(q.idx)]
 	for k, id := range q.idx {
-		lo, hi := post.start[id], post.start[id+1]
-		owners := post.owner[lo:hi]
-		skip, _ := slices.BinarySearch(owners, int32(from))
-		addOwned(acc, owners[skip:], post.val[int(lo)+skip:hi], q.val[k])
+		after, end := self[k]+1, post.start[id+1]
+		addOwned(acc, post.owner[after:end], post.val[after:end], q.val[k])
 	}
 	me := facts[p]
 	mine := pe.top[int(me.skill)*n : int(me.skill+1)*n]

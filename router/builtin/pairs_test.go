@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"math"
+	"math/rand/v2"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -43,5 +44,27 @@ var _ = Describe("pairwise evidence", func() {
 		alone := m.trainingItemsBy(defaultWeights, trainCands, false)
 		Expect(paired).To(HaveLen(len(m.texts)))
 		Expect(paired).To(Equal(alone))
+	})
+})
+
+var _ = Describe("a text's candidates", func() {
+	It("are the first of all skills sorted by fit, ties by registry order", func() {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for trial := range 200 {
+			skills := 1 + rng.IntN(40)
+			evs := make([]evidence, skills)
+			for s := range evs {
+				// Few distinct values, so ties are common.
+				evs[s][evNearest] = float64(rng.IntN(6)) / 4
+				evs[s][evCentroid] = float64(rng.IntN(3)) / 2
+			}
+			all := make([]skillScore, skills)
+			for s := range all {
+				all[s] = skillScore{skill: s, score: defaultWeights.fit(evs[s])}
+			}
+			sortScores(all)
+			n := 1 + rng.IntN(skills)
+			Expect(bestScores(nil, n, defaultWeights, evs)).To(Equal(all[:n]), "trial %d", trial)
+		}
 	})
 })
