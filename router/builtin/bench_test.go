@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/routebench/routebench/router"
