@@ -59,10 +59,11 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	// trainings on two cores left one idle while the last ran alone.
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	lin := make(chan *linearModel, 1)
+	lt := m.linTexts()
 	slots <- struct{}{}
 	go func() {
 		defer func() { <-slots }()
-		lin <- m.train(items, defaultTraining, trainSeed)
+		lin <- m.trainOn(lt, items, defaultTraining, trainSeed)
 	}()
 	embedded := make(chan map[string]bucketVec, 1)
 	go func() {
@@ -70,7 +71,7 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 		defer func() { <-slots }()
 		embedded <- m.embedAll(recallTexts(skills))
 	}()
-	m.cal = fitCalibration(f.heldOutIn(items, slots))
+	m.cal = fitCalibration(f.heldOutIn(lt, items, slots))
 	f.lin = <-lin
 	m.embedded = <-embedded
 	return f
@@ -92,12 +93,12 @@ func newFitted(m *model, topK int) *fitted {
 // leave-one-out already), among its top-K skills by fit, and records the
 // top candidate's margin, fit and whether it was right.
 func (f *fitted) heldOut(items []trainItem) []heldOut {
-	return f.heldOutIn(items, make(chan struct{}, runtime.GOMAXPROCS(0)))
+	return f.heldOutIn(f.linTexts(), items, make(chan struct{}, runtime.GOMAXPROCS(0)))
 }
 
-// heldOutIn is heldOut with each fold's training and routing run while
-// holding one of slots.
-func (f *fitted) heldOutIn(items []trainItem, slots chan struct{}) []heldOut {
+// heldOutIn is heldOut for the texts' terms lt, with each fold's training
+// and routing run while holding one of slots.
+func (f *fitted) heldOutIn(lt linTexts, items []trainItem, slots chan struct{}) []heldOut {
 	// Only request-like texts calibrate: examples fully, when_to_use lines
 	// at half weight. A glossary line or an enum's synonyms routed as a
 	// request says nothing about how requests go.
@@ -138,7 +139,7 @@ func (f *fitted) heldOutIn(items []trainItem, slots chan struct{}) []heldOut {
 					train = append(train, it)
 				}
 			}
-			lin := f.train(train, defaultTraining, trainSeed+uint64(k)+1)
+			lin := f.trainOn(lt, train, defaultTraining, trainSeed+uint64(k)+1)
 			var z []float64
 			for i, it := range items {
 				w := weight(it)
@@ -147,7 +148,7 @@ func (f *fitted) heldOutIn(items []trainItem, slots chan struct{}) []heldOut {
 				}
 				// Items list their own skill first when it was not among
 				// the top by fit; held-out routing must not get that hint.
-				in, best := f.routeHeldOut(lin, it.text, slices.Clone(it.cands), slices.Clone(it.evs), &z)
+				in, best := f.routeHeldOut(lin, lt, it.text, slices.Clone(it.cands), slices.Clone(it.evs), &z)
 				perFold[k] = append(perFold[k], heldOut{calInput: in, correct: int(best) == it.label, weight: w})
 				// The same text with its own skill gone from the registry:
 				// a request nothing covers, so whatever wins is wrong.
@@ -159,7 +160,7 @@ func (f *fitted) heldOutIn(items []trainItem, slots chan struct{}) []heldOut {
 					}
 				}
 				if len(oc) > 0 {
-					in, _ := f.routeHeldOut(lin, it.text, oc, oe, &z)
+					in, _ := f.routeHeldOut(lin, lt, it.text, oc, oe, &z)
 					perFold[k] = append(perFold[k], heldOut{calInput: in, oos: true, weight: w})
 				}
 			}
@@ -175,10 +176,10 @@ func (f *fitted) heldOutIn(items []trainItem, slots chan struct{}) []heldOut {
 
 // routeHeldOut routes text with lin among the top-K of cands by fit and
 // returns the winner's calibration input and skill.
-func (f *fitted) routeHeldOut(lin *linearModel, text int, cands []int32, evs []evidence, z *[]float64) (calInput, int32) {
+func (f *fitted) routeHeldOut(lin *linearModel, lt linTexts, text int, cands []int32, evs []evidence, z *[]float64) (calInput, int32) {
 	cands, evs = topByFit(cands, evs, f.topK)
 	*z = grow(*z, len(cands))
-	lin.logits(f.docs[text], cands, evs, *z)
+	lin.termLogits(lt.of(text), cands, evs, *z)
 	best := 0
 	for c, v := range *z {
 		if v > (*z)[best] || v == (*z)[best] && cands[c] < cands[best] {

@@ -52,9 +52,52 @@ type trainSettings struct {
 
 var defaultTraining = trainSettings{Epochs: 16, Rate: 0.5, L2: 1e-5, Beta0: 8}
 
+// linTerm is a text's feature as the linear layer reads it: its row of w
+// and its value.
+type linTerm struct {
+	row int32
+	x   float32
+}
+
+// linTexts lists every text's features that have a row, in the text's
+// feature order: what training reads of a text at every step, laid out
+// together instead of looked up feature by feature through rows.
+type linTexts struct {
+	start []int32 // text t's terms are terms[start[t]:start[t+1]]
+	terms []linTerm
+}
+
+func (m *model) linTexts() linTexts {
+	n := 0
+	for _, d := range m.docs {
+		for _, f := range d.idx {
+			if m.linRows[f] >= 0 {
+				n++
+			}
+		}
+	}
+	lt := linTexts{start: make([]int32, len(m.docs)+1), terms: make([]linTerm, 0, n)}
+	for t, d := range m.docs {
+		for k, f := range d.idx {
+			if r := m.linRows[f]; r >= 0 {
+				lt.terms = append(lt.terms, linTerm{row: r, x: d.val[k]})
+			}
+		}
+		lt.start[t+1] = int32(len(lt.terms))
+	}
+	return lt
+}
+
+func (lt linTexts) of(t int) []linTerm { return lt.terms[lt.start[t]:lt.start[t+1]] }
+
 // train fits the linear model by stochastic gradient descent in a fixed,
 // seeded order, so the same registry always gives the same weights.
 func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearModel {
+	return m.trainOn(m.linTexts(), items, ts, seed)
+}
+
+// trainOn is train with the texts' terms laid out already.
+func (m *model) trainOn(lt linTexts, items []trainItem, ts trainSettings, seed uint64) *linearModel {
 	S := len(m.skills)
 	lm := &linearModel{skills: S, bias: make([]float32, S), rows: m.linRows, w: make([]float32, m.linCount*S)}
 	for k := range lm.beta {
@@ -75,10 +118,10 @@ func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearM
 			it := &items[o]
 			rate := ts.Rate * (1 - 0.9*float64(step)/float64(steps))
 			step++
-			doc := m.docs[it.text]
+			terms := lt.of(it.text)
 			n := len(it.cands)
 			z, g = grow(z, n), grow(g, n)
-			lm.logits(doc, it.cands, it.evs, z)
+			lm.termLogits(terms, it.cands, it.evs, z)
 			softmaxInPlace(z)
 			// gradient of the loss with respect to each logit
 			switch {
@@ -107,13 +150,9 @@ func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearM
 			for c := range n {
 				lm.bias[it.cands[c]] -= float32(rate * 0.1 * g[c])
 			}
-			for k, f := range doc.idx {
-				r := lm.rows[f]
-				if r < 0 {
-					continue
-				}
-				x := float64(doc.val[k])
-				row := lm.w[int(r)*S : int(r)*S+S]
+			for _, e := range terms {
+				x := float64(e.x)
+				row := lm.w[int(e.row)*S : int(e.row)*S+S]
 				for c := range n {
 					s := it.cands[c]
 					row[s] -= float32(rate * (g[c]*x + ts.L2*float64(row[s])))
@@ -141,6 +180,26 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 		}
 		x := v.val[k]
 		row := lm.w[int(r)*S : int(r)*S+S]
+		for c, s := range cands {
+			z[c] += float64(x * row[s])
+		}
+	}
+}
+
+// termLogits is logits for a registry text's terms: the same sums, in
+// the same order.
+func (lm *linearModel) termLogits(terms []linTerm, cands []int32, evs []evidence, z []float64) {
+	S := lm.skills
+	for c, s := range cands {
+		zc := float64(lm.bias[s])
+		for k, b := range lm.beta {
+			zc += float64(b) * evs[c][k]
+		}
+		z[c] = zc
+	}
+	for _, e := range terms {
+		x := e.x
+		row := lm.w[int(e.row)*S : int(e.row)*S+S]
 		for c, s := range cands {
 			z[c] += float64(x * row[s])
 		}

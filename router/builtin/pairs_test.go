@@ -68,3 +68,26 @@ var _ = Describe("a text's candidates", func() {
 		}
 	})
 })
+
+var _ = Describe("the linear layer's terms of a registry text", func() {
+	It("give the logits the text's vector gives, bit for bit", func() {
+		m := newModel(testSkills())
+		items := m.trainingItems(defaultWeights, trainCands)
+		lt := m.linTexts()
+		lm := m.trainOn(lt, items, defaultTraining, trainSeed)
+		nonzero := 0
+		for _, it := range items {
+			want := make([]float64, len(it.cands))
+			got := make([]float64, len(it.cands))
+			lm.logits(m.docs[it.text], it.cands, it.evs, want)
+			lm.termLogits(lt.of(it.text), it.cands, it.evs, got)
+			for c := range want {
+				Expect(math.Float64bits(got[c])).To(Equal(math.Float64bits(want[c])), "text %d, candidate %d", it.text, c)
+				if want[c] != 0 {
+					nonzero++
+				}
+			}
+		}
+		Expect(nonzero).To(BeNumerically(">", 0))
+	})
+})
