@@ -96,8 +96,9 @@ func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
 	// order, so the texts after one are a suffix of every posting list.
 	docs := make([]sparseVec, n)
 	facts := make([]textFact, n)
+	weight := make([]float64, n)
 	for p, t := range order {
-		docs[p], facts[p] = m.docs[t], m.facts[t]
+		docs[p], facts[p], weight[p] = m.docs[t], m.facts[t], m.facts[t].weight
 	}
 	post := buildPostings(docs, len(m.idf))
 	// Each text is in the posting list of each of its features, so the
@@ -123,7 +124,7 @@ func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
 					return
 				}
 				for p := start[s]; p < start[s+1]; p++ {
-					pe.route(&post, docs[p], self[p], facts, start, p, acc)
+					pe.route(&post, docs[p], self[p], facts, weight, start, p, acc)
 				}
 			}
 		})
@@ -136,7 +137,7 @@ func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
 // each, from the postings' suffixes after p (self: p's own entry in each
 // of its features' lists), counts for p's skill in the
 // later text's evidence and for the later text's skill in p's.
-func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts []textFact, start []int, p int, acc []float32) {
+func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts []textFact, weight []float64, start []int, p int, acc []float32) {
 	n := pe.n
 	from := p + 1
 	acc = acc[:n]
@@ -158,9 +159,19 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 	// The later texts come skill by skill: p's evidence for each skill is
 	// gathered in registers and stored once per skill.
 	for s := int(me.skill); s < len(start)-1; s++ {
+		lo, hi := max(start[s], from), start[s+1]
+		if me.role == rolePositive && pe.hint[s] == nil && pe.neg[s] == nil {
+			// The common case, positive texts on both sides, without
+			// the role switches.
+			top := positivePairs(acc[lo:hi], mine[lo:hi], weight[lo:hi], me.weight)
+			t := &pe.top[s*n+p]
+			addTop(t, top[0])
+			addTop(t, top[1])
+			continue
+		}
 		var top [2]float64
 		var hint, neg float64
-		for u := max(start[s], from); u < start[s+1]; u++ {
+		for u := lo; u < hi; u++ {
 			if acc[u] == 0 {
 				continue // adds nothing to either side's evidence
 			}
@@ -196,6 +207,24 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 			g[p] = max(g[p], neg)
 		}
 	}
+}
+
+// positivePairs is route's pass over the later texts of one skill when
+// the routed text and all of them are positive texts: the routed one, of
+// weight w, counts in each later text's top (mine), each later text (of
+// weight weight[u]) in the returned top.
+func positivePairs(acc []float32, mine [][2]float64, weight []float64, w float64) [2]float64 {
+	var top [2]float64
+	mine, weight = mine[:len(acc)], weight[:len(acc)]
+	for u, v := range acc {
+		if v == 0 {
+			continue
+		}
+		x := float64(v)
+		addTop(&mine[u], x*w)
+		addTop(&top, x*weight[u])
+	}
+	return top
 }
 
 // addTop keeps the two largest values seen, as allEvidence does.
