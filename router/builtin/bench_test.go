@@ -103,9 +103,9 @@ func BenchmarkExtractToolSchema(b *testing.B) {
 	}
 }
 
-// syntheticSkills is a made-up registry of n skills with m examples each,
-// its texts drawn from a small bilingual vocabulary (as the router's
-// BenchmarkNew150 registry is): every text shares words with thousands of
+// syntheticSkills is a made-up registry of n skills with m examples each
+// and a when_not_to_use line and a counter-example, its texts drawn from a
+// small bilingual vocabulary (as the router's BenchmarkNew150 registry is): every text shares words with thousands of
 // others, the fit's worst case.
 func syntheticSkills(n, m int, seed uint64) []*registry.Skill {
 	rng := rand.New(rand.NewPCG(seed, 2))
@@ -120,7 +120,8 @@ func syntheticSkills(n, m int, seed uint64) []*registry.Skill {
 	skills := make([]*registry.Skill, n)
 	for i := range skills {
 		s := &registry.Skill{Name: fmt.Sprintf("skill_%03d", i), Description: phrase(20),
-			WhenToUse: []string{phrase(10), phrase(10), phrase(10)}}
+			WhenToUse:    []string{phrase(10), phrase(10), phrase(10)},
+			WhenNotToUse: []string{"anything else"}, CounterExamples: []string{"something unrelated"}}
 		for range m {
 			s.Examples = append(s.Examples, registry.Example{Input: phrase(8)})
 		}

@@ -252,8 +252,8 @@ func (m *model) trainingItemsBy(w scoreWeights, maxCands int, paired bool) []tra
 	var pe *pairEvidence
 	var pos []int
 	if paired {
-		order, start := m.skillOrder()
-		pe = m.newPairEvidence(order, start)
+		order, start, positives := m.skillOrder()
+		pe = m.newPairEvidence(order, start, positives)
 		pos = make([]int, len(order))
 		for p, t := range order {
 			pos[t] = p

@@ -39,25 +39,38 @@ type pairEvidence struct {
 	hint, neg [][]float64
 }
 
-// skillOrder lists text indexes grouped by skill (registry order, texts in
-// their order within a skill) and where each skill's group starts: hint
-// texts sit among the texts of the skill whose when_not_to_use names them,
-// so text order alone does not group them.
-func (m *model) skillOrder() (order []int32, start []int) {
-	start = make([]int, len(m.skills)+1)
+// skillOrder lists text indexes grouped by skill (registry order), each
+// group its positive texts first, then the others, both in text order;
+// start[s] is where skill s's group starts, positives[s] how many
+// positive texts it has. Hint texts sit among the texts of the skill
+// whose when_not_to_use names them, so text order alone does not group
+// them; positives first lets route take them in its tight loop.
+func (m *model) skillOrder() (order []int32, start, positives []int) {
+	S := len(m.skills)
+	start, positives = make([]int, S+1), make([]int, S)
 	for _, tf := range m.facts {
 		start[tf.skill+1]++
+		if tf.role == rolePositive {
+			positives[tf.skill]++
+		}
 	}
-	for s := range m.skills {
+	for s := range S {
 		start[s+1] += start[s]
 	}
 	order = make([]int32, len(m.facts))
-	fill := slices.Clone(start[:len(m.skills)])
+	fillPos, fillRest := make([]int, S), make([]int, S)
+	for s := range S {
+		fillPos[s], fillRest[s] = start[s], start[s]+positives[s]
+	}
 	for t, tf := range m.facts {
+		fill := fillRest
+		if tf.role == rolePositive {
+			fill = fillPos
+		}
 		order[fill[tf.skill]] = int32(t)
 		fill[tf.skill]++
 	}
-	return order, start
+	return order, start, positives
 }
 
 // pairTableFits reports whether a registry's evidence table stays within
@@ -81,7 +94,7 @@ func (m *model) pairTableFits() bool {
 // texts and the entries of the later texts' skills for its own texts, so
 // every entry has one writer whatever runs concurrently; units are handed
 // out in order, the largest (earliest) first.
-func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
+func (m *model) newPairEvidence(order []int32, start, positives []int) *pairEvidence {
 	n, S := len(order), len(m.skills)
 	pe := &pairEvidence{n: n, top: make([][2]float64, S*n), hint: make([][]float64, S), neg: make([][]float64, S)}
 	for s := range S {
@@ -124,7 +137,7 @@ func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
 					return
 				}
 				for p := start[s]; p < start[s+1]; p++ {
-					pe.route(&post, docs[p], self[p], facts, weight, start, p, acc)
+					pe.route(&post, docs[p], self[p], facts, weight, start, positives, p, acc)
 				}
 			}
 		})
@@ -135,9 +148,9 @@ func (m *model) newPairEvidence(order []int32, start []int) *pairEvidence {
 
 // route adds the pairs of text p with every later text: p's cosine to
 // each, from the postings' suffixes after p (self: p's own entry in each
-// of its features' lists), counts for p's skill in the
-// later text's evidence and for the later text's skill in p's.
-func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts []textFact, weight []float64, start []int, p int, acc []float32) {
+// of its features' lists), counts for p's skill in the later text's
+// evidence and for the later text's skill in p's.
+func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts []textFact, weight []float64, start, positives []int, p int, acc []float32) {
 	n := pe.n
 	from := p + 1
 	acc = acc[:n]
@@ -148,29 +161,19 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 		addOwned(acc, post.owner[after:end], post.val[after:end], q.val[k])
 	}
 	me := facts[p]
-	mine := pe.top[int(me.skill)*n : int(me.skill+1)*n]
-	var mineHint, mineNeg []float64
-	switch me.role {
-	case roleHint:
-		mineHint = pe.hint[me.skill]
-	case roleNegative:
-		mineNeg = pe.neg[me.skill]
-	}
 	// The later texts come skill by skill: p's evidence for each skill is
 	// gathered in registers and stored once per skill.
 	for s := int(me.skill); s < len(start)-1; s++ {
 		lo, hi := max(start[s], from), start[s+1]
-		if me.role == rolePositive && pe.hint[s] == nil && pe.neg[s] == nil {
-			// The common case, positive texts on both sides, without
-			// the role switches.
-			top := positivePairs(acc[lo:hi], mine[lo:hi], weight[lo:hi], me.weight)
-			t := &pe.top[s*n+p]
-			addTop(t, top[0])
-			addTop(t, top[1])
-			continue
-		}
 		var top [2]float64
 		var hint, neg float64
+		if me.role == rolePositive {
+			// Positive texts on both sides, the common case, without the
+			// role switches.
+			mid := max(lo, min(hi, start[s]+positives[s]))
+			top = positivePairs(acc[lo:mid], pe.top[int(me.skill)*n+lo:int(me.skill)*n+mid], weight[lo:mid], me.weight)
+			lo = mid
+		}
 		for u := lo; u < hi; u++ {
 			if acc[u] == 0 {
 				continue // adds nothing to either side's evidence
@@ -179,11 +182,13 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 			// p counts for its skill in u's evidence ...
 			switch me.role {
 			case rolePositive:
-				addTop(&mine[u], x*me.weight)
+				addTop(&pe.top[int(me.skill)*n+u], x*me.weight)
 			case roleHint:
-				mineHint[u] = max(mineHint[u], x)
+				h := pe.hint[me.skill]
+				h[u] = max(h[u], x)
 			case roleNegative:
-				mineNeg[u] = max(mineNeg[u], x)
+				g := pe.neg[me.skill]
+				g[u] = max(g[u], x)
 			}
 			// ... and u for its skill in p's.
 			switch tf := &facts[u]; tf.role {
