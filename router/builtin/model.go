@@ -313,8 +313,8 @@ func newModel(skills []*registry.Skill) *model {
 			m.docs[t] = m.vectorOf(textTerms[t])
 		}
 	})
-	m.stripNegatives()
 	m.groupTexts()
+	m.stripNegatives()
 	m.centroid = make([]sparseVec, len(skills))
 	m.cenNorm = make([]float64, len(skills))
 	parallel(len(skills), func(from, to int) {
@@ -424,41 +424,33 @@ func (m *model) buildPostings() {
 // shares 华东区上周 with alert requests; what it says against the skill is
 // 订单. A request is then pushed away only for what it shares with that.
 func (m *model) stripNegatives() {
-	// Only skills with negative texts need their own features listed.
-	own := make([]map[int32]bool, len(m.skills))
-	negated := make([]bool, len(m.skills))
-	for _, st := range m.texts {
-		if st.role == roleNegative {
-			negated[st.skill] = true
-		}
-	}
-	for t, st := range m.texts {
-		if st.role != rolePositive || !negated[st.skill] {
+	// own[i] == s+1 marks feature i as used by skill s's positive texts,
+	// while s's negatives are stripped.
+	own := make([]int32, len(m.idf))
+	for s := range m.skills {
+		if len(m.negatives[s]) == 0 {
 			continue
 		}
-		if own[st.skill] == nil {
-			own[st.skill] = map[int32]bool{}
-		}
-		for _, i := range m.docs[t].idx {
-			own[st.skill][i] = true
-		}
-	}
-	for t, st := range m.texts {
-		if st.role != roleNegative {
-			continue
-		}
-		d := m.docs[t]
-		kept := sparseVec{}
-		var norm float64
-		for k, i := range d.idx {
-			if !own[st.skill][i] {
-				kept.idx = append(kept.idx, i)
-				kept.val = append(kept.val, d.val[k])
-				norm += float64(d.val[k]) * float64(d.val[k])
+		mark := int32(s) + 1
+		for _, t := range m.positives[s] {
+			for _, i := range m.docs[t].idx {
+				own[i] = mark
 			}
 		}
-		scaleVec(kept, norm)
-		m.docs[t] = kept
+		for _, t := range m.negatives[s] {
+			d := m.docs[t]
+			kept := sparseVec{}
+			var norm float64
+			for k, i := range d.idx {
+				if own[i] != mark {
+					kept.idx = append(kept.idx, i)
+					kept.val = append(kept.val, d.val[k])
+					norm += float64(d.val[k]) * float64(d.val[k])
+				}
+			}
+			scaleVec(kept, norm)
+			m.docs[t] = kept
+		}
 	}
 }
 
