@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -31,8 +32,9 @@ const pairTopBudget = 96 << 20
 type pairEvidence struct {
 	n int // texts
 	// top is, per skill s and text at position p, at s*n+p, the largest
-	// and second largest weighted cosine of text p to s's positive texts.
-	top [][2]float64
+	// and second largest weighted cosine of text p to s's positive texts,
+	// as their float64 bits (see addTopBits).
+	top [][2]uint64
 	// hint and neg are, per skill (nil for a skill without such texts),
 	// the largest cosine of each text to the skill's hint and negative
 	// texts.
@@ -96,7 +98,7 @@ func (m *model) pairTableFits() bool {
 // out in order, the largest (earliest) first.
 func (m *model) newPairEvidence(order []int32, start, positives []int) *pairEvidence {
 	n, S := len(order), len(m.skills)
-	pe := &pairEvidence{n: n, top: make([][2]float64, S*n), hint: make([][]float64, S), neg: make([][]float64, S)}
+	pe := &pairEvidence{n: n, top: make([][2]uint64, S*n), hint: make([][]float64, S), neg: make([][]float64, S)}
 	for s := range S {
 		if len(m.hints[s]) > 0 {
 			pe.hint[s] = make([]float64, n)
@@ -165,7 +167,7 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 	// gathered in registers and stored once per skill.
 	for s := int(me.skill); s < len(start)-1; s++ {
 		lo, hi := max(start[s], from), start[s+1]
-		var top [2]float64
+		var top [2]uint64
 		var hint, neg float64
 		if me.role == rolePositive {
 			// Positive texts on both sides, the common case, without the
@@ -203,8 +205,8 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 		// Adding the two largest values one at a time keeps the two
 		// largest of all; a zero adds nothing.
 		t := &pe.top[s*n+p]
-		addTop(t, top[0])
-		addTop(t, top[1])
+		addTopBits(t, top[0])
+		addTopBits(t, top[1])
 		if h := pe.hint[s]; h != nil {
 			h[p] = max(h[p], hint)
 		}
@@ -218,27 +220,35 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 // the routed text and all of them are positive texts: the routed one, of
 // weight w, counts in each later text's top (mine), each later text (of
 // weight weight[u]) in the returned top.
-func positivePairs(acc []float32, mine [][2]float64, weight []float64, w float64) [2]float64 {
-	var top [2]float64
+func positivePairs(acc []float32, mine [][2]uint64, weight []float64, w float64) [2]uint64 {
+	var top [2]uint64
 	mine, weight = mine[:len(acc)], weight[:len(acc)]
 	for u, v := range acc {
-		if v == 0 {
-			continue
+		if !(v > 0) {
+			continue // a cosine of 0 adds nothing (nor would a negative one)
 		}
 		x := float64(v)
-		addTop(&mine[u], x*w)
-		addTop(&top, x*weight[u])
+		addTopBits(&mine[u], math.Float64bits(x*w))
+		addTopBits(&top, math.Float64bits(x*weight[u]))
 	}
 	return top
 }
 
-// addTop keeps the two largest values seen, as allEvidence does.
-func addTop(t *[2]float64, x float64) {
-	if x > t[0] {
-		t[0], t[1] = x, t[0]
-	} else if x > t[1] {
-		t[1] = x
+// addTop keeps, as bits, the two largest values seen, as allEvidence
+// does: it starts both at 0, so a value that is not positive changes
+// neither.
+func addTop(t *[2]uint64, x float64) {
+	if x > 0 {
+		addTopBits(t, math.Float64bits(x))
 	}
+}
+
+// addTopBits is addTop for a positive value's bits. The bits of positive
+// floats order as the numbers do, and integer min and max need no
+// branch: the values come in no order a branch predictor could learn.
+func addTopBits(t *[2]uint64, x uint64) {
+	t0, t1 := t[0], t[1]
+	t[0], t[1] = max(t0, x), max(t1, min(t0, x))
 }
 
 // evidence writes the text at position p's evidence for every skill, the
@@ -247,7 +257,8 @@ func (pe *pairEvidence) evidence(p int, cenAcc []float32, evs []evidence) {
 	n := pe.n
 	for s := range evs {
 		t := pe.top[s*n+p]
-		evs[s] = evidence{evCentroid: float64(cenAcc[s]), evNearest: t[0], evSecond: (t[0] + t[1]) / 2}
+		first, second := math.Float64frombits(t[0]), math.Float64frombits(t[1])
+		evs[s] = evidence{evCentroid: float64(cenAcc[s]), evNearest: first, evSecond: (first + second) / 2}
 		if h := pe.hint[s]; h != nil {
 			evs[s][evHint] = h[p]
 		}

@@ -3,6 +3,7 @@ package builtin
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -89,5 +90,31 @@ var _ = Describe("the linear layer's terms of a registry text", func() {
 			}
 		}
 		Expect(nonzero).To(BeNumerically(">", 0))
+	})
+})
+
+var _ = Describe("keeping the two largest cosines", func() {
+	It("keeps the two largest positive values of any sequence, as numbers, ignoring the rest", func() {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for trial := range 500 {
+			var t [2]uint64
+			var positive []float64
+			for range rng.IntN(12) {
+				// Repeats, zeros and negative values included.
+				x := float64(rng.IntN(7)-2) / 3
+				if trial%2 == 0 {
+					x = rng.Float64()*2 - 0.5
+				}
+				addTop(&t, x)
+				if x > 0 {
+					positive = append(positive, x)
+				}
+			}
+			slices.Sort(positive)
+			slices.Reverse(positive)
+			want := [2]float64{}
+			copy(want[:], positive)
+			Expect([2]float64{math.Float64frombits(t[0]), math.Float64frombits(t[1])}).To(Equal(want), "trial %d: %v", trial, positive)
+		}
 	})
 })
