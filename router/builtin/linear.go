@@ -147,15 +147,17 @@ func (m *model) trainOn(lt linTexts, items []trainItem, ts trainSettings, seed u
 					}
 				}
 			}
-			for c := range n {
-				lm.bias[it.cands[c]] -= float32(rate * 0.1 * g[c])
+			// Locals the compiler keeps in registers: through it and lm
+			// it reloaded every slice at every weight it stored.
+			cands, gc, l2, bias, w := it.cands, g[:n], ts.L2, lm.bias, lm.w
+			for c, s := range cands {
+				bias[s] -= float32(rate * 0.1 * gc[c])
 			}
 			for _, e := range terms {
 				x := float64(e.x)
-				row := lm.w[int(e.row)*S : int(e.row)*S+S]
-				for c := range n {
-					s := it.cands[c]
-					row[s] -= float32(rate * (g[c]*x + ts.L2*float64(row[s])))
+				row := w[int(e.row)*S : int(e.row)*S+S]
+				for c, s := range cands {
+					row[s] -= float32(rate * (gc[c]*x + l2*float64(row[s])))
 				}
 			}
 		}
