@@ -46,7 +46,7 @@ func BenchmarkRoute(b *testing.B) {
 var newSeed atomic.Uint64
 
 // BenchmarkNew150 builds a router, builtin models and recall index
-// included, for 150 skills with 100 examples each. Target: < 3 s. Every
+// included, for 150 skills with 100 examples each. Target: ≤ 2 s. Every
 // iteration gets a registry with new texts, since the builtin models cache
 // their fit by content and a cache hit would measure nothing.
 func BenchmarkNew150(b *testing.B) {

@@ -87,18 +87,14 @@ func recallTexts(skills []*registry.Skill) []string {
 	return out
 }
 
-// memoizeEmbeddings embeds texts (in parallel) into m.embedded.
-func (m *model) memoizeEmbeddings(texts []string) {
-	vecs := make([]bucketVec, len(texts))
-	parallel(len(texts), func(from, to int) {
-		for i := from; i < to; i++ {
-			vecs[i] = sparseBuckets(m.embedText(texts[i]))
-		}
-	})
-	m.embedded = make(map[string]bucketVec, len(texts))
-	for i, t := range texts {
-		m.embedded[t] = vecs[i]
+// embedAll embeds texts, for m.embedded; fitting runs it beside the
+// linear layer's training.
+func (m *model) embedAll(texts []string) map[string]bucketVec {
+	out := make(map[string]bucketVec, len(texts))
+	for _, t := range texts {
+		out[t] = sparseBuckets(m.embedText(t))
 	}
+	return out
 }
 
 // sparseBuckets keeps a dense embedding's non-zero entries (by bits, so a

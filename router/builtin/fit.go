@@ -53,13 +53,27 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	items := m.trainingItems(defaultWeights, max(trainCands, topK+1))
 	f := newFitted(m, topK)
 	// The final layer trains while the held-out folds do (nothing of one
-	// is read by the other): three fold trainings on two cores left one
-	// idle while the last ran alone, and so did the final one before them.
+	// is read by the other), and so do the recall texts' embeddings: all
+	// of them take turns at one slot per core, the final layer (the
+	// longest) first, so no core idles while work is left. Three fold
+	// trainings on two cores left one idle while the last ran alone.
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	lin := make(chan *linearModel, 1)
-	go func() { lin <- m.train(items, defaultTraining, trainSeed) }()
-	m.cal = fitCalibration(f.heldOut(items))
+	lt := m.linTexts()
+	slots <- struct{}{}
+	go func() {
+		defer func() { <-slots }()
+		lin <- m.trainOn(lt, items, defaultTraining, trainSeed)
+	}()
+	embedded := make(chan map[string]bucketVec, 1)
+	go func() {
+		slots <- struct{}{}
+		defer func() { <-slots }()
+		embedded <- m.embedAll(recallTexts(skills))
+	}()
+	m.cal = fitCalibration(f.heldOutIn(lt, items, slots))
 	f.lin = <-lin
-	m.memoizeEmbeddings(recallTexts(skills))
+	m.embedded = <-embedded
 	return f
 }
 
@@ -79,6 +93,12 @@ func newFitted(m *model, topK int) *fitted {
 // leave-one-out already), among its top-K skills by fit, and records the
 // top candidate's margin, fit and whether it was right.
 func (f *fitted) heldOut(items []trainItem) []heldOut {
+	return f.heldOutIn(f.linTexts(), items, make(chan struct{}, runtime.GOMAXPROCS(0)))
+}
+
+// heldOutIn is heldOut for the texts' terms lt, with each fold's training
+// and routing run while holding one of slots.
+func (f *fitted) heldOutIn(lt linTexts, items []trainItem, slots chan struct{}) []heldOut {
 	// Only request-like texts calibrate: examples fully, when_to_use lines
 	// at half weight. A glossary line or an enum's synonyms routed as a
 	// request says nothing about how requests go.
@@ -109,18 +129,17 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 	fold := func(i int) int { return int(mix(uint64(i)) % uint64(folds)) }
 	perFold := make([][]heldOut, folds)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for k := range folds {
 		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			var train []trainItem
 			for i, it := range items {
 				if fold(i) != k {
 					train = append(train, it)
 				}
 			}
-			lin := f.train(train, defaultTraining, trainSeed+uint64(k)+1)
+			lin := f.trainOn(lt, train, defaultTraining, trainSeed+uint64(k)+1)
 			var z []float64
 			for i, it := range items {
 				w := weight(it)
@@ -129,7 +148,7 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 				}
 				// Items list their own skill first when it was not among
 				// the top by fit; held-out routing must not get that hint.
-				in, best := f.routeHeldOut(lin, it.text, slices.Clone(it.cands), slices.Clone(it.evs), &z)
+				in, best := f.routeHeldOut(lin, lt, it.text, slices.Clone(it.cands), slices.Clone(it.evs), &z)
 				perFold[k] = append(perFold[k], heldOut{calInput: in, correct: int(best) == it.label, weight: w})
 				// The same text with its own skill gone from the registry:
 				// a request nothing covers, so whatever wins is wrong.
@@ -141,7 +160,7 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 					}
 				}
 				if len(oc) > 0 {
-					in, _ := f.routeHeldOut(lin, it.text, oc, oe, &z)
+					in, _ := f.routeHeldOut(lin, lt, it.text, oc, oe, &z)
 					perFold[k] = append(perFold[k], heldOut{calInput: in, oos: true, weight: w})
 				}
 			}
@@ -157,10 +176,10 @@ func (f *fitted) heldOut(items []trainItem) []heldOut {
 
 // routeHeldOut routes text with lin among the top-K of cands by fit and
 // returns the winner's calibration input and skill.
-func (f *fitted) routeHeldOut(lin *linearModel, text int, cands []int32, evs []evidence, z *[]float64) (calInput, int32) {
+func (f *fitted) routeHeldOut(lin *linearModel, lt linTexts, text int, cands []int32, evs []evidence, z *[]float64) (calInput, int32) {
 	cands, evs = topByFit(cands, evs, f.topK)
 	*z = grow(*z, len(cands))
-	lin.logits(f.docs[text], cands, evs, *z)
+	lin.termLogits(lt.of(text), cands, evs, *z)
 	best := 0
 	for c, v := range *z {
 		if v > (*z)[best] || v == (*z)[best] && cands[c] < cands[best] {

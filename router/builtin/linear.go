@@ -52,9 +52,52 @@ type trainSettings struct {
 
 var defaultTraining = trainSettings{Epochs: 16, Rate: 0.5, L2: 1e-5, Beta0: 8}
 
+// linTerm is a text's feature as the linear layer reads it: its row of w
+// and its value.
+type linTerm struct {
+	row int32
+	x   float32
+}
+
+// linTexts lists every text's features that have a row, in the text's
+// feature order: what training reads of a text at every step, laid out
+// together instead of looked up feature by feature through rows.
+type linTexts struct {
+	start []int32 // text t's terms are terms[start[t]:start[t+1]]
+	terms []linTerm
+}
+
+func (m *model) linTexts() linTexts {
+	n := 0
+	for _, d := range m.docs {
+		for _, f := range d.idx {
+			if m.linRows[f] >= 0 {
+				n++
+			}
+		}
+	}
+	lt := linTexts{start: make([]int32, len(m.docs)+1), terms: make([]linTerm, 0, n)}
+	for t, d := range m.docs {
+		for k, f := range d.idx {
+			if r := m.linRows[f]; r >= 0 {
+				lt.terms = append(lt.terms, linTerm{row: r, x: d.val[k]})
+			}
+		}
+		lt.start[t+1] = int32(len(lt.terms))
+	}
+	return lt
+}
+
+func (lt linTexts) of(t int) []linTerm { return lt.terms[lt.start[t]:lt.start[t+1]] }
+
 // train fits the linear model by stochastic gradient descent in a fixed,
 // seeded order, so the same registry always gives the same weights.
 func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearModel {
+	return m.trainOn(m.linTexts(), items, ts, seed)
+}
+
+// trainOn is train with the texts' terms laid out already.
+func (m *model) trainOn(lt linTexts, items []trainItem, ts trainSettings, seed uint64) *linearModel {
 	S := len(m.skills)
 	lm := &linearModel{skills: S, bias: make([]float32, S), rows: m.linRows, w: make([]float32, m.linCount*S)}
 	for k := range lm.beta {
@@ -75,10 +118,10 @@ func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearM
 			it := &items[o]
 			rate := ts.Rate * (1 - 0.9*float64(step)/float64(steps))
 			step++
-			doc := m.docs[it.text]
+			terms := lt.of(it.text)
 			n := len(it.cands)
 			z, g = grow(z, n), grow(g, n)
-			lm.logits(doc, it.cands, it.evs, z)
+			lm.termLogits(terms, it.cands, it.evs, z)
 			softmaxInPlace(z)
 			// gradient of the loss with respect to each logit
 			switch {
@@ -104,19 +147,17 @@ func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearM
 					}
 				}
 			}
-			for c := range n {
-				lm.bias[it.cands[c]] -= float32(rate * 0.1 * g[c])
+			// Locals the compiler keeps in registers: through it and lm
+			// it reloaded every slice at every weight it stored.
+			cands, gc, l2, bias, w := it.cands, g[:n], ts.L2, lm.bias, lm.w
+			for c, s := range cands {
+				bias[s] -= float32(rate * 0.1 * gc[c])
 			}
-			for k, f := range doc.idx {
-				r := lm.rows[f]
-				if r < 0 {
-					continue
-				}
-				x := float64(doc.val[k])
-				row := lm.w[int(r)*S : int(r)*S+S]
-				for c := range n {
-					s := it.cands[c]
-					row[s] -= float32(rate * (g[c]*x + ts.L2*float64(row[s])))
+			for _, e := range terms {
+				x := float64(e.x)
+				row := w[int(e.row)*S : int(e.row)*S+S]
+				for c, s := range cands {
+					row[s] -= float32(rate * (gc[c]*x + l2*float64(row[s])))
 				}
 			}
 		}
@@ -141,6 +182,26 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 		}
 		x := v.val[k]
 		row := lm.w[int(r)*S : int(r)*S+S]
+		for c, s := range cands {
+			z[c] += float64(x * row[s])
+		}
+	}
+}
+
+// termLogits is logits for a registry text's terms: the same sums, in
+// the same order.
+func (lm *linearModel) termLogits(terms []linTerm, cands []int32, evs []evidence, z []float64) {
+	S := lm.skills
+	for c, s := range cands {
+		zc := float64(lm.bias[s])
+		for k, b := range lm.beta {
+			zc += float64(b) * evs[c][k]
+		}
+		z[c] = zc
+	}
+	for _, e := range terms {
+		x := e.x
+		row := lm.w[int(e.row)*S : int(e.row)*S+S]
 		for c, s := range cands {
 			z[c] += float64(x * row[s])
 		}
@@ -179,22 +240,65 @@ func softmaxInPlace(z []float64) {
 
 // trainingItems routes every registry text against the registry without
 // itself, keeping the top maxCands skills by fit (plus the text's own
-// skill) as the softmax's candidates, as the recall stage would.
+// skill) as the softmax's candidates, as the recall stage would. Each
+// pair of texts is scored once for both (pairEvidence) unless the
+// registry is too large for that table.
 func (m *model) trainingItems(w scoreWeights, maxCands int) []trainItem {
+	return m.trainingItemsBy(w, maxCands, m.pairTableFits())
+}
+
+// trainingItemsBy is trainingItems with the pairs scored once (paired) or
+// every text routed on its own; both give the same items.
+func (m *model) trainingItemsBy(w scoreWeights, maxCands int, paired bool) []trainItem {
 	items := make([]trainItem, len(m.texts))
+	var pe *pairEvidence
+	var pos []int
+	if paired {
+		order, start, positives := m.skillOrder()
+		pe = m.newPairEvidence(order, start, positives)
+		pos = make([]int, len(order))
+		for p, t := range order {
+			pos[t] = p
+		}
+	}
 	parallel(len(m.texts), func(from, to int) {
 		sc := getScratch()
 		defer putScratch(sc)
 		fits := make([]skillScore, len(m.skills))
 		evs := make([]evidence, len(m.skills))
 		for t := from; t < to; t++ {
-			items[t] = m.trainingItem(sc, t, w, maxCands, fits, evs)
+			d := m.docs[t]
+			if pe == nil {
+				sc.qIdx = append(sc.qIdx[:0], d.idx...)
+				sc.qVal = append(sc.qVal[:0], d.val...)
+				m.accumulate(sc)
+				m.allEvidence(sc, int32(t), evs)
+			} else {
+				m.pairedEvidence(sc, pe, pos[t], t, evs)
+			}
+			items[t] = m.trainingItem(t, w, maxCands, fits, evs)
 		}
 	})
 	return items
 }
 
-func (m *model) trainingItem(sc *scratch, t int, w scoreWeights, maxCands int, fits []skillScore, evs []evidence) trainItem {
+// pairedEvidence is accumulate and allEvidence for text t, at position p
+// of pe, leaving itself out: its cosines to the other texts are pe's, its
+// centroid cosines are computed here.
+func (m *model) pairedEvidence(sc *scratch, pe *pairEvidence, p, t int, evs []evidence) {
+	d := m.docs[t]
+	sc.cenAcc = zeroed(sc.cenAcc, len(m.skills))
+	for k, id := range d.idx {
+		addPostings(sc.cenAcc, &m.cenPost, id, d.val[k])
+	}
+	pe.evidence(p, sc.cenAcc, evs)
+	if st := m.texts[t]; st.role == rolePositive {
+		evs[st.skill][evCentroid] = m.centroidWithout(st.skill, int32(t), evs[st.skill][evCentroid])
+	}
+}
+
+// trainingItem makes text t's item from its evidence for every skill.
+func (m *model) trainingItem(t int, w scoreWeights, maxCands int, fits []skillScore, evs []evidence) trainItem {
 	st := m.texts[t]
 	it := trainItem{text: t, label: -1, avoid: -1}
 	switch st.role {
@@ -203,16 +307,8 @@ func (m *model) trainingItem(sc *scratch, t int, w scoreWeights, maxCands int, f
 	case roleNegative:
 		it.avoid = st.skill
 	}
-	d := m.docs[t]
-	sc.qIdx = append(sc.qIdx[:0], d.idx...)
-	sc.qVal = append(sc.qVal[:0], d.val...)
-	m.accumulate(sc)
-	m.allEvidence(sc, int32(t), evs)
-	for s := range m.skills {
-		fits[s] = skillScore{skill: s, score: w.fit(evs[s])}
-	}
-	sortScores(fits)
-	n := min(maxCands, len(fits))
+	n := min(maxCands, len(m.skills))
+	fits = bestScores(fits[:0], n, w, evs)
 	keep := st.skill
 	for c := range n {
 		if fits[c].skill == keep {
@@ -242,6 +338,33 @@ func parallel(n int, work func(from, to int)) {
 		wg.Go(func() { work(from, to) })
 	}
 	wg.Wait()
+}
+
+// bestScores appends to top the n skills of highest fit, in sortScores'
+// order: the first n of all of them sorted, without sorting the rest
+// (fitting picks ten of every skill for every text).
+func bestScores(top []skillScore, n int, w scoreWeights, evs []evidence) []skillScore {
+	if n <= 0 {
+		return top
+	}
+	for s := range evs {
+		sc := skillScore{skill: s, score: w.fit(evs[s])}
+		// Skills come in index order, so one tying the last kept loses.
+		if len(top) == n && !(sc.score > top[n-1].score) {
+			continue
+		}
+		i := len(top)
+		if i < n {
+			top = append(top, sc)
+		} else {
+			i = n - 1
+		}
+		for ; i > 0 && sc.score > top[i-1].score; i-- {
+			top[i] = top[i-1]
+		}
+		top[i] = sc
+	}
+	return top
 }
 
 // sortScores orders scores descending, ties by skill index (registry

@@ -313,13 +313,16 @@ func newModel(skills []*registry.Skill) *model {
 			m.docs[t] = m.vectorOf(textTerms[t])
 		}
 	})
-	m.stripNegatives()
 	m.groupTexts()
+	m.stripNegatives()
 	m.centroid = make([]sparseVec, len(skills))
 	m.cenNorm = make([]float64, len(skills))
-	for s := range skills {
-		m.centroid[s], m.cenNorm[s] = m.centroidOf(m.positives[s])
-	}
+	parallel(len(skills), func(from, to int) {
+		cs := newCentroidScratch(len(m.idf))
+		for s := from; s < to; s++ {
+			m.centroid[s], m.cenNorm[s] = m.centroidIn(m.positives[s], cs)
+		}
+	})
 	m.buildPostings()
 	return m
 }
@@ -421,34 +424,33 @@ func (m *model) buildPostings() {
 // shares 华东区上周 with alert requests; what it says against the skill is
 // 订单. A request is then pushed away only for what it shares with that.
 func (m *model) stripNegatives() {
-	own := make([]map[int32]bool, len(m.skills))
-	for t, st := range m.texts {
-		if st.role != rolePositive {
+	// own[i] == s+1 marks feature i as used by skill s's positive texts,
+	// while s's negatives are stripped.
+	own := make([]int32, len(m.idf))
+	for s := range m.skills {
+		if len(m.negatives[s]) == 0 {
 			continue
 		}
-		if own[st.skill] == nil {
-			own[st.skill] = map[int32]bool{}
-		}
-		for _, i := range m.docs[t].idx {
-			own[st.skill][i] = true
-		}
-	}
-	for t, st := range m.texts {
-		if st.role != roleNegative {
-			continue
-		}
-		d := m.docs[t]
-		kept := sparseVec{}
-		var norm float64
-		for k, i := range d.idx {
-			if !own[st.skill][i] {
-				kept.idx = append(kept.idx, i)
-				kept.val = append(kept.val, d.val[k])
-				norm += float64(d.val[k]) * float64(d.val[k])
+		mark := int32(s) + 1
+		for _, t := range m.positives[s] {
+			for _, i := range m.docs[t].idx {
+				own[i] = mark
 			}
 		}
-		scaleVec(kept, norm)
-		m.docs[t] = kept
+		for _, t := range m.negatives[s] {
+			d := m.docs[t]
+			kept := sparseVec{}
+			var norm float64
+			for k, i := range d.idx {
+				if own[i] != mark {
+					kept.idx = append(kept.idx, i)
+					kept.val = append(kept.val, d.val[k])
+					norm += float64(d.val[k]) * float64(d.val[k])
+				}
+			}
+			scaleVec(kept, norm)
+			m.docs[t] = kept
+		}
 	}
 }
 
@@ -496,24 +498,43 @@ func sortVec(v sparseVec) {
 // centroidOf is the normalized weighted sum of the given text vectors,
 // and the sum's length.
 func (m *model) centroidOf(texts []int32) (sparseVec, float64) {
-	acc := make(map[int32]float64)
+	return m.centroidIn(texts, newCentroidScratch(len(m.idf)))
+}
+
+// centroidScratch is a dense sum over the vocabulary and which features
+// it holds; centroidIn leaves it empty again.
+type centroidScratch struct {
+	sum  []float64
+	held []bool
+}
+
+func newCentroidScratch(vocab int) centroidScratch {
+	return centroidScratch{sum: make([]float64, vocab), held: make([]bool, vocab)}
+}
+
+// centroidIn is centroidOf summing in cs: each feature's sum gets the
+// texts' terms in text order, as a map of sums did.
+func (m *model) centroidIn(texts []int32, cs centroidScratch) (sparseVec, float64) {
+	keys := make([]int32, 0, 64) // never nil, as before: a skill without texts has an empty centroid
 	for _, t := range texts {
 		w := m.texts[t].weight
 		d := m.docs[t]
 		for k, i := range d.idx {
-			acc[i] += w * float64(d.val[k])
+			if !cs.held[i] {
+				cs.held[i] = true
+				keys = append(keys, i)
+			}
+			cs.sum[i] += w * float64(d.val[k])
 		}
-	}
-	keys := make([]int32, 0, len(acc))
-	for i := range acc {
-		keys = append(keys, i)
 	}
 	slices.Sort(keys) // a fixed summation order keeps vectors bit-identical run to run
 	v := sparseVec{idx: keys, val: make([]float32, len(keys))}
 	var norm float64
 	for k, i := range keys {
-		v.val[k] = float32(acc[i])
-		norm += acc[i] * acc[i]
+		x := cs.sum[i]
+		v.val[k] = float32(x)
+		norm += x * x
+		cs.sum[i], cs.held[i] = 0, false
 	}
 	scaleVec(v, norm)
 	return v, math.Sqrt(norm)

@@ -1,0 +1,120 @@
+package builtin
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("pairwise evidence", func() {
+	It("finds a text's cosine to another equal to the other's to it, bit for bit", func() {
+		m := newModel(testSkills())
+		sc := getScratch()
+		defer putScratch(sc)
+		cos := make([][]float32, len(m.texts))
+		for t := range m.texts {
+			d := m.docs[t]
+			sc.qIdx = append(sc.qIdx[:0], d.idx...)
+			sc.qVal = append(sc.qVal[:0], d.val...)
+			m.accumulate(sc)
+			cos[t] = append([]float32(nil), sc.docAcc...)
+		}
+		for t := range cos {
+			for u := range t {
+				Expect(math.Float32bits(cos[t][u])).To(Equal(math.Float32bits(cos[u][t])), "texts %d and %d", t, u)
+			}
+		}
+	})
+
+	It("gives every text the training item routing it on its own gives", func() {
+		m := newModel(testSkills())
+		// The registry has texts of every role, hint texts among another
+		// skill's, so every branch of the pairing is taken.
+		hints, negatives := 0, 0
+		for s := range m.skills {
+			hints += len(m.hints[s])
+			negatives += len(m.negatives[s])
+		}
+		Expect(hints).To(BeNumerically(">", 0))
+		Expect(negatives).To(BeNumerically(">", 0))
+		Expect(m.pairTableFits()).To(BeTrue())
+		paired := m.trainingItemsBy(defaultWeights, trainCands, true)
+		alone := m.trainingItemsBy(defaultWeights, trainCands, false)
+		Expect(paired).To(HaveLen(len(m.texts)))
+		Expect(paired).To(Equal(alone))
+	})
+})
+
+var _ = Describe("a text's candidates", func() {
+	It("are the first of all skills sorted by fit, ties by registry order", func() {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for trial := range 200 {
+			skills := 1 + rng.IntN(40)
+			evs := make([]evidence, skills)
+			for s := range evs {
+				// Few distinct values, so ties are common.
+				evs[s][evNearest] = float64(rng.IntN(6)) / 4
+				evs[s][evCentroid] = float64(rng.IntN(3)) / 2
+			}
+			all := make([]skillScore, skills)
+			for s := range all {
+				all[s] = skillScore{skill: s, score: defaultWeights.fit(evs[s])}
+			}
+			sortScores(all)
+			n := 1 + rng.IntN(skills)
+			Expect(bestScores(nil, n, defaultWeights, evs)).To(Equal(all[:n]), "trial %d", trial)
+		}
+	})
+})
+
+var _ = Describe("the linear layer's terms of a registry text", func() {
+	It("give the logits the text's vector gives, bit for bit", func() {
+		m := newModel(testSkills())
+		items := m.trainingItems(defaultWeights, trainCands)
+		lt := m.linTexts()
+		lm := m.trainOn(lt, items, defaultTraining, trainSeed)
+		nonzero := 0
+		for _, it := range items {
+			want := make([]float64, len(it.cands))
+			got := make([]float64, len(it.cands))
+			lm.logits(m.docs[it.text], it.cands, it.evs, want)
+			lm.termLogits(lt.of(it.text), it.cands, it.evs, got)
+			for c := range want {
+				Expect(math.Float64bits(got[c])).To(Equal(math.Float64bits(want[c])), "text %d, candidate %d", it.text, c)
+				if want[c] != 0 {
+					nonzero++
+				}
+			}
+		}
+		Expect(nonzero).To(BeNumerically(">", 0))
+	})
+})
+
+var _ = Describe("keeping the two largest cosines", func() {
+	It("keeps the two largest positive values of any sequence, as numbers, ignoring the rest", func() {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for trial := range 500 {
+			var t [2]uint64
+			var positive []float64
+			for range rng.IntN(12) {
+				// Repeats, zeros and negative values included.
+				x := float64(rng.IntN(7)-2) / 3
+				if trial%2 == 0 {
+					x = rng.Float64()*2 - 0.5
+				}
+				addTop(&t, x)
+				if x > 0 {
+					positive = append(positive, x)
+				}
+			}
+			slices.Sort(positive)
+			slices.Reverse(positive)
+			want := [2]float64{}
+			copy(want[:], positive)
+			Expect([2]float64{math.Float64frombits(t[0]), math.Float64frombits(t[1])}).To(Equal(want), "trial %d: %v", trial, positive)
+		}
+	})
+})
