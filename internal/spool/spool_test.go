@@ -73,3 +73,32 @@ func TestSpoolRefusesATruncationPastItsEnd(t *testing.T) {
 		t.Errorf("truncating 3 bytes to 4 succeeded")
 	}
 }
+
+// Records read at their offsets, in any order, are what was written,
+// whether the spool stayed in memory or moved to a file.
+func TestSpoolReadsRecordsAtTheirOffsets(t *testing.T) {
+	for _, inMemory := range []int{1 << 20, 100, 0} {
+		s := New("test", inMemory)
+		var at []int64
+		for i := range 50 {
+			at = append(at, s.Len())
+			if _, err := fmt.Fprintf(s, "record %d;", i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := s.ReaderAt()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{49, 0, 17, 18, 3} {
+			want := fmt.Sprintf("record %d;", i)
+			got := make([]byte, len(want))
+			if _, err := r.ReadAt(got, at[i]); err != nil {
+				t.Fatalf("in memory %d: record %d: %v", inMemory, i, err)
+			}
+			if string(got) != want {
+				t.Errorf("in memory %d: record %d read back as %q", inMemory, i, got)
+			}
+		}
+	}
+}
