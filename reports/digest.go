@@ -35,6 +35,9 @@ type digest struct {
 	// results.
 	ids  *caseIDs
 	rows int
+	// views are what the case table shows of each result (shared by
+	// copies of the digest).
+	views *caseViews
 	// versionAt is, for each position, its version's index in order, so
 	// fetchFlipInputs reads only the flipped heads' results of a case (4
 	// bytes a result); unordered says positions did not come as 0, 1, 2…
@@ -78,7 +81,7 @@ type flipTerms struct {
 func newDigest(fallback bool) *digest {
 	return &digest{versions: map[string]*versionDigest{}, expected: map[string]int{}, models: map[string]bool{},
 		skills: harness.NewSkillCounter(), ids: newCaseIDs(), flipInputs: map[[2]string]string{},
-		fallback: fallback}
+		fallback: fallback, views: newCaseViews()}
 }
 
 // digestOf is the digest of in's results: the one a Collector gathered
@@ -233,6 +236,7 @@ func (d *digest) add(i int, r *harness.Result) {
 		d.order = append(d.order, r.Version)
 	}
 	d.ids.add(i, r.Case)
+	d.views.add(i, r)
 	if !d.unordered && i == len(d.versionAt) {
 		d.versionAt = append(d.versionAt, int32(slices.Index(d.order, r.Version)))
 	} else {
