@@ -42,27 +42,6 @@ var lineBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // line (a long prompt in every trace step) is not held on to.
 const maxPooledLine = 1 << 16
 
-// pooledLine is marshalLine's line left in a pooled buffer, for a caller
-// that is done with the line once it is written: it gives the buffer back
-// with releaseLine instead of costing a copy of every line.
-func pooledLine(r *Result) (*[]byte, error) {
-	buf := lineBuffers.Get().(*[]byte)
-	b, err := appendResult((*buf)[:0], r)
-	*buf = append(b, '\n')
-	if err != nil {
-		releaseLine(buf)
-		return nil, err
-	}
-	return buf, nil
-}
-
-// releaseLine gives a pooledLine buffer back.
-func releaseLine(buf *[]byte) {
-	if buf != nil && cap(*buf) <= maxPooledLine {
-		lineBuffers.Put(buf)
-	}
-}
-
 // marshalLine is json.Marshal(r) (see appendResult) and a newline.
 func marshalLine(r *Result) ([]byte, error) {
 	buf := lineBuffers.Get().(*[]byte)

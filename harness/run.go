@@ -98,9 +98,8 @@ type job struct {
 // finished is a routed job, encoded by its worker so the single writer
 // only copies bytes.
 type finished struct {
-	seq, pos int
-	// line is the result's line, in a pooled buffer the writer gives back.
-	line          *[]byte
+	seq, pos      int
+	line          []byte
 	providerError bool
 	err           error
 }
@@ -529,12 +528,9 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			defer wg.Done()
 			for j := range jobs {
 				res, err := RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], j.c, j.i)
-				var line *[]byte
+				var line []byte
 				if err == nil {
-					res.Format = FormatVersion
-					if line, err = pooledLine(&res); err != nil {
-						err = fmt.Errorf("encode result %s/%s: %w", res.Version, res.Case, err)
-					}
+					line, err = encodeResult(&res)
 				}
 				results <- finished{seq: j.seq, pos: j.pos, line: line, providerError: err == nil && HasProviderError(res), err: err}
 			}
@@ -546,8 +542,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 	pending := map[int]finished{}
 	next, count, ran := 0, len(spans)-toRun, 0
 	write := func(f finished) {
-		sp, err := w.write(*f.line)
-		releaseLine(f.line)
+		sp, err := w.write(f.line)
 		if err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("write results: %w", err)
 			cancel()
