@@ -45,6 +45,10 @@ func ScoreStream(rs ResultStream) (Summary, error) {
 type Scorer struct {
 	order    []string
 	versions map[string]*versionScore
+	// metrics numbers the indicator names met so far, so a group counts
+	// them in slices (metricNames[i] is number i's name).
+	metrics     map[string]int
+	metricNames []string
 }
 
 type versionScore struct {
@@ -63,7 +67,35 @@ type versionScore struct {
 }
 
 // NewScorer starts an empty summary.
-func NewScorer() *Scorer { return &Scorer{versions: map[string]*versionScore{}} }
+func NewScorer() *Scorer {
+	return &Scorer{versions: map[string]*versionScore{}, metrics: map[string]int{}}
+}
+
+// marks are a decision's indicators by metric number, for the groups to
+// count in slices rather than each look every name up in its maps.
+// Schema pass rate is left out: it is counted per judge call.
+func (s *Scorer) marks(indicators map[string]bool) []metricMark {
+	out := make([]metricMark, 0, len(indicators))
+	for name, ok := range indicators {
+		if name == SchemaPassRate {
+			continue
+		}
+		i, known := s.metrics[name]
+		if !known {
+			i = len(s.metricNames)
+			s.metrics[name] = i
+			s.metricNames = append(s.metricNames, name)
+		}
+		out = append(out, metricMark{metric: i, ok: ok})
+	}
+	return out
+}
+
+// metricMark is one indicator of a decision: metric number and value.
+type metricMark struct {
+	metric int
+	ok     bool
+}
 
 // Add counts one result; r is not kept.
 func (s *Scorer) Add(r *Result) {
@@ -89,6 +121,7 @@ func (s *Scorer) Add(r *Result) {
 	ts := make([]terms, len(drs))
 	for k := range drs {
 		ts[k] = termsOf(&drs[k])
+		ts[k].marks = s.marks(ts[k].indicators)
 	}
 	tags := uniqueSorted(r.Tags)
 	key := groupSetKey(r.Suite, tags)
@@ -120,7 +153,7 @@ func (s *Scorer) Summary() Summary {
 		var lat []int64
 		for name, a := range v.accs {
 			lat = v.sortedLatencies(a, lat[:0])
-			out.Groups[name] = a.group(lat)
+			out.Groups[name] = a.group(lat, s.metricNames)
 		}
 		sum.Versions[i] = out
 	}
@@ -165,6 +198,7 @@ func VersionName(id string) string {
 // terms is what one result contributes to every group it belongs to.
 type terms struct {
 	indicators  map[string]bool
+	marks       []metricMark
 	judgeCalls  int
 	judgePassed int
 	tokens      int
@@ -210,11 +244,13 @@ type accumulator struct {
 	// conversations, those that passed, and their turns
 	convN, convOK, turnN, turnOK int
 	// workflow cases and their guard counts (first run and resume)
-	wfN                 int
-	guards              workflow.GuardCounts
-	mix                 map[string]int
-	failures            map[string]int
-	k, den              map[string]int
+	wfN      int
+	guards   workflow.GuardCounts
+	mix      map[string]int
+	failures map[string]int
+	// k and den count each metric (by its Scorer number) where it held
+	// and where it applied.
+	k, den              []int
 	judgeCalls, judgeOK int
 	violations          int
 	// calibration over decisions that are not errors
@@ -227,7 +263,7 @@ type accumulator struct {
 }
 
 func newAccumulator() *accumulator {
-	a := &accumulator{mix: map[string]int{}, failures: map[string]int{}, k: map[string]int{}, den: map[string]int{}}
+	a := &accumulator{mix: map[string]int{}, failures: map[string]int{}}
 	for _, c := range FailureCategories {
 		a.failures[c] = 0
 	}
@@ -267,13 +303,13 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 	if r.Failure == FailPolicyViolation {
 		a.violations++
 	}
-	for name, ok := range t.indicators {
-		if name == SchemaPassRate {
-			continue // counted per judge call below
+	for _, m := range t.marks { // schema pass rate is counted per judge call below
+		for len(a.den) <= m.metric {
+			a.den, a.k = append(a.den, 0), append(a.k, 0)
 		}
-		a.den[name]++
-		if ok {
-			a.k[name]++
+		a.den[m.metric]++
+		if m.ok {
+			a.k[m.metric]++
 		}
 	}
 	a.judgeCalls += t.judgeCalls
@@ -299,11 +335,13 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 }
 
 // group is the accumulator's figures; lat are its decisions' latencies,
-// sorted.
-func (a *accumulator) group(lat []int64) Group {
+// sorted; names are the metrics' names by number.
+func (a *accumulator) group(lat []int64, names []string) Group {
 	g := Group{N: a.n, Mix: a.mix, Failures: a.failures, Metrics: map[string]Rate{}}
-	for name, den := range a.den {
-		g.Metrics[name] = rate(a.k[name], den)
+	for i, den := range a.den {
+		if den > 0 {
+			g.Metrics[names[i]] = rate(a.k[i], den)
+		}
 	}
 	if a.judgeCalls > 0 {
 		g.Metrics[SchemaPassRate] = rate(a.judgeOK, a.judgeCalls)
