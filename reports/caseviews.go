@@ -49,7 +49,7 @@ type caseViews struct {
 
 // viewsInMemory is how many bytes of views stay in memory before the spool
 // moves to a temporary file.
-const viewsInMemory = 4 << 20
+const viewsInMemory = 1 << 20
 
 func newCaseViews() *caseViews {
 	return &caseViews{text: spool.New("case-views", viewsInMemory), strs: newInterner(), w: caseDataWriter{holes: true}}

@@ -90,7 +90,7 @@ type junitIndex struct {
 
 // failuresInMemory is how much of the failures' text stays in memory
 // before the spool moves to a temporary file.
-const failuresInMemory = 4 << 20
+const failuresInMemory = 1 << 20
 
 type junitKey struct{ version, suite string }
 
