@@ -174,6 +174,30 @@ func (v *caseViews) reader() (*viewReader, error) {
 	return &viewReader{v: v, r: r}, nil
 }
 
+// versionInput is the version and the whole input of the result at
+// stream position p, as its view keeps them.
+func (rd *viewReader) versionInput(p int) (version, input string, err error) {
+	if p < 0 || p >= len(rd.v.at) || rd.v.at[p] < 0 {
+		return "", "", fmt.Errorf("keep case-views: no view of result %d", p)
+	}
+	buf := make([]byte, rd.v.size[p])
+	if _, err := rd.r.ReadAt(buf, rd.v.at[p]); err != nil {
+		return "", "", fmt.Errorf("keep case-views: %w", err)
+	}
+	d := viewDecoder{b: buf}
+	version = string(d.bytes())
+	d.bool()
+	d.bytes()
+	d.bytes()
+	d.bytes()
+	d.bool()
+	input = string(d.bytes())
+	if d.bad {
+		return "", "", errDamagedView
+	}
+	return version, input, nil
+}
+
 // writeCase writes the case table's row of case id, whose results are at
 // positions, to w: the bytes caseOf's row encodes to, with strs
 // interning in caseOf's order.

@@ -1,0 +1,132 @@
+package compare
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/spool"
+	"github.com/routebench/routebench/router"
+)
+
+// flipTerms keeps, for every result as it is collected, what a Flip shows
+// of it when it is a comparison's head (pendingFlip.fill): its tags, its
+// input cut to InputLimit runes and its expected action and skill. So
+// Series fills its flips without reading any result back. They are kept
+// encoded in a spool (memory up to flipTermsInMemory, then an unlinked
+// temporary file), with 12 bytes a result in memory.
+type flipTerms struct {
+	spool *spool.Spool
+	at    []int64
+	size  []uint32
+	buf   []byte
+}
+
+// flipTermsInMemory is how many bytes of flip terms stay in memory.
+var flipTermsInMemory = 1 << 20
+
+var errDamagedFlipTerms = errors.New("keep flip-terms: a damaged record")
+
+// put keeps the terms of the result at stream position i.
+func (t *flipTerms) put(i int, r *harness.Result) {
+	if t.spool == nil {
+		t.spool = spool.New("flip-terms", flipTermsInMemory)
+	}
+	b := t.buf[:0]
+	if r.Tags == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = binary.AppendUvarint(b, uint64(len(r.Tags)))
+		for _, tag := range r.Tags {
+			b = appendFlipString(b, tag)
+		}
+	}
+	b = appendFlipString(b, truncate(r.Input, InputLimit))
+	b = appendFlipString(b, string(r.Expect.Action))
+	b = appendFlipString(b, r.Expect.Skill)
+	t.buf = b
+	for len(t.at) <= i {
+		t.at, t.size = append(t.at, -1), append(t.size, 0)
+	}
+	t.at[i], t.size[i] = t.spool.Len(), uint32(len(b))
+	t.spool.Write(b) // a failed write fails the reader, which fill reports
+}
+
+func appendFlipString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// fill fills each pending flip from its head's terms, as
+// pendingFlip.fill does from the head result.
+func (t *flipTerms) fill(pending []pendingFlip) error {
+	if len(pending) == 0 {
+		return nil
+	}
+	if t.spool == nil {
+		return fmt.Errorf("keep flip-terms: no terms of result %d", pending[0].pos)
+	}
+	r, err := t.spool.ReaderAt()
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	for _, p := range pending {
+		if p.pos < 0 || p.pos >= len(t.at) || t.at[p.pos] < 0 {
+			return fmt.Errorf("keep flip-terms: no terms of result %d", p.pos)
+		}
+		n := int(t.size[p.pos])
+		if cap(buf) < n {
+			buf = make([]byte, n)
+		}
+		buf = buf[:n]
+		if _, err := r.ReadAt(buf, t.at[p.pos]); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("keep flip-terms: %w", err)
+		}
+		if err := decodeFlipTerms(buf, p.flip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeFlipTerms sets f's head terms from a record put wrote.
+func decodeFlipTerms(b []byte, f *Flip) error {
+	bad := false
+	str := func() string {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			bad, b = true, nil
+			return ""
+		}
+		s := string(b[w : w+int(n)])
+		b = b[w+int(n):]
+		return s
+	}
+	if len(b) == 0 {
+		return errDamagedFlipTerms
+	}
+	hasTags := b[0] == 1
+	b = b[1:]
+	var tags []string
+	if hasTags {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)) {
+			return errDamagedFlipTerms
+		}
+		b = b[w:]
+		tags = make([]string, 0, n)
+		for range n {
+			tags = append(tags, str())
+		}
+	}
+	input, action, skill := str(), str(), str()
+	if bad || len(b) != 0 {
+		return errDamagedFlipTerms
+	}
+	f.Tags, f.Input, f.Expect, f.ExpectSkill = tags, input, router.Action(action), skill
+	return nil
+}
