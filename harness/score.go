@@ -49,6 +49,10 @@ type Scorer struct {
 	// them in slices (metricNames[i] is number i's name).
 	metrics     map[string]int
 	metricNames []string
+	// indicators and marks are each decision's of the result being added,
+	// reused from one result to the next.
+	indicators []map[string]bool
+	marks      [][]metricMark
 }
 
 type versionScore struct {
@@ -71,11 +75,10 @@ func NewScorer() *Scorer {
 	return &Scorer{versions: map[string]*versionScore{}, metrics: map[string]int{}}
 }
 
-// marks are a decision's indicators by metric number, for the groups to
-// count in slices rather than each look every name up in its maps.
-// Schema pass rate is left out: it is counted per judge call.
-func (s *Scorer) marks(indicators map[string]bool) []metricMark {
-	out := make([]metricMark, 0, len(indicators))
+// marksOf appends a decision's indicators by metric number to out, for
+// the groups to count in slices rather than each look every name up in
+// its maps. Schema pass rate is left out: it is counted per judge call.
+func (s *Scorer) marksOf(indicators map[string]bool, out []metricMark) []metricMark {
 	for name, ok := range indicators {
 		if name == SchemaPassRate {
 			continue
@@ -116,12 +119,26 @@ func (s *Scorer) Add(r *Result) {
 		}
 		return a
 	}
-	// A conversation adds one decision per turn; a single case one.
-	drs := DecisionResults(*r)
+	// A conversation adds one decision per turn; a single case one (r
+	// itself, as DecisionResults gives it, without a copy on the heap).
+	var one [1]Result
+	var drs []Result
+	if r.IsConversation() {
+		drs = DecisionResults(*r)
+	} else {
+		one[0] = *r
+		drs = one[:]
+	}
 	ts := make([]terms, len(drs))
 	for k := range drs {
-		ts[k] = termsOf(&drs[k])
-		ts[k].marks = s.marks(ts[k].indicators)
+		if k == len(s.indicators) {
+			s.indicators = append(s.indicators, make(map[string]bool, 24))
+			s.marks = append(s.marks, nil)
+		}
+		clear(s.indicators[k])
+		ts[k] = termsOf(s.indicators[k], &drs[k])
+		s.marks[k] = s.marksOf(ts[k].indicators, s.marks[k][:0])
+		ts[k].marks = s.marks[k]
 	}
 	tags := uniqueSorted(r.Tags)
 	key := groupSetKey(r.Suite, tags)
@@ -206,8 +223,9 @@ type terms struct {
 	guards      workflow.GuardCounts
 }
 
-func termsOf(r *Result) terms {
-	t := terms{indicators: Indicators(*r)}
+// termsOf is r's terms, its indicators in m (empty).
+func termsOf(m map[string]bool, r *Result) terms {
+	t := terms{indicators: indicatorsInto(m, r)}
 	if r.Workflow != nil {
 		t.guards = GuardTotals(r.Workflow, r.Resume)
 	}
