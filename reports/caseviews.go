@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"sync"
@@ -19,7 +17,8 @@ import (
 // table shows of it, so that the table is written without reading a
 // result back: the result's part of its case's row already encoded as
 // the case data's JSON, in a spool (memory up to viewsInMemory, then an
-// unlinked temporary file), and 12 bytes a result in memory.
+// unlinked temporary file), and 4 bytes a result in memory
+// (spool.Records).
 //
 // The string table's indexes depend on the order the table walks the
 // cases (sorted by ID, each case's results by column), which is not
@@ -35,10 +34,8 @@ import (
 // row's "differs"): its version, outcome, failure, action, skill and
 // inputs.
 type caseViews struct {
-	text *spool.Spool
-	// at and size locate the view of the result at each stream position.
-	at   []int64
-	size []uint32
+	// recs are the views by the results' stream positions.
+	recs *spool.Records
 	// strs and w are reused for every view.
 	strs *interner
 	w    caseDataWriter
@@ -52,7 +49,7 @@ type caseViews struct {
 const viewsInMemory = 1 << 20
 
 func newCaseViews() *caseViews {
-	return &caseViews{text: spool.New("case-views", viewsInMemory), strs: newInterner(), w: caseDataWriter{holes: true}}
+	return &caseViews{recs: spool.NewRecords("case-views", viewsInMemory), strs: newInterner(), w: caseDataWriter{holes: true}}
 }
 
 // add keeps the view of the result at stream position i.
@@ -102,12 +99,7 @@ func (v *caseViews) add(i int, r *harness.Result) {
 	}
 	w.err = nil
 	v.buf = b
-
-	for len(v.at) <= i {
-		v.at, v.size = append(v.at, -1), append(v.size, 0)
-	}
-	v.at[i], v.size[i] = v.text.Len(), uint32(len(b))
-	v.text.Write(b) // a failed write fails the spool's reader, which reports it
+	v.recs.Put(i, b)
 }
 
 func appendViewBool(b []byte, x bool) []byte {
@@ -153,8 +145,7 @@ type view struct {
 
 // viewReader writes case rows from the views.
 type viewReader struct {
-	v     *caseViews
-	r     io.ReaderAt
+	r     *spool.RecordReader
 	views []*view
 	bufs  [][]byte
 }
@@ -167,22 +158,19 @@ func (v *caseViews) reader() (*viewReader, error) {
 	if v.err != nil {
 		return nil, v.err
 	}
-	r, err := v.text.ReaderAt()
+	r, err := v.recs.Reader()
 	if err != nil {
 		return nil, err
 	}
-	return &viewReader{v: v, r: r}, nil
+	return &viewReader{r: r}, nil
 }
 
 // versionInput is the version and the whole input of the result at
 // stream position p, as its view keeps them.
 func (rd *viewReader) versionInput(p int) (version, input string, err error) {
-	if p < 0 || p >= len(rd.v.at) || rd.v.at[p] < 0 {
-		return "", "", fmt.Errorf("keep case-views: no view of result %d", p)
-	}
-	buf := make([]byte, rd.v.size[p])
-	if _, err := rd.r.ReadAt(buf, rd.v.at[p]); err != nil {
-		return "", "", fmt.Errorf("keep case-views: %w", err)
+	buf, err := rd.r.Read(p, nil)
+	if err != nil {
+		return "", "", err
 	}
 	d := viewDecoder{b: buf}
 	version = string(d.bytes())
@@ -208,17 +196,11 @@ func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[strin
 	}
 	vs := rd.views[:len(positions)]
 	for k, p := range positions {
-		if p < 0 || p >= len(rd.v.at) || rd.v.at[p] < 0 {
-			return fmt.Errorf("keep case-views: no view of result %d", p)
+		buf, err := rd.r.Read(p, rd.bufs[k])
+		if err != nil {
+			return err
 		}
-		n := int(rd.v.size[p])
-		if cap(rd.bufs[k]) < n {
-			rd.bufs[k] = make([]byte, n)
-		}
-		buf := rd.bufs[k][:n]
-		if _, err := rd.r.ReadAt(buf, rd.v.at[p]); err != nil {
-			return fmt.Errorf("keep case-views: %w", err)
-		}
+		rd.bufs[k] = buf
 		if err := vs[k].decode(buf); err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/internal/spool"
@@ -16,12 +15,10 @@ import (
 // input cut to InputLimit runes and its expected action and skill. So
 // Series fills its flips without reading any result back. They are kept
 // encoded in a spool (memory up to flipTermsInMemory, then an unlinked
-// temporary file), with 12 bytes a result in memory.
+// temporary file), with 4 bytes a result in memory (spool.Records).
 type flipTerms struct {
-	spool *spool.Spool
-	at    []int64
-	size  []uint32
-	buf   []byte
+	recs *spool.Records
+	buf  []byte
 }
 
 // flipTermsInMemory is how many bytes of flip terms stay in memory.
@@ -31,8 +28,8 @@ var errDamagedFlipTerms = errors.New("keep flip-terms: a damaged record")
 
 // put keeps the terms of the result at stream position i.
 func (t *flipTerms) put(i int, r *harness.Result) {
-	if t.spool == nil {
-		t.spool = spool.New("flip-terms", flipTermsInMemory)
+	if t.recs == nil {
+		t.recs = spool.NewRecords("flip-terms", flipTermsInMemory)
 	}
 	b := t.buf[:0]
 	if r.Tags == nil {
@@ -48,11 +45,7 @@ func (t *flipTerms) put(i int, r *harness.Result) {
 	b = appendFlipString(b, string(r.Expect.Action))
 	b = appendFlipString(b, r.Expect.Skill)
 	t.buf = b
-	for len(t.at) <= i {
-		t.at, t.size = append(t.at, -1), append(t.size, 0)
-	}
-	t.at[i], t.size[i] = t.spool.Len(), uint32(len(b))
-	t.spool.Write(b) // a failed write fails the reader, which fill reports
+	t.recs.Put(i, b) // a failed write fails the reader, which fill reports
 }
 
 func appendFlipString(b []byte, s string) []byte {
@@ -66,25 +59,17 @@ func (t *flipTerms) fill(pending []pendingFlip) error {
 	if len(pending) == 0 {
 		return nil
 	}
-	if t.spool == nil {
+	if t.recs == nil {
 		return fmt.Errorf("keep flip-terms: no terms of result %d", pending[0].pos)
 	}
-	r, err := t.spool.ReaderAt()
+	r, err := t.recs.Reader()
 	if err != nil {
 		return err
 	}
 	var buf []byte
 	for _, p := range pending {
-		if p.pos < 0 || p.pos >= len(t.at) || t.at[p.pos] < 0 {
-			return fmt.Errorf("keep flip-terms: no terms of result %d", p.pos)
-		}
-		n := int(t.size[p.pos])
-		if cap(buf) < n {
-			buf = make([]byte, n)
-		}
-		buf = buf[:n]
-		if _, err := r.ReadAt(buf, t.at[p.pos]); err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("keep flip-terms: %w", err)
+		if buf, err = r.Read(p.pos, buf); err != nil {
+			return err
 		}
 		if err := decodeFlipTerms(buf, p.flip); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -98,6 +99,51 @@ func TestSpoolReadsRecordsAtTheirOffsets(t *testing.T) {
 			}
 			if string(got) != want {
 				t.Errorf("in memory %d: record %d read back as %q", inMemory, i, got)
+			}
+		}
+	}
+}
+
+// Records read back by position are what was put there, in order or not,
+// with gaps, and with a position put again (the last put counts), in
+// memory or in a file.
+func TestRecordsReadBackByPosition(t *testing.T) {
+	for _, inMemory := range []int{1 << 20, 100, 0} {
+		for _, order := range []string{"in order", "with gaps", "out of order"} {
+			r := NewRecords("test", inMemory)
+			want := map[int]string{}
+			put := func(i int) {
+				rec := fmt.Sprintf("record %d of %d bytes", i, 20+i%7)
+				rec += strings.Repeat("x", i%7)
+				r.Put(i, []byte(rec))
+				want[i] = rec
+			}
+			for i := range 300 {
+				switch {
+				case order == "with gaps" && i%5 == 2:
+				case order == "out of order" && i == 150:
+					put(10) // again, later: this one counts
+					put(i)
+				default:
+					put(i)
+				}
+			}
+			rr, err := r.Reader()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf []byte
+			for _, i := range []int{299, 0, 64, 63, 128, 10, 151, 7, 12} {
+				got, err := rr.Read(i, buf)
+				if w, ok := want[i]; !ok {
+					if err == nil {
+						t.Errorf("%d, %s: record %d was never put, read %q", inMemory, order, i, got)
+					}
+					continue
+				} else if err != nil || string(got) != w {
+					t.Errorf("%d, %s: record %d read back as %q, %v; want %q", inMemory, order, i, got, err, w)
+				}
+				buf = got
 			}
 		}
 	}
