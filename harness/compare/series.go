@@ -116,7 +116,12 @@ func (c *SeriesCollector) Add(i int, r *harness.Result) {
 	rec := recordOf(i, r, c.indicators)
 	rec.hash = compactHash(rec.hash)
 	c.spill.put(v, &rec, c.word)
-	c.flips.put(i, r)
+	// The first version is every comparison's base, never a head: its
+	// results are never a flip's head, and a run of one version keeps no
+	// flip terms at all.
+	if v > 0 {
+		c.flips.put(i, r)
+	}
 }
 
 func (c *SeriesCollector) word(s string) uint64 {
