@@ -46,7 +46,7 @@ type caseViews struct {
 
 // viewsInMemory is how many bytes of views stay in memory before the spool
 // moves to a temporary file.
-const viewsInMemory = 1 << 20
+const viewsInMemory = 256 << 10
 
 func newCaseViews() *caseViews {
 	return &caseViews{recs: spool.NewRecords("case-views", viewsInMemory), strs: newInterner(), w: caseDataWriter{holes: true}}

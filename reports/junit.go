@@ -83,14 +83,14 @@ type junitIndex struct {
 	latencyUS []int64
 	failed    []uint64
 	// failureText holds each failed result's junitFailure, encoded by
-	// appendFailure, in add order; failureAt is where each starts.
-	failureText *spool.Spool
-	failureAt   []int64
+	// appendFailure, numbered in add order (4 bytes a failure).
+	failureText *spool.Records
+	failureBuf  []byte
 }
 
 // failuresInMemory is how much of the failures' text stays in memory
 // before the spool moves to a temporary file.
-const failuresInMemory = 1 << 20
+const failuresInMemory = 256 << 10
 
 type junitKey struct{ version, suite string }
 
@@ -103,7 +103,7 @@ type junitGroup struct {
 // newJUnitIndex starts an index over ids, or over ids of its own when nil.
 func newJUnitIndex(ids *caseIDs) *junitIndex {
 	x := &junitIndex{ids: ids, groups: map[junitKey]*junitGroup{}, seen: map[string]bool{},
-		failureText: spool.New("junit-failures", failuresInMemory)}
+		failureText: spool.NewRecords("junit-failures", failuresInMemory)}
 	if ids == nil {
 		x.ids, x.own = newCaseIDs(), true
 	}
@@ -141,8 +141,8 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 		// The failure is written now, while the result is at hand: the
 		// writer then reads no result back (a spool write that fails
 		// fails every later use of the spool, which writeJUnit reports).
-		x.failureAt = append(x.failureAt, x.failureText.Len())
-		x.failureText.Write(appendFailure(nil, junitFailureOf(r)))
+		x.failureBuf = appendFailure(x.failureBuf[:0], junitFailureOf(r))
+		x.failureText.Put(x.failures-1, x.failureBuf)
 	}
 }
 
@@ -173,14 +173,14 @@ func decodeFailure(b []byte) (*junitFailure, error) {
 // in add order (k), whatever the order they are asked for in.
 type failureReader struct {
 	x *junitIndex
-	r io.ReaderAt
+	r *spool.RecordReader
 	// before[w] is the number of failed results before word w of failed.
 	before []int
 	buf    []byte
 }
 
 func (x *junitIndex) failureReader() (*failureReader, error) {
-	r, err := x.failureText.ReaderAt()
+	r, err := x.failureText.Reader()
 	if err != nil {
 		return nil, err
 	}
@@ -197,19 +197,12 @@ func (x *junitIndex) failureReader() (*failureReader, error) {
 func (fr *failureReader) failure(k uint32) (*junitFailure, error) {
 	x := fr.x
 	j := fr.before[k/64] + bits.OnesCount64(x.failed[k/64]&(1<<(k%64)-1))
-	start, end := x.failureAt[j], x.failureText.Len()
-	if j+1 < len(x.failureAt) {
-		end = x.failureAt[j+1]
+	buf, err := fr.r.Read(j, fr.buf)
+	if err != nil {
+		return nil, err
 	}
-	if n := int(end - start); cap(fr.buf) < n {
-		fr.buf = make([]byte, n)
-	} else {
-		fr.buf = fr.buf[:n]
-	}
-	if _, err := fr.r.ReadAt(fr.buf, start); err != nil {
-		return nil, fmt.Errorf("keep junit-failures: %w", err)
-	}
-	return decodeFailure(fr.buf)
+	fr.buf = buf
+	return decodeFailure(buf)
 }
 
 // junitEntry is one result of a testsuite.

@@ -22,7 +22,7 @@ type flipTerms struct {
 }
 
 // flipTermsInMemory is how many bytes of flip terms stay in memory.
-var flipTermsInMemory = 1 << 20
+var flipTermsInMemory = 256 << 10
 
 var errDamagedFlipTerms = errors.New("keep flip-terms: a damaged record")
 
