@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/internal/compactint"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/workflow"
 )
@@ -31,7 +32,7 @@ func Score(results []Result) Summary {
 }
 
 // ScoreStream is Score over a stream: one pass, holding per-group counters
-// (and every decision's latency and groups, 12 bytes a decision) rather
+// (and every decision's latency and groups, 8 bytes a decision) rather
 // than results.
 func ScoreStream(rs ResultStream) (Summary, error) {
 	s := NewScorer()
@@ -62,7 +63,7 @@ type versionScore struct {
 	// counts in (an index into sets): exact percentiles need each group's
 	// latencies, and a decision is in several groups (all, its suite,
 	// each tag), so they are kept once, not once a group.
-	latencies []int64
+	latencies compactint.List
 	setOf     []uint32
 	// sets are the distinct group sets (a suite and its tags), setIndex
 	// finds one by its key.
@@ -156,7 +157,7 @@ func (s *Scorer) Add(r *Result) {
 		a.add(r, drs, ts)
 	}
 	for k := range drs {
-		vs.latencies = append(vs.latencies, drs[k].LatencyUS)
+		vs.latencies.Append(drs[k].LatencyUS)
 		vs.setOf = append(vs.setOf, set)
 	}
 }
@@ -197,7 +198,7 @@ func (v *versionScore) sortedLatencies(a *accumulator, buf []int64) []int64 {
 	}
 	for k, set := range v.setOf {
 		if in[set] {
-			buf = append(buf, v.latencies[k])
+			buf = append(buf, v.latencies.At(k))
 		}
 	}
 	slices.Sort(buf)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/compactint"
 	"github.com/routebench/routebench/internal/spool"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/workflow"
@@ -80,7 +81,7 @@ type junitIndex struct {
 	tests    int
 	failures int
 	// latencyUS and failed are per result, in add order.
-	latencyUS []int64
+	latencyUS compactint.List
 	failed    []uint64
 	// failureText holds each failed result's junitFailure, encoded by
 	// appendFailure, numbered in add order (4 bytes a failure).
@@ -116,7 +117,7 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 	if x.own {
 		x.ids.add(i, r.Case)
 	}
-	k := uint32(len(x.latencyUS))
+	k := uint32(x.latencyUS.Len())
 	if !x.seen[r.Version] {
 		x.seen[r.Version] = true
 		x.versions = append(x.versions, r.Version)
@@ -128,7 +129,7 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 		x.groups[key] = g
 	}
 	g.members = append(g.members, k)
-	x.latencyUS = append(x.latencyUS, r.LatencyUS)
+	x.latencyUS.Append(r.LatencyUS)
 	if k%64 == 0 {
 		x.failed = append(x.failed, 0)
 	}
@@ -214,7 +215,7 @@ type junitEntry struct {
 }
 
 func (x *junitIndex) entry(k uint32) junitEntry {
-	return junitEntry{id: x.ids.id(x.ids.at[k]), pos: x.ids.position(k), latencyUS: x.latencyUS[k], pass: x.passed(k)}
+	return junitEntry{id: x.ids.id(x.ids.at[k]), pos: x.ids.position(k), latencyUS: x.latencyUS.At(int(k)), pass: x.passed(k)}
 }
 
 func (x *junitIndex) passed(k uint32) bool { return x.failed[k/64]&(1<<(k%64)) == 0 }
