@@ -227,11 +227,16 @@ func LookupMetric(name string) (MetricInfo, bool) {
 //   - call_sequence_accuracy, over workflow cases listing calls (or
 //     resume calls): the skills called are exactly those, in order.
 func Indicators(r Result) map[string]bool {
+	return indicatorsInto(make(map[string]bool, 16), &r)
+}
+
+// indicatorsInto is Indicators(*r) in m, which must be empty: a caller
+// that is done with one result's map before the next reuses it.
+func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
 	e, d := r.Expect, r.Decision
-	m := make(map[string]bool, 16)
 	if r.Workflow != nil {
 		m[TaskSuccessRate] = r.Pass
-		if ok, listed := callsMatch(r); listed {
+		if ok, listed := callsMatch(*r); listed {
 			m[CallSequenceAccuracy] = ok
 		}
 		if e.Action == "" {
@@ -262,7 +267,7 @@ func Indicators(r Result) map[string]bool {
 	m[WrongExecutionRate] = d.Action.Acts() && (d.Action != e.Action || d.Skill != e.Skill)
 
 	if e.Action.Acts() && d.Action.Acts() && d.Skill == e.Skill && len(e.Params) > 0 {
-		kinds := mismatchKinds(ResultParamMismatches(r))
+		kinds := mismatchKinds(ResultParamMismatches(*r))
 		m[ParamErrorRate] = len(kinds) > 0
 		m[ParamErrorMissing] = kinds[MismatchMissing]
 		m[ParamErrorUnexpected] = kinds[MismatchUnexpected]

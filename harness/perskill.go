@@ -45,6 +45,8 @@ func PerSkill(results []Result) []SkillRow {
 type SkillCounter struct {
 	rows  map[skillKey]*SkillRow
 	order map[string]int
+	// indicators is reused for each decision's.
+	indicators map[string]bool
 }
 
 type skillKey struct{ version, skill string }
@@ -59,7 +61,18 @@ func (c *SkillCounter) Add(r *Result) {
 	if _, ok := c.order[r.Version]; !ok {
 		c.order[r.Version] = len(c.order)
 	}
-	for _, d := range DecisionResults(*r) {
+	// The decisions DecisionResults gives, a single case's without a copy
+	// on the heap.
+	var one [1]Result
+	var drs []Result
+	if r.IsConversation() {
+		drs = DecisionResults(*r)
+	} else {
+		one[0] = *r
+		drs = one[:]
+	}
+	for k := range drs {
+		d := &drs[k]
 		if d.Expect.Action == "" {
 			continue
 		}
@@ -73,7 +86,11 @@ func (c *SkillCounter) Add(r *Result) {
 			row = &SkillRow{Version: r.Version, Skill: skill}
 			c.rows[k] = row
 		}
-		m := Indicators(d)
+		if c.indicators == nil {
+			c.indicators = make(map[string]bool, 24)
+		}
+		clear(c.indicators)
+		m := indicatorsInto(c.indicators, d)
 		row.N++
 		if m[DecisionAccuracy] {
 			row.Correct++

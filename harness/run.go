@@ -689,8 +689,12 @@ func IsProviderError(d router.Decision) bool {
 // HasProviderError reports whether any decision of the result (any turn,
 // for a conversation) failed at the model provider.
 func HasProviderError(r Result) bool {
-	for _, d := range DecisionResults(r) {
-		if IsProviderError(d.Decision) {
+	// The decisions DecisionResults gives, without their copies.
+	if !r.IsConversation() {
+		return IsProviderError(r.Decision)
+	}
+	for i := range r.Turns {
+		if IsProviderError(r.Turns[i].Decision) {
 			return true
 		}
 	}

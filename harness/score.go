@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/internal/compactint"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/workflow"
 )
@@ -31,7 +32,7 @@ func Score(results []Result) Summary {
 }
 
 // ScoreStream is Score over a stream: one pass, holding per-group counters
-// (and every decision's latency and groups, 12 bytes a decision) rather
+// (and every decision's latency and groups, 8 bytes a decision) rather
 // than results.
 func ScoreStream(rs ResultStream) (Summary, error) {
 	s := NewScorer()
@@ -45,6 +46,14 @@ func ScoreStream(rs ResultStream) (Summary, error) {
 type Scorer struct {
 	order    []string
 	versions map[string]*versionScore
+	// metrics numbers the indicator names met so far, so a group counts
+	// them in slices (metricNames[i] is number i's name).
+	metrics     map[string]int
+	metricNames []string
+	// indicators and marks are each decision's of the result being added,
+	// reused from one result to the next.
+	indicators []map[string]bool
+	marks      [][]metricMark
 }
 
 type versionScore struct {
@@ -54,7 +63,7 @@ type versionScore struct {
 	// counts in (an index into sets): exact percentiles need each group's
 	// latencies, and a decision is in several groups (all, its suite,
 	// each tag), so they are kept once, not once a group.
-	latencies []int64
+	latencies compactint.List
 	setOf     []uint32
 	// sets are the distinct group sets (a suite and its tags), setIndex
 	// finds one by its key.
@@ -63,7 +72,34 @@ type versionScore struct {
 }
 
 // NewScorer starts an empty summary.
-func NewScorer() *Scorer { return &Scorer{versions: map[string]*versionScore{}} }
+func NewScorer() *Scorer {
+	return &Scorer{versions: map[string]*versionScore{}, metrics: map[string]int{}}
+}
+
+// marksOf appends a decision's indicators by metric number to out, for
+// the groups to count in slices rather than each look every name up in
+// its maps. Schema pass rate is left out: it is counted per judge call.
+func (s *Scorer) marksOf(indicators map[string]bool, out []metricMark) []metricMark {
+	for name, ok := range indicators {
+		if name == SchemaPassRate {
+			continue
+		}
+		i, known := s.metrics[name]
+		if !known {
+			i = len(s.metricNames)
+			s.metrics[name] = i
+			s.metricNames = append(s.metricNames, name)
+		}
+		out = append(out, metricMark{metric: i, ok: ok})
+	}
+	return out
+}
+
+// metricMark is one indicator of a decision: metric number and value.
+type metricMark struct {
+	metric int
+	ok     bool
+}
 
 // Add counts one result; r is not kept.
 func (s *Scorer) Add(r *Result) {
@@ -84,11 +120,26 @@ func (s *Scorer) Add(r *Result) {
 		}
 		return a
 	}
-	// A conversation adds one decision per turn; a single case one.
-	drs := DecisionResults(*r)
+	// A conversation adds one decision per turn; a single case one (r
+	// itself, as DecisionResults gives it, without a copy on the heap).
+	var one [1]Result
+	var drs []Result
+	if r.IsConversation() {
+		drs = DecisionResults(*r)
+	} else {
+		one[0] = *r
+		drs = one[:]
+	}
 	ts := make([]terms, len(drs))
 	for k := range drs {
-		ts[k] = termsOf(&drs[k])
+		if k == len(s.indicators) {
+			s.indicators = append(s.indicators, make(map[string]bool, 24))
+			s.marks = append(s.marks, nil)
+		}
+		clear(s.indicators[k])
+		ts[k] = termsOf(s.indicators[k], &drs[k])
+		s.marks[k] = s.marksOf(ts[k].indicators, s.marks[k][:0])
+		ts[k].marks = s.marks[k]
 	}
 	tags := uniqueSorted(r.Tags)
 	key := groupSetKey(r.Suite, tags)
@@ -106,7 +157,7 @@ func (s *Scorer) Add(r *Result) {
 		a.add(r, drs, ts)
 	}
 	for k := range drs {
-		vs.latencies = append(vs.latencies, drs[k].LatencyUS)
+		vs.latencies.Append(drs[k].LatencyUS)
 		vs.setOf = append(vs.setOf, set)
 	}
 }
@@ -120,7 +171,7 @@ func (s *Scorer) Summary() Summary {
 		var lat []int64
 		for name, a := range v.accs {
 			lat = v.sortedLatencies(a, lat[:0])
-			out.Groups[name] = a.group(lat)
+			out.Groups[name] = a.group(lat, s.metricNames)
 		}
 		sum.Versions[i] = out
 	}
@@ -147,7 +198,7 @@ func (v *versionScore) sortedLatencies(a *accumulator, buf []int64) []int64 {
 	}
 	for k, set := range v.setOf {
 		if in[set] {
-			buf = append(buf, v.latencies[k])
+			buf = append(buf, v.latencies.At(k))
 		}
 	}
 	slices.Sort(buf)
@@ -165,6 +216,7 @@ func VersionName(id string) string {
 // terms is what one result contributes to every group it belongs to.
 type terms struct {
 	indicators  map[string]bool
+	marks       []metricMark
 	judgeCalls  int
 	judgePassed int
 	tokens      int
@@ -172,8 +224,9 @@ type terms struct {
 	guards      workflow.GuardCounts
 }
 
-func termsOf(r *Result) terms {
-	t := terms{indicators: Indicators(*r)}
+// termsOf is r's terms, its indicators in m (empty).
+func termsOf(m map[string]bool, r *Result) terms {
+	t := terms{indicators: indicatorsInto(m, r)}
 	if r.Workflow != nil {
 		t.guards = GuardTotals(r.Workflow, r.Resume)
 	}
@@ -210,11 +263,13 @@ type accumulator struct {
 	// conversations, those that passed, and their turns
 	convN, convOK, turnN, turnOK int
 	// workflow cases and their guard counts (first run and resume)
-	wfN                 int
-	guards              workflow.GuardCounts
-	mix                 map[string]int
-	failures            map[string]int
-	k, den              map[string]int
+	wfN      int
+	guards   workflow.GuardCounts
+	mix      map[string]int
+	failures map[string]int
+	// k and den count each metric (by its Scorer number) where it held
+	// and where it applied.
+	k, den              []int
 	judgeCalls, judgeOK int
 	violations          int
 	// calibration over decisions that are not errors
@@ -227,7 +282,7 @@ type accumulator struct {
 }
 
 func newAccumulator() *accumulator {
-	a := &accumulator{mix: map[string]int{}, failures: map[string]int{}, k: map[string]int{}, den: map[string]int{}}
+	a := &accumulator{mix: map[string]int{}, failures: map[string]int{}}
 	for _, c := range FailureCategories {
 		a.failures[c] = 0
 	}
@@ -267,13 +322,13 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 	if r.Failure == FailPolicyViolation {
 		a.violations++
 	}
-	for name, ok := range t.indicators {
-		if name == SchemaPassRate {
-			continue // counted per judge call below
+	for _, m := range t.marks { // schema pass rate is counted per judge call below
+		for len(a.den) <= m.metric {
+			a.den, a.k = append(a.den, 0), append(a.k, 0)
 		}
-		a.den[name]++
-		if ok {
-			a.k[name]++
+		a.den[m.metric]++
+		if m.ok {
+			a.k[m.metric]++
 		}
 	}
 	a.judgeCalls += t.judgeCalls
@@ -299,11 +354,13 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 }
 
 // group is the accumulator's figures; lat are its decisions' latencies,
-// sorted.
-func (a *accumulator) group(lat []int64) Group {
+// sorted; names are the metrics' names by number.
+func (a *accumulator) group(lat []int64, names []string) Group {
 	g := Group{N: a.n, Mix: a.mix, Failures: a.failures, Metrics: map[string]Rate{}}
-	for name, den := range a.den {
-		g.Metrics[name] = rate(a.k[name], den)
+	for i, den := range a.den {
+		if den > 0 {
+			g.Metrics[names[i]] = rate(a.k[i], den)
+		}
 	}
 	if a.judgeCalls > 0 {
 		g.Metrics[SchemaPassRate] = rate(a.judgeOK, a.judgeCalls)

@@ -26,16 +26,16 @@ const (
 // (versions, suites, tags, skills, actions, failures, trace lines) are
 // stored once in Strings and referred to by index; index 0 is "".
 type caseData struct {
-	Versions []int      `json:"v"`
+	Versions []strID    `json:"v"`
 	Strings  []string   `json:"s"`
 	Cases    []caseJSON `json:"c"`
 }
 
 type caseJSON struct {
 	ID     string     `json:"id"`
-	Suite  int        `json:"su,omitempty"`
+	Suite  strID      `json:"su,omitempty"`
 	Input  string     `json:"in,omitempty"`
-	Tags   []int      `json:"t,omitempty"`
+	Tags   []strID    `json:"t,omitempty"`
 	Expect expectJSON `json:"x"`
 	// Results align with caseData.Versions; null where a version did not
 	// run the case.
@@ -55,12 +55,12 @@ type turnJSON struct {
 }
 
 type expectJSON struct {
-	Action     int            `json:"a,omitempty"`
-	Skill      int            `json:"k,omitempty"`
-	Gate       int            `json:"g,omitempty"`
+	Action     strID          `json:"a,omitempty"`
+	Skill      strID          `json:"k,omitempty"`
+	Gate       strID          `json:"g,omitempty"`
 	Params     map[string]any `json:"p,omitempty"`
-	Candidates []int          `json:"cd,omitempty"`
-	Never      []int          `json:"n,omitempty"`
+	Candidates []strID        `json:"cd,omitempty"`
+	Never      []strID        `json:"n,omitempty"`
 }
 
 // A trace step in the case data is compact because a run holds tens of
@@ -73,15 +73,15 @@ type traceJSON = any
 
 type resultJSON struct {
 	Pass       int     `json:"p,omitempty"`
-	Failure    int     `json:"f,omitempty"`
-	Action     int     `json:"a,omitempty"`
-	Skill      int     `json:"k,omitempty"`
+	Failure    strID   `json:"f,omitempty"`
+	Action     strID   `json:"a,omitempty"`
+	Skill      strID   `json:"k,omitempty"`
 	Confidence float64 `json:"c,omitempty"`
-	Stage      int     `json:"st,omitempty"`
-	Gate       int     `json:"g,omitempty"`
+	Stage      strID   `json:"st,omitempty"`
+	Gate       strID   `json:"g,omitempty"`
 	// Params is the decision's params as compact JSON, interned: versions
 	// that agree on a case's params store them once.
-	Params     int         `json:"pa,omitempty"`
+	Params     strID       `json:"pa,omitempty"`
 	Candidates [][2]any    `json:"cd,omitempty"`
 	Errors     []string    `json:"e,omitempty"`
 	Message    string      `json:"m,omitempty"`
@@ -100,31 +100,44 @@ type resultJSON struct {
 	Severity int `json:"sv,omitempty"`
 }
 
+// strID is a string's index in the case data's string table (Strings).
+// It encodes as the number; the case table's spool (caseViews) tells it
+// from other numbers by its type.
+type strID int
+
 // interner hands out stable indexes for repeated strings.
 type interner struct {
-	index   map[string]int
+	index   map[string]strID
 	strings []string
 }
 
 func newInterner() *interner {
-	return &interner{index: map[string]int{"": 0}, strings: []string{""}}
+	return &interner{index: map[string]strID{"": 0}, strings: []string{""}}
 }
 
-func (t *interner) id(s string) int {
+// reset empties the table for reuse.
+func (t *interner) reset() {
+	clear(t.index)
+	t.index[""] = 0
+	clear(t.strings[1:])
+	t.strings = t.strings[:1]
+}
+
+func (t *interner) id(s string) strID {
 	if i, ok := t.index[s]; ok {
 		return i
 	}
-	i := len(t.strings)
+	i := strID(len(t.strings))
 	t.index[s] = i
 	t.strings = append(t.strings, s)
 	return i
 }
 
-func (t *interner) ids(ss []string) []int {
+func (t *interner) ids(ss []string) []strID {
 	if len(ss) == 0 {
 		return nil
 	}
-	out := make([]int, len(ss))
+	out := make([]strID, len(ss))
 	for i, s := range ss {
 		out[i] = t.id(s)
 	}
@@ -170,7 +183,7 @@ func columns(versions []string) map[string]int {
 // order, so the cases are encoded to a temporary file first and copied
 // after it. It is compact JSON whose <, > and & are \u escaped, so it can
 // sit inside a <script> element without ending it.
-func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, order caseOrder) (err error) {
+func writeCaseData(out io.Writer, versions []string, views *caseViews, order caseOrder) (err error) {
 	strs := newInterner()
 	vids := strs.ids(versions)
 	col := columns(versions)
@@ -185,24 +198,19 @@ func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, or
 		}
 	}()
 	cw := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4), out: tmp}
-	var results []*harness.Result
+	rd, err := views.reader()
+	if err != nil {
+		return err
+	}
 	var positions []int
 	for i := range order.Len() {
-		id := order.ID(i)
-		results = results[:0]
 		positions = order.Positions(i, positions[:0])
-		if err := rs.Read(positions, func(_ int, r *harness.Result) error {
-			cp := *r
-			results = append(results, &cp)
-			return nil
-		}); err != nil {
-			return err
-		}
 		if i > 0 {
 			cw.b = append(cw.b, ',')
 		}
-		c := caseOf(strs, col, id, results)
-		cw.caseJSON(&c)
+		if err := rd.writeCase(cw, strs, col, order.ID(i), positions); err != nil {
+			return err
+		}
 		cw.flush()
 	}
 	if _, err := tmp.Write(cw.b); err != nil || cw.err != nil {
@@ -211,7 +219,7 @@ func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, or
 
 	w := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4), out: out}
 	w.b = append(w.b, `{"v":`...)
-	w.ints(vids)
+	w.ids(vids)
 	w.b = append(w.b, `,"s":`...)
 	w.strings(strs.strings)
 	w.b = append(w.b, `,"c":`...)
@@ -238,11 +246,32 @@ func writeCaseData(out io.Writer, versions []string, rs harness.ResultStream, or
 }
 
 // caseOf is one case's row of the case table: rs are its results, in the
-// order they came.
+// order they came. Strings are interned in this order: the first
+// result's case members (caseHeadOf), then each result's own
+// (resultPartOf) in column order; caseViews keeps the two parts apart
+// and interns them in the same order.
 func caseOf(strs *interner, col map[string]int, id string, rs []*harness.Result) caseJSON {
 	c := caseJSON{ID: id, Results: make([]*resultJSON, len(col))}
 	sort.SliceStable(rs, func(i, j int) bool { return col[rs[i].Version] < col[rs[j].Version] })
 	first := rs[0]
+	caseHeadOf(strs, &c, first)
+	for _, r := range rs {
+		rj := resultPartOf(strs, r)
+		rj.Input = changedInput(r, first, c.Input)
+		c.Results[col[r.Version]] = rj
+	}
+	for _, r := range rs[1:] {
+		if r.Pass != first.Pass || r.Failure != first.Failure ||
+			r.Decision.Action != first.Decision.Action || r.Decision.Skill != first.Decision.Skill {
+			c.Differs = 1
+		}
+	}
+	return c
+}
+
+// caseHeadOf sets the case members the case table takes from the first
+// result: suite, input, tags, expectation and a conversation's turns.
+func caseHeadOf(strs *interner, c *caseJSON, first *harness.Result) {
 	c.Suite = strs.id(first.Suite)
 	c.Input = truncateRunes(first.Input, maxInputRunes)
 	c.Tags = strs.ids(first.Tags)
@@ -253,32 +282,53 @@ func caseOf(strs *interner, col map[string]int, id string, rs []*harness.Result)
 			c.Turns = append(c.Turns, turnJSON{Input: truncateRunes(t.Input, maxInputRunes), Expect: expectView(strs, t.Expect)})
 		}
 	}
-	for _, r := range rs {
-		rj := resultView(strs, r)
-		if r.IsConversation() {
-			rj.FailedTurn = r.FailedTurn
-			turns := harness.DecisionResults(*r)
-			for i := range turns {
-				rj.Turns = append(rj.Turns, resultView(strs, &turns[i]))
-			}
-			if in := conversationText(r); in != c.Input {
-				rj.Input = in
-			}
-		} else if r.Input != first.Input {
-			rj.Input = truncateRunes(r.Input, maxInputRunes)
-		}
-		if !r.Pass {
-			rj.Severity = int(harness.SeverityOf(*r))
-		}
-		c.Results[col[r.Version]] = rj
-	}
-	for _, r := range rs[1:] {
-		if r.Pass != first.Pass || r.Failure != first.Failure ||
-			r.Decision.Action != first.Decision.Action || r.Decision.Skill != first.Decision.Skill {
-			c.Differs = 1
+}
+
+// resultPartOf is a result's column of the case table but for its Input,
+// which depends on the case's first result (changedInput).
+func resultPartOf(strs *interner, r *harness.Result) *resultJSON {
+	rj := resultView(strs, r)
+	if r.IsConversation() {
+		rj.FailedTurn = r.FailedTurn
+		turns := harness.DecisionResults(*r)
+		for i := range turns {
+			rj.Turns = append(rj.Turns, resultView(strs, &turns[i]))
 		}
 	}
-	return c
+	if !r.Pass {
+		rj.Severity = int(harness.SeverityOf(*r))
+	}
+	return rj
+}
+
+// changedInput is the input a result's column shows: only when it saw
+// other text than the case's first result, whose shown input is caseInput.
+func changedInput(r, first *harness.Result, caseInput string) string {
+	return inputChange(r.IsConversation(), r.Input, conversationTextOf(r), first.Input, caseInput)
+}
+
+// inputChange is changedInput from what it reads of the results: whether
+// the result is a conversation, its input and its turns' text (for a
+// conversation), and the first result's input and shown input.
+func inputChange(conv bool, input, convText, firstInput, caseInput string) string {
+	if conv {
+		if convText != caseInput {
+			return convText
+		}
+		return ""
+	}
+	if input != firstInput {
+		return truncateRunes(input, maxInputRunes)
+	}
+	return ""
+}
+
+// conversationTextOf is conversationText for a conversation, "" otherwise.
+func conversationTextOf(r *harness.Result) string {
+	if !r.IsConversation() {
+		return ""
+	}
+	return conversationText(r)
 }
 
 // conversationText is a conversation's user turns on one line, for the

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"github.com/routebench/routebench/internal/jsonstr"
@@ -29,13 +30,15 @@ type caseDataWriter struct {
 	err    error
 	// out, when set, receives each full chunk instead of chunks.
 	out io.Writer
+	// holes says string indexes are written as holes (see id).
+	holes bool
 }
 
 // encodeCaseData writes d as JSON.
 func encodeCaseData(d *caseData) ([][]byte, error) {
 	w := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4)}
 	w.b = append(w.b, `{"v":`...)
-	w.ints(d.Versions)
+	w.ids(d.Versions)
 	w.b = append(w.b, `,"s":`...)
 	w.strings(d.Strings)
 	w.b = append(w.b, `,"c":`...)
@@ -92,8 +95,8 @@ func (w *caseDataWriter) flush() {
 	w.b = make([]byte, 0, chunkSize+chunkSize/4)
 }
 
-// ints writes a []int without omitempty: null when nil.
-func (w *caseDataWriter) ints(xs []int) {
+// ids writes a []strID without omitempty: null when nil.
+func (w *caseDataWriter) ids(xs []strID) {
 	if xs == nil {
 		w.b = append(w.b, "null"...)
 		return
@@ -103,9 +106,21 @@ func (w *caseDataWriter) ints(xs []int) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = strconv.AppendInt(w.b, int64(x), 10)
+		w.id(x)
 	}
 	w.b = append(w.b, ']')
+}
+
+// id writes a string's index: the number, or with holes set a hole (a
+// zero byte, which JSON text never holds, and the index as a uvarint)
+// for caseViews to fill in.
+func (w *caseDataWriter) id(x strID) {
+	if w.holes {
+		w.b = append(w.b, 0)
+		w.b = binary.AppendUvarint(w.b, uint64(x))
+		return
+	}
+	w.b = strconv.AppendInt(w.b, int64(x), 10)
 }
 
 // fields writes an object's members; sep is ',' after the first.
@@ -142,10 +157,18 @@ func (f *fields) str(name, s string) {
 	}
 }
 
-func (f *fields) intList(name string, xs []int) {
+// id writes a string index field, left out when 0 (the empty string).
+func (f *fields) id(name string, x strID) {
+	if x != 0 {
+		f.key(name)
+		f.w.id(x)
+	}
+}
+
+func (f *fields) idList(name string, xs []strID) {
 	if len(xs) > 0 {
 		f.key(name)
-		f.w.ints(xs)
+		f.w.ids(xs)
 	}
 }
 
@@ -154,11 +177,7 @@ func (f *fields) end() { f.w.b = append(f.w.b, '}') }
 func (w *caseDataWriter) caseJSON(c *caseJSON) {
 	f := w.object()
 	w.b = jsonstr.Append(f.key("id"), c.ID)
-	f.int("su", int64(c.Suite))
-	f.str("in", c.Input)
-	f.intList("t", c.Tags)
-	f.key("x")
-	w.expect(&c.Expect)
+	w.caseHead(&f, c)
 	f.key("r")
 	if c.Results == nil {
 		w.b = append(w.b, "null"...)
@@ -172,6 +191,22 @@ func (w *caseDataWriter) caseJSON(c *caseJSON) {
 		}
 		w.b = append(w.b, ']')
 	}
+	w.caseTail(&f, c)
+	f.int("df", int64(c.Differs))
+	f.end()
+}
+
+// caseHead writes a case's members between its id and its results.
+func (w *caseDataWriter) caseHead(f *fields, c *caseJSON) {
+	f.id("su", c.Suite)
+	f.str("in", c.Input)
+	f.idList("t", c.Tags)
+	f.key("x")
+	w.expect(&c.Expect)
+}
+
+// caseTail writes a case's turns, which follow its results.
+func (w *caseDataWriter) caseTail(f *fields, c *caseJSON) {
 	if len(c.Turns) > 0 {
 		f.key("tu")
 		w.b = append(w.b, '[')
@@ -187,21 +222,19 @@ func (w *caseDataWriter) caseJSON(c *caseJSON) {
 		}
 		w.b = append(w.b, ']')
 	}
-	f.int("df", int64(c.Differs))
-	f.end()
 }
 
 func (w *caseDataWriter) expect(x *expectJSON) {
 	f := w.object()
-	f.int("a", int64(x.Action))
-	f.int("k", int64(x.Skill))
-	f.int("g", int64(x.Gate))
+	f.id("a", x.Action)
+	f.id("k", x.Skill)
+	f.id("g", x.Gate)
 	if len(x.Params) > 0 {
 		f.key("p")
 		w.value(x.Params)
 	}
-	f.intList("cd", x.Candidates)
-	f.intList("n", x.Never)
+	f.idList("cd", x.Candidates)
+	f.idList("n", x.Never)
 	f.end()
 }
 
@@ -211,17 +244,25 @@ func (w *caseDataWriter) result(r *resultJSON) {
 		return
 	}
 	f := w.object()
+	w.resultHead(&f, r)
+	f.str("in", r.Input)
+	w.resultTail(&f, r)
+	f.end()
+}
+
+// resultHead writes a result's members before its input.
+func (w *caseDataWriter) resultHead(f *fields, r *resultJSON) {
 	f.int("p", int64(r.Pass))
-	f.int("f", int64(r.Failure))
-	f.int("a", int64(r.Action))
-	f.int("k", int64(r.Skill))
+	f.id("f", r.Failure)
+	f.id("a", r.Action)
+	f.id("k", r.Skill)
 	if r.Confidence != 0 {
 		f.key("c")
 		w.float(r.Confidence)
 	}
-	f.int("st", int64(r.Stage))
-	f.int("g", int64(r.Gate))
-	f.int("pa", int64(r.Params))
+	f.id("st", r.Stage)
+	f.id("g", r.Gate)
+	f.id("pa", r.Params)
 	if len(r.Candidates) > 0 {
 		f.key("cd")
 		w.b = append(w.b, '[')
@@ -248,7 +289,10 @@ func (w *caseDataWriter) result(r *resultJSON) {
 	}
 	f.str("raw", r.Raw)
 	f.int("l", r.LatencyUS)
-	f.str("in", r.Input)
+}
+
+// resultTail writes a result's members after its input.
+func (w *caseDataWriter) resultTail(f *fields, r *resultJSON) {
 	if len(r.Turns) > 0 {
 		f.key("tu")
 		w.b = append(w.b, '[')
@@ -262,7 +306,6 @@ func (w *caseDataWriter) result(r *resultJSON) {
 	}
 	f.int("ft", int64(r.FailedTurn))
 	f.int("sv", int64(r.Severity))
-	f.end()
 }
 
 // value writes the dynamic parts of the case data: trace steps, candidate
@@ -273,6 +316,8 @@ func (w *caseDataWriter) value(v any) {
 		w.b = append(w.b, "null"...)
 	case int:
 		w.b = strconv.AppendInt(w.b, int64(v), 10)
+	case strID:
+		w.id(v)
 	case float64:
 		w.float(v)
 	case string:

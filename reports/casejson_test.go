@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -40,6 +41,41 @@ var _ = Describe("the case data writer", func() {
 		own, reference, err := reports.CaseDataForTest(versions, results)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(own)).To(Equal(string(reference)))
+	})
+
+	It("writes the same rows from the views kept while collecting, however a case's results are laid out", func() {
+		// CaseDataForTest fails when the rows written from views differ
+		// from the writer's; these are the layouts where a view's parts
+		// meet: a version without the case, a repeated result, a changed
+		// input, a result with nothing decided, a conversation beside a
+		// single request, a version the list does not name, and results
+		// that do not come version by version.
+		results := syntheticRun(40, 3)
+		v1, v2, v3 := results[0].Version, results[40].Version, results[80].Version
+		results[45].Input = "the same case, other text in this version"
+		results[90].Input = results[10].Input + " (changed)"
+		repeated := results[50]
+		repeated.Decision.Skill, repeated.Pass, repeated.Failure = "another_skill", false, harness.FailureCategories[0]
+		results = append(results, repeated)
+		results[51] = harness.Result{Format: 1, Version: v2, Case: results[11].Case, Suite: "boundary", Input: "x"}
+		results[95] = harness.Result{Format: 1, Version: v3, Case: results[15].Case, Suite: results[15].Suite, Input: results[15].Input}
+		conv := convResult(v3)
+		conv.Case = results[12].Case
+		results = append(results, conv, convResult(v1), convResult(v2))
+		stray := results[13]
+		stray.Version = "v9@00000009"
+		results = append(results, stray)
+		results = slices.Delete(results, 20, 22) // v1 without two cases
+		rng := rand.New(rand.NewPCG(7, 8))
+		rng.Shuffle(len(results), func(i, j int) { results[i], results[j] = results[j], results[i] })
+		for _, versions := range [][]string{{v1, v2, v3}, {v3, v1, v2}} {
+			own, reference, err := reports.CaseDataForTest(versions, results)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(own)).To(Equal(string(reference)))
+			Expect(string(own)).To(ContainSubstring(`"df":1`))
+			Expect(string(own)).To(ContainSubstring(`"in":"the same case, other text in this version"`))
+			Expect(string(own)).To(MatchRegexp(`[\[,]\{"sv":\d\}`), "a result with nothing decided")
+		}
 	})
 
 	It("writes null for no cases, as json.Marshal does", func() {

@@ -35,6 +35,9 @@ type digest struct {
 	// results.
 	ids  *caseIDs
 	rows int
+	// views are what the case table shows of each result (shared by
+	// copies of the digest).
+	views *caseViews
 	// versionAt is, for each position, its version's index in order, so
 	// fetchFlipInputs reads only the flipped heads' results of a case (4
 	// bytes a result); unordered says positions did not come as 0, 1, 2…
@@ -78,7 +81,7 @@ type flipTerms struct {
 func newDigest(fallback bool) *digest {
 	return &digest{versions: map[string]*versionDigest{}, expected: map[string]int{}, models: map[string]bool{},
 		skills: harness.NewSkillCounter(), ids: newCaseIDs(), flipInputs: map[[2]string]string{},
-		fallback: fallback}
+		fallback: fallback, views: newCaseViews()}
 }
 
 // digestOf is the digest of in's results: the one a Collector gathered
@@ -115,11 +118,16 @@ func digestOf(in *Input) (*digest, error) {
 	}
 }
 
-// fetchFlipInputs reads back the results of the cases in.Comparisons
-// flipped, for their whole inputs (a comparison keeps them cut).
+// fetchFlipInputs finds the whole inputs (a comparison keeps them cut) of
+// the cases in.Comparisons flipped, in their heads' views: no result is
+// read back.
 func (d *digest) fetchFlipInputs(in *Input) error {
 	want := wantedFlips(in)
-	var positions []int
+	type at struct {
+		pos int
+		id  string
+	}
+	var positions []at
 	var buf []int
 	for k := range want {
 		n, ok := d.ids.lookup(k[1])
@@ -129,7 +137,7 @@ func (d *digest) fetchFlipInputs(in *Input) error {
 		buf = d.ids.positions(n, buf[:0])
 		for _, p := range buf {
 			if d.unordered || d.order[d.versionAt[p]] == k[0] {
-				positions = append(positions, p)
+				positions = append(positions, at{p, k[1]})
 			}
 		}
 	}
@@ -137,14 +145,22 @@ func (d *digest) fetchFlipInputs(in *Input) error {
 		return nil
 	}
 	// A case flipped in two comparisons with the same head is read once.
-	slices.Sort(positions)
-	positions = slices.Compact(positions)
-	return harness.ReadCases(in.results(), positions, func(_ int, r *harness.Result) error {
-		if k := (flipKey{r.Version, r.Case}); want[k] {
-			d.flipInputs[k] = r.Input
+	slices.SortFunc(positions, func(a, b at) int { return a.pos - b.pos })
+	positions = slices.CompactFunc(positions, func(a, b at) bool { return a.pos == b.pos })
+	rd, err := d.views.reader()
+	if err != nil {
+		return err
+	}
+	for _, p := range positions {
+		version, input, err := rd.versionInput(p.pos)
+		if err != nil {
+			return err
 		}
-		return nil
-	})
+		if k := (flipKey{version, p.id}); want[k] {
+			d.flipInputs[k] = input
+		}
+	}
+	return nil
 }
 
 // wantedFlips is the (head, case) of every flip in in.Comparisons.
@@ -233,6 +249,7 @@ func (d *digest) add(i int, r *harness.Result) {
 		d.order = append(d.order, r.Version)
 	}
 	d.ids.add(i, r.Case)
+	d.views.add(i, r)
 	if !d.unordered && i == len(d.versionAt) {
 		d.versionAt = append(d.versionAt, int32(slices.Index(d.order, r.Version)))
 	} else {

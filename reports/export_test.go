@@ -3,13 +3,17 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"github.com/routebench/routebench/internal/jsonstr"
 
 	"github.com/routebench/routebench/harness"
 )
 
 // CaseDataForTest encodes the case table's data both ways: with the
-// report's own writer and with json.Marshal, which it must equal.
+// report's own writer and with json.Marshal, which it must equal. The
+// report writes it a third way, from each result's view kept as it was
+// collected (caseViews), and that must be the writer's bytes too: when
+// it is not, err says so.
 func CaseDataForTest(versions []string, results []harness.Result) (own, reference []byte, err error) {
 	d := caseDataOf(versions, results)
 	chunks, err := encodeCaseData(d)
@@ -17,7 +21,23 @@ func CaseDataForTest(versions []string, results []harness.Result) (own, referenc
 		return nil, nil, err
 	}
 	reference, err = json.Marshal(d)
-	return bytes.Join(chunks, nil), reference, err
+	own = bytes.Join(chunks, nil)
+	if err != nil {
+		return own, reference, err
+	}
+	ids, views := newCaseIDs(), newCaseViews()
+	for i := range results {
+		ids.add(i, results[i].Case)
+		views.add(i, &results[i])
+	}
+	var streamed bytes.Buffer
+	if err := writeCaseData(&streamed, versions, views, ids.order()); err != nil {
+		return own, reference, fmt.Errorf("case data from views: %w", err)
+	}
+	if !bytes.Equal(streamed.Bytes(), own) {
+		return own, reference, fmt.Errorf("case data from views differs from the writer's:\n%s\n%s", streamed.Bytes(), own)
+	}
+	return own, reference, nil
 }
 
 // JSONStringForTest is the writer's string encoding.

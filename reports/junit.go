@@ -1,14 +1,18 @@
 package reports
 
 import (
+	"encoding/binary"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/compactint"
+	"github.com/routebench/routebench/internal/spool"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/workflow"
 )
@@ -44,26 +48,28 @@ func WriteJUnit(w io.Writer, results []harness.Result) error {
 }
 
 // WriteJUnitStream is WriteJUnit reading a stream: one pass counts each
-// (version, suite) and notes its cases (ID, time, position), then only the
-// failed cases are read back for their reports, so memory holds a few
-// words per result, not the results.
+// (version, suite), notes its cases (ID, time, position) and keeps each
+// failed case's failure (type, message, report) in a spool, so memory
+// holds a few words per result, not the results, and no result is read
+// back.
 func WriteJUnitStream(w io.Writer, rs harness.ResultStream) error {
 	idx := newJUnitIndex(nil)
 	if err := rs.Each(func(i int, r *harness.Result) error { idx.add(i, r); return nil }); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
-	return writeJUnit(w, rs, idx)
+	return writeJUnit(w, idx)
 }
 
 // WriteJUnitCollected is WriteJUnitStream with the pass made by the
-// caller's Collector over the same stream.
+// caller's Collector over the same stream; rs is not read again.
 func WriteJUnitCollected(w io.Writer, rs harness.ResultStream, c *Collector) error {
-	return writeJUnit(w, rs, c.junit)
+	return writeJUnit(w, c.junit)
 }
 
 // junitIndex is junit.xml's view of the results: per (version, suite),
-// its results in stream order; per result, its time and outcome. A
-// result's case ID and position are in ids (12 bytes a result here).
+// its results in stream order; per result, its time and outcome; per
+// failed result, its failure as written. A result's case ID and position
+// are in ids (12 bytes a result here).
 type junitIndex struct {
 	ids *caseIDs
 	// own says add numbers the ids itself; a Collector's digest does it
@@ -75,9 +81,17 @@ type junitIndex struct {
 	tests    int
 	failures int
 	// latencyUS and failed are per result, in add order.
-	latencyUS []int64
+	latencyUS compactint.List
 	failed    []uint64
+	// failureText holds each failed result's junitFailure, encoded by
+	// appendFailure, numbered in add order (4 bytes a failure).
+	failureText *spool.Records
+	failureBuf  []byte
 }
+
+// failuresInMemory is how much of the failures' text stays in memory
+// before the spool moves to a temporary file.
+const failuresInMemory = 256 << 10
 
 type junitKey struct{ version, suite string }
 
@@ -89,7 +103,8 @@ type junitGroup struct {
 
 // newJUnitIndex starts an index over ids, or over ids of its own when nil.
 func newJUnitIndex(ids *caseIDs) *junitIndex {
-	x := &junitIndex{ids: ids, groups: map[junitKey]*junitGroup{}, seen: map[string]bool{}}
+	x := &junitIndex{ids: ids, groups: map[junitKey]*junitGroup{}, seen: map[string]bool{},
+		failureText: spool.NewRecords("junit-failures", failuresInMemory)}
 	if ids == nil {
 		x.ids, x.own = newCaseIDs(), true
 	}
@@ -102,7 +117,7 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 	if x.own {
 		x.ids.add(i, r.Case)
 	}
-	k := uint32(len(x.latencyUS))
+	k := uint32(x.latencyUS.Len())
 	if !x.seen[r.Version] {
 		x.seen[r.Version] = true
 		x.versions = append(x.versions, r.Version)
@@ -114,7 +129,7 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 		x.groups[key] = g
 	}
 	g.members = append(g.members, k)
-	x.latencyUS = append(x.latencyUS, r.LatencyUS)
+	x.latencyUS.Append(r.LatencyUS)
 	if k%64 == 0 {
 		x.failed = append(x.failed, 0)
 	}
@@ -124,7 +139,71 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 		x.failed[k/64] |= 1 << (k % 64)
 		g.failures++
 		x.failures++
+		// The failure is written now, while the result is at hand: the
+		// writer then reads no result back (a spool write that fails
+		// fails every later use of the spool, which writeJUnit reports).
+		x.failureBuf = appendFailure(x.failureBuf[:0], junitFailureOf(r))
+		x.failureText.Put(x.failures-1, x.failureBuf)
 	}
+}
+
+// appendFailure encodes f as three length-prefixed strings.
+func appendFailure(b []byte, f *junitFailure) []byte {
+	for _, s := range []string{f.Type, f.Message, f.Body} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+// decodeFailure is appendFailure's inverse.
+func decodeFailure(b []byte) (*junitFailure, error) {
+	var parts [3]string
+	for i := range parts {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			return nil, fmt.Errorf("keep junit-failures: a damaged record")
+		}
+		parts[i] = string(b[w : w+int(n)])
+		b = b[w+int(n):]
+	}
+	return &junitFailure{Type: parts[0], Message: parts[1], Body: parts[2]}, nil
+}
+
+// failureReader reads failed results' failures back by their positions
+// in add order (k), whatever the order they are asked for in.
+type failureReader struct {
+	x *junitIndex
+	r *spool.RecordReader
+	// before[w] is the number of failed results before word w of failed.
+	before []int
+	buf    []byte
+}
+
+func (x *junitIndex) failureReader() (*failureReader, error) {
+	r, err := x.failureText.Reader()
+	if err != nil {
+		return nil, err
+	}
+	fr := &failureReader{x: x, r: r, before: make([]int, len(x.failed))}
+	n := 0
+	for w, word := range x.failed {
+		fr.before[w] = n
+		n += bits.OnesCount64(word)
+	}
+	return fr, nil
+}
+
+// failure is the failure of result k, which failed.
+func (fr *failureReader) failure(k uint32) (*junitFailure, error) {
+	x := fr.x
+	j := fr.before[k/64] + bits.OnesCount64(x.failed[k/64]&(1<<(k%64)-1))
+	buf, err := fr.r.Read(j, fr.buf)
+	if err != nil {
+		return nil, err
+	}
+	fr.buf = buf
+	return decodeFailure(buf)
 }
 
 // junitEntry is one result of a testsuite.
@@ -136,12 +215,16 @@ type junitEntry struct {
 }
 
 func (x *junitIndex) entry(k uint32) junitEntry {
-	return junitEntry{id: x.ids.id(x.ids.at[k]), pos: x.ids.position(k), latencyUS: x.latencyUS[k], pass: x.passed(k)}
+	return junitEntry{id: x.ids.id(x.ids.at[k]), pos: x.ids.position(k), latencyUS: x.latencyUS.At(int(k)), pass: x.passed(k)}
 }
 
 func (x *junitIndex) passed(k uint32) bool { return x.failed[k/64]&(1<<(k%64)) == 0 }
 
-func writeJUnit(w io.Writer, rs harness.ResultStream, x *junitIndex) error {
+func writeJUnit(w io.Writer, x *junitIndex) error {
+	failures, err := x.failureReader()
+	if err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
@@ -165,7 +248,7 @@ func writeJUnit(w io.Writer, rs harness.ResultStream, x *junitIndex) error {
 			}
 		}
 		for _, s := range sortSuites(suites) {
-			if err := writeJUnitSuite(enc, rs, x, v, s, x.groups[junitKey{v, s}]); err != nil {
+			if err := writeJUnitSuite(enc, failures, x, v, s, x.groups[junitKey{v, s}]); err != nil {
 				return fmt.Errorf("write junit: %w", err)
 			}
 		}
@@ -182,9 +265,9 @@ func writeJUnit(w io.Writer, rs harness.ResultStream, x *junitIndex) error {
 	return nil
 }
 
-// writeJUnitSuite writes one testsuite, cases sorted by ID; a passed case
-// is written from the index, a failed one from its result read back.
-func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, x *junitIndex, version, suite string, g *junitGroup) error {
+// writeJUnitSuite writes one testsuite, cases sorted by ID, from the index
+// and the failures it keeps.
+func writeJUnitSuite(enc *xml.Encoder, failures *failureReader, x *junitIndex, version, suite string, g *junitGroup) error {
 	// In a copy: the index is read only, so it can be written again.
 	members := slices.Clone(g.members)
 	slices.SortStableFunc(members, func(a, b uint32) int { return x.ids.compare(x.ids.at[a], x.ids.at[b]) })
@@ -203,58 +286,32 @@ func writeJUnitSuite(enc *xml.Encoder, rs harness.ResultStream, x *junitIndex, v
 		return err
 	}
 	testcase := xml.StartElement{Name: xml.Name{Local: "testcase"}}
-	next := 0 // the next entry to write
-	passedUpTo := func(end int) error {
-		for ; next < end; next++ {
-			e := x.entry(members[next])
-			jc := junitCase{Name: e.id, Classname: version + "." + suite, Time: seconds(e.latencyUS)}
-			if err := enc.EncodeElement(jc, testcase); err != nil {
+	classname := version + "." + suite
+	for _, k := range members {
+		e := x.entry(k)
+		jc := junitCase{Name: e.id, Classname: classname, Time: seconds(e.latencyUS)}
+		if !e.pass {
+			f, err := failures.failure(k)
+			if err != nil {
 				return err
 			}
+			jc.Failure = f
 		}
-		return nil
-	}
-	var failed []int // member indexes, in written order
-	for i, k := range members {
-		if !x.passed(k) {
-			failed = append(failed, i)
-		}
-	}
-	positions := make([]int, len(failed))
-	for k, i := range failed {
-		positions[k] = x.ids.position(members[i])
-	}
-	k := 0
-	err := rs.Read(positions, func(_ int, r *harness.Result) error {
-		if err := passedUpTo(failed[k]); err != nil {
+		if err := enc.EncodeElement(jc, testcase); err != nil {
 			return err
 		}
-		k++
-		next++
-		return enc.EncodeElement(junitCaseOf(version, suite, r), testcase)
-	})
-	if err != nil {
-		return err
-	}
-	if err := passedUpTo(len(members)); err != nil {
-		return err
 	}
 	return enc.EncodeToken(el.End())
 }
 
-// junitCaseOf is one (version, case) as a testcase: a failed case's
-// failure has its primary failure category as type, expected-versus-decided
-// as message, and the stage trace as body.
-func junitCaseOf(version, suite string, r *harness.Result) junitCase {
-	jc := junitCase{Name: r.Case, Classname: version + "." + suite, Time: seconds(r.LatencyUS)}
-	if !r.Pass {
-		category := r.Failure
-		if category == "" {
-			category = "uncategorised"
-		}
-		jc.Failure = &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: xmlSafe(caseReport(r))}
+// junitFailureOf is a failed case's failure: its primary failure category
+// as type, expected-versus-decided as message, and the stage trace as body.
+func junitFailureOf(r *harness.Result) *junitFailure {
+	category := r.Failure
+	if category == "" {
+		category = "uncategorised"
 	}
-	return jc
+	return &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: xmlSafe(caseReport(r))}
 }
 
 // seconds prints microseconds as JUnit's decimal seconds.

@@ -2,6 +2,7 @@ package router
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,9 +95,11 @@ func sensitiveNames(reg *registry.Registry, d *Decision) map[string]bool {
 	if reg == nil {
 		return nil
 	}
+	// A skill is named several times over (decision, candidates, each
+	// trace step): its params are read once.
 	var skills []*registry.Skill
 	add := func(name string) {
-		if s := reg.Skill(name); s != nil {
+		if s := reg.Skill(name); s != nil && !slices.Contains(skills, s) {
 			skills = append(skills, s)
 		}
 	}

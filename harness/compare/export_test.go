@@ -1,9 +1,10 @@
 package compare
 
-// SpillAbove makes SeriesCollector move its records to a temporary file
-// once they take more than n bytes (0: at every record) until restore.
+// SpillAbove makes SeriesCollector move its records and its flip terms to
+// temporary files once they take more than n bytes (0: at every record)
+// until restore.
 func SpillAbove(n int) (restore func()) {
-	old := spillInMemory
-	spillInMemory = n
-	return func() { spillInMemory = old }
+	old, oldFlips := spillInMemory, flipTermsInMemory
+	spillInMemory, flipTermsInMemory = n, n
+	return func() { spillInMemory, flipTermsInMemory = old, oldFlips }
 }

@@ -66,7 +66,7 @@ func PairedSeriesWith(results []harness.Result, th stats.Thresholds, indicators 
 
 // PairedSeriesStream is PairedSeries over a stream (results.jsonl): one
 // pass keeps a compact record per result (ids, outcome, its terms as
-// bits), and a second reads back only the flipped cases for their texts.
+// bits) and what a flip shows of it (flipTerms).
 // The Series is PairedSeries's for the same results.
 func PairedSeriesStream(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
 	return PairedSeriesStreamWith(rs, th, harness.Indicators)
@@ -94,6 +94,9 @@ type SeriesCollector struct {
 	words     []string
 	wordIndex map[string]uint64
 	spill     recordSpill
+	// flips keeps what a flip shows of each result, should it be a
+	// flipped head.
+	flips flipTerms
 }
 
 // NewSeriesCollector starts an empty collection; indicators is
@@ -113,6 +116,12 @@ func (c *SeriesCollector) Add(i int, r *harness.Result) {
 	rec := recordOf(i, r, c.indicators)
 	rec.hash = compactHash(rec.hash)
 	c.spill.put(v, &rec, c.word)
+	// The first version is every comparison's base, never a head: its
+	// results are never a flip's head, and a run of one version keeps no
+	// flip terms at all.
+	if v > 0 {
+		c.flips.put(i, r)
+	}
 }
 
 func (c *SeriesCollector) word(s string) uint64 {
@@ -151,8 +160,9 @@ func compactHash(h string) string {
 }
 
 // Series pairs the collected results; rs is the stream they came from,
-// read again for the flipped cases' texts. Each comparison reads back only
-// its two versions' records.
+// which is not read again: the flipped cases' texts were kept as they
+// were collected. Each comparison reads back only its two versions'
+// records.
 func (c *SeriesCollector) Series(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
 	s := Series{Versions: c.versions}
 	var pending []pendingFlip
@@ -177,26 +187,7 @@ func (c *SeriesCollector) Series(rs harness.ResultStream, th stats.Thresholds) (
 			return Series{}, err
 		}
 	}
-	return s, fillFlips(rs, pending)
-}
-
-// fillFlips reads each flipped head result once, in stream order.
-func fillFlips(rs harness.ResultStream, pending []pendingFlip) error {
-	byPos := map[int][]pendingFlip{}
-	for _, p := range pending {
-		byPos[p.pos] = append(byPos[p.pos], p)
-	}
-	positions := make([]int, 0, len(byPos))
-	for pos := range byPos {
-		positions = append(positions, pos)
-	}
-	slices.Sort(positions)
-	return harness.ReadCases(rs, positions, func(i int, r *harness.Result) error {
-		for _, p := range byPos[i] {
-			p.fill(r)
-		}
-		return nil
-	})
+	return s, c.flips.fill(pending)
 }
 
 // Against returns head's comparison with the base or with its previous
@@ -331,4 +322,23 @@ func PairedStreams(base, head harness.ResultStream, th stats.Thresholds) (Compar
 	}
 	c, pending := pairRecords(b, h, th)
 	return c, fillFlips(head, pending)
+}
+
+// fillFlips reads each flipped head result once, in stream order.
+func fillFlips(rs harness.ResultStream, pending []pendingFlip) error {
+	byPos := map[int][]pendingFlip{}
+	for _, p := range pending {
+		byPos[p.pos] = append(byPos[p.pos], p)
+	}
+	positions := make([]int, 0, len(byPos))
+	for pos := range byPos {
+		positions = append(positions, pos)
+	}
+	slices.Sort(positions)
+	return harness.ReadCases(rs, positions, func(i int, r *harness.Result) error {
+		for _, p := range byPos[i] {
+			p.fill(r)
+		}
+		return nil
+	})
 }

@@ -134,6 +134,7 @@ var _ = Describe("PairedSeriesStream", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(want)).To(ContainSubstring(compare.WarnHashChanged))
 		Expect(string(want)).To(ContainSubstring(compare.WarnDuplicate))
+		Expect(string(want)).To(MatchRegexp(`"input":"[^"]+"`), "flips carry their heads' texts")
 		for _, above := range []int{1 << 30, 0, 100} {
 			restore := compare.SpillAbove(above)
 			s, err := compare.PairedSeriesStream(harness.SliceStream(rs), stats.DefaultThresholds)

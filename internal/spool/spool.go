@@ -89,6 +89,17 @@ func (s *Spool) Truncate(n int64) error {
 // Reader reads everything written so far from the start. Writes and
 // truncations after it may change what a reader not yet done sees.
 func (s *Spool) Reader() (io.Reader, error) {
+	return s.section()
+}
+
+// ReaderAt is Reader for records read at their offsets (Len before each
+// was written), in any order.
+func (s *Spool) ReaderAt() (io.ReaderAt, error) {
+	return s.section()
+}
+
+// section is everything written so far, read from the start or at offsets.
+func (s *Spool) section() (*io.SectionReader, error) {
 	if s.file != nil {
 		s.flush()
 	}
@@ -96,7 +107,7 @@ func (s *Spool) Reader() (io.Reader, error) {
 		return nil, s.err
 	}
 	if s.file == nil {
-		return bytes.NewReader(s.buf), nil
+		return io.NewSectionReader(bytes.NewReader(s.buf), 0, int64(len(s.buf))), nil
 	}
 	return io.NewSectionReader(s.file, 0, s.size), nil
 }

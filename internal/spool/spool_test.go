@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,79 @@ func TestSpoolRefusesATruncationPastItsEnd(t *testing.T) {
 	}
 	if err := s.Truncate(4); err == nil {
 		t.Errorf("truncating 3 bytes to 4 succeeded")
+	}
+}
+
+// Records read at their offsets, in any order, are what was written,
+// whether the spool stayed in memory or moved to a file.
+func TestSpoolReadsRecordsAtTheirOffsets(t *testing.T) {
+	for _, inMemory := range []int{1 << 20, 100, 0} {
+		s := New("test", inMemory)
+		var at []int64
+		for i := range 50 {
+			at = append(at, s.Len())
+			if _, err := fmt.Fprintf(s, "record %d;", i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := s.ReaderAt()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{49, 0, 17, 18, 3} {
+			want := fmt.Sprintf("record %d;", i)
+			got := make([]byte, len(want))
+			if _, err := r.ReadAt(got, at[i]); err != nil {
+				t.Fatalf("in memory %d: record %d: %v", inMemory, i, err)
+			}
+			if string(got) != want {
+				t.Errorf("in memory %d: record %d read back as %q", inMemory, i, got)
+			}
+		}
+	}
+}
+
+// Records read back by position are what was put there, in order or not,
+// with gaps, and with a position put again (the last put counts), in
+// memory or in a file.
+func TestRecordsReadBackByPosition(t *testing.T) {
+	for _, inMemory := range []int{1 << 20, 100, 0} {
+		for _, order := range []string{"in order", "with gaps", "out of order"} {
+			r := NewRecords("test", inMemory)
+			want := map[int]string{}
+			put := func(i int) {
+				rec := fmt.Sprintf("record %d of %d bytes", i, 20+i%7)
+				rec += strings.Repeat("x", i%7)
+				r.Put(i, []byte(rec))
+				want[i] = rec
+			}
+			for i := range 300 {
+				switch {
+				case order == "with gaps" && i%5 == 2:
+				case order == "out of order" && i == 150:
+					put(10) // again, later: this one counts
+					put(i)
+				default:
+					put(i)
+				}
+			}
+			rr, err := r.Reader()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf []byte
+			for _, i := range []int{299, 0, 64, 63, 128, 10, 151, 7, 12} {
+				got, err := rr.Read(i, buf)
+				if w, ok := want[i]; !ok {
+					if err == nil {
+						t.Errorf("%d, %s: record %d was never put, read %q", inMemory, order, i, got)
+					}
+					continue
+				} else if err != nil || string(got) != w {
+					t.Errorf("%d, %s: record %d read back as %q, %v; want %q", inMemory, order, i, got, err, w)
+				}
+				buf = got
+			}
+		}
 	}
 }

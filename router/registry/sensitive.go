@@ -9,9 +9,14 @@ const SensitiveKeyword = "x-sensitive"
 // Sensitive lists the top-level params marked `x-sensitive: true`, sorted.
 func (s *Skill) Sensitive() []string {
 	var out []string
-	for name, prop := range s.Properties() {
-		if on, _ := prop[SensitiveKeyword].(bool); on {
-			out = append(out, name)
+	// The schema's properties as Properties reads them, without its copy:
+	// every decision's masking asks.
+	props, _ := s.ParamsSchema["properties"].(map[string]any)
+	for name, p := range props {
+		if prop, ok := p.(map[string]any); ok {
+			if on, _ := prop[SensitiveKeyword].(bool); on {
+				out = append(out, name)
+			}
 		}
 	}
 	sort.Strings(out)

@@ -1,0 +1,104 @@
+package spool
+
+import (
+	"fmt"
+	"io"
+)
+
+// Records is a spool of records numbered by position (a result's place in
+// its stream), put once each and read back by number in any order. Put in
+// increasing order, as a pass over a stream puts them, a record costs 4
+// bytes of memory (its size) and 8 bytes per 64 (where each run of 64
+// starts); put out of order, 12 bytes.
+type Records struct {
+	spool *Spool
+	// size is each record's size; a position never put has size 0.
+	size []uint32
+	// start[b] is where record 64*b starts, while records come in order;
+	// at, once one has not, is where every record starts.
+	start []int64
+	at    []int64
+}
+
+// NewRecords starts an empty store; name and inMemory are the spool's.
+func NewRecords(name string, inMemory int) *Records {
+	return &Records{spool: New(name, inMemory)}
+}
+
+// Put keeps rec as record i. A failed write fails every read after.
+func (r *Records) Put(i int, rec []byte) {
+	off := r.spool.Len()
+	if r.at == nil && i < len(r.size) {
+		// Out of order: from now on every record says where it starts.
+		r.at = make([]int64, len(r.size))
+		for k := range r.size {
+			r.at[k] = r.offsetInOrder(k)
+		}
+	}
+	for len(r.size) <= i {
+		if r.at == nil && len(r.size)%64 == 0 {
+			r.start = append(r.start, off)
+		}
+		r.size = append(r.size, 0)
+		if r.at != nil {
+			r.at = append(r.at, off)
+		}
+	}
+	r.size[i] = uint32(len(rec))
+	if r.at != nil {
+		r.at[i] = off
+	}
+	r.spool.Write(rec) // a failed write fails the reader, which reports it
+}
+
+// offsetInOrder is where record k starts while records came in order.
+func (r *Records) offsetInOrder(k int) int64 {
+	off := r.start[k/64]
+	for j := k &^ 63; j < k; j++ {
+		off += int64(r.size[j])
+	}
+	return off
+}
+
+// Has says whether record i was put (and is not empty).
+func (r *Records) Has(i int) bool { return i >= 0 && i < len(r.size) && r.size[i] > 0 }
+
+// RecordReader reads records back; it is not safe for concurrent use,
+// but several may read one store side by side.
+type RecordReader struct {
+	r   *Records
+	src io.ReaderAt
+}
+
+// Reader reads the records put so far. Like the spool's, the first call
+// may write to its file: callers that read side by side take turns here.
+func (r *Records) Reader() (*RecordReader, error) {
+	src, err := r.spool.ReaderAt()
+	if err != nil {
+		return nil, err
+	}
+	return &RecordReader{r: r, src: src}, nil
+}
+
+// Read reads record i into buf (grown as needed) and returns it.
+func (rr *RecordReader) Read(i int, buf []byte) ([]byte, error) {
+	r := rr.r
+	if !r.Has(i) {
+		return nil, fmt.Errorf("keep %s: no record %d", r.spool.name, i)
+	}
+	off := int64(0)
+	if r.at != nil {
+		off = r.at[i]
+	} else {
+		off = r.offsetInOrder(i)
+	}
+	n := int(r.size[i])
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := rr.src.ReadAt(buf, off); err != nil {
+		return nil, fmt.Errorf("keep %s: %w", r.spool.name, err)
+	}
+	return buf, nil
+}

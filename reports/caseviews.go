@@ -1,0 +1,370 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/jsonstr"
+	"github.com/routebench/routebench/internal/spool"
+)
+
+// caseViews keeps, for every result as it is collected, what the case
+// table shows of it, so that the table is written without reading a
+// result back: the result's part of its case's row already encoded as
+// the case data's JSON, in a spool (memory up to viewsInMemory, then an
+// unlinked temporary file), and 4 bytes a result in memory
+// (spool.Records).
+//
+// The string table's indexes depend on the order the table walks the
+// cases (sorted by ID, each case's results by column), which is not
+// known while collecting. So each view interns its strings in a table of
+// its own and its JSON has holes where their indexes go (caseDataWriter
+// with holes); writing the case table interns each view's own table in
+// the walk's order, which gives every string the index caseOf would, and
+// fills the holes.
+//
+// A view has two parts: the case members a row takes from its first
+// result (caseHeadOf) and the result's own column (resultPartOf), each
+// with its table, plus what decides the rest (the column's input, the
+// row's "differs"): its version, outcome, failure, action, skill and
+// inputs.
+type caseViews struct {
+	// recs are the views by the results' stream positions.
+	recs *spool.Records
+	// strs and w are reused for every view.
+	strs *interner
+	w    caseDataWriter
+	buf  []byte
+	err  error
+	mu   sync.Mutex // guards reading (the spool's final flush)
+}
+
+// viewsInMemory is how many bytes of views stay in memory before the spool
+// moves to a temporary file.
+const viewsInMemory = 256 << 10
+
+func newCaseViews() *caseViews {
+	return &caseViews{recs: spool.NewRecords("case-views", viewsInMemory), strs: newInterner(), w: caseDataWriter{holes: true}}
+}
+
+// add keeps the view of the result at stream position i.
+func (v *caseViews) add(i int, r *harness.Result) {
+	b := v.buf[:0]
+	b = appendViewString(b, r.Version)
+	b = appendViewBool(b, r.Pass)
+	b = appendViewString(b, r.Failure)
+	b = appendViewString(b, string(r.Decision.Action))
+	b = appendViewString(b, r.Decision.Skill)
+	b = appendViewBool(b, r.IsConversation())
+	b = appendViewString(b, r.Input)
+	b = appendViewString(b, conversationTextOf(r))
+
+	// The case part, as if this were the row's first result.
+	v.strs.reset()
+	var c caseJSON
+	caseHeadOf(v.strs, &c, r)
+	b = appendViewString(b, c.Input)
+	b = appendViewTable(b, v.strs.strings)
+	w := &v.w
+	w.b = w.b[:0]
+	f := fields{w: w} // after the row's id: never the first member
+	w.caseHead(&f, &c)
+	b = appendViewBytes(b, w.b)
+	w.b = w.b[:0]
+	w.caseTail(&f, &c)
+	b = appendViewBytes(b, w.b)
+
+	// The result's column, but for its input: its members before the
+	// input (the object opened), then those after it (each with its
+	// comma, which goes when nothing comes before it).
+	v.strs.reset()
+	rj := resultPartOf(v.strs, r)
+	b = appendViewTable(b, v.strs.strings)
+	w.b = w.b[:0]
+	f = w.object()
+	w.resultHead(&f, rj)
+	b = appendViewBool(b, f.first)
+	b = appendViewBytes(b, w.b)
+	w.b = w.b[:0]
+	f = fields{w: w}
+	w.resultTail(&f, rj)
+	b = appendViewBytes(b, w.b)
+	if w.err != nil && v.err == nil {
+		v.err = w.err
+	}
+	w.err = nil
+	v.buf = b
+	v.recs.Put(i, b)
+}
+
+func appendViewBool(b []byte, x bool) []byte {
+	if x {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+func appendViewString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendViewBytes(b, s []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// appendViewTable writes an interner's strings but the first ("").
+func appendViewTable(b []byte, strs []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(strs)-1))
+	for _, s := range strs[1:] {
+		b = appendViewString(b, s)
+	}
+	return b
+}
+
+// view is one result's view read back; its slices point into its buffer.
+type view struct {
+	version, failure, action, skill []byte
+	pass, conv                      bool
+	input, convText, shownInput     []byte
+	caseStrs                        [][]byte
+	caseHead, caseTail              []byte
+	resultStrs                      [][]byte
+	headEmpty                       bool
+	resultHead, resultTail          []byte
+	// caseIDs and resultIDs are the global indexes of caseStrs and
+	// resultStrs, "" (0) first.
+	caseIDs, resultIDs []strID
+}
+
+// viewReader writes case rows from the views.
+type viewReader struct {
+	r     *spool.RecordReader
+	views []*view
+	bufs  [][]byte
+}
+
+var errDamagedView = errors.New("keep case-views: a damaged record")
+
+func (v *caseViews) reader() (*viewReader, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.err != nil {
+		return nil, v.err
+	}
+	r, err := v.recs.Reader()
+	if err != nil {
+		return nil, err
+	}
+	return &viewReader{r: r}, nil
+}
+
+// versionInput is the version and the whole input of the result at
+// stream position p, as its view keeps them.
+func (rd *viewReader) versionInput(p int) (version, input string, err error) {
+	buf, err := rd.r.Read(p, nil)
+	if err != nil {
+		return "", "", err
+	}
+	d := viewDecoder{b: buf}
+	version = string(d.bytes())
+	d.bool()
+	d.bytes()
+	d.bytes()
+	d.bytes()
+	d.bool()
+	input = string(d.bytes())
+	if d.bad {
+		return "", "", errDamagedView
+	}
+	return version, input, nil
+}
+
+// writeCase writes the case table's row of case id, whose results are at
+// positions, to w: the bytes caseOf's row encodes to, with strs
+// interning in caseOf's order.
+func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[string]int, id string, positions []int) error {
+	for len(rd.views) < len(positions) {
+		rd.views = append(rd.views, &view{})
+		rd.bufs = append(rd.bufs, nil)
+	}
+	vs := rd.views[:len(positions)]
+	for k, p := range positions {
+		buf, err := rd.r.Read(p, rd.bufs[k])
+		if err != nil {
+			return err
+		}
+		rd.bufs[k] = buf
+		if err := vs[k].decode(buf); err != nil {
+			return err
+		}
+	}
+	sort.SliceStable(vs, func(i, j int) bool { return col[string(vs[i].version)] < col[string(vs[j].version)] })
+	first := vs[0]
+	first.caseIDs = internView(strs, first.caseIDs[:0], first.caseStrs)
+	for _, x := range vs {
+		x.resultIDs = internView(strs, x.resultIDs[:0], x.resultStrs)
+	}
+	// Column by column, the last of a version's results, as caseOf keeps.
+	columns := make([]*view, len(col))
+	for _, x := range vs {
+		columns[col[string(x.version)]] = x
+	}
+
+	b := append(w.b, '{')
+	b = append(b, `"id":`...)
+	b = jsonstr.Append(b, id)
+	var err error
+	if b, err = fillHoles(b, first.caseHead, first.caseIDs); err != nil {
+		return err
+	}
+	b = append(b, `,"r":[`...)
+	shown := string(first.shownInput)
+	for c, x := range columns {
+		if c > 0 {
+			b = append(b, ',')
+		}
+		if x == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		if b, err = fillHoles(b, x.resultHead, x.resultIDs); err != nil {
+			return err
+		}
+		empty := x.headEmpty
+		if in := inputChange(x.conv, string(x.input), string(x.convText), string(first.input), shown); in != "" {
+			if !empty {
+				b = append(b, ',')
+			}
+			b = append(b, `"in":`...)
+			b = jsonstr.Append(b, in)
+			empty = false
+		}
+		tail := x.resultTail
+		if empty && len(tail) > 0 && tail[0] == ',' {
+			tail = tail[1:]
+		}
+		if b, err = fillHoles(b, tail, x.resultIDs); err != nil {
+			return err
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if b, err = fillHoles(b, first.caseTail, first.caseIDs); err != nil {
+		return err
+	}
+	for _, x := range vs[1:] {
+		if x.pass != first.pass || !bytes.Equal(x.failure, first.failure) ||
+			!bytes.Equal(x.action, first.action) || !bytes.Equal(x.skill, first.skill) {
+			b = append(b, `,"df":1`...)
+			break
+		}
+	}
+	w.b = append(b, '}')
+	return nil
+}
+
+// internView interns a view's strings in their order: the indexes its
+// holes stand for.
+func internView(strs *interner, ids []strID, table [][]byte) []strID {
+	ids = append(ids, 0)
+	for _, s := range table {
+		id, ok := strs.index[string(s)]
+		if !ok {
+			id = strs.id(string(s))
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// fillHoles appends seg to b with each hole replaced by the index it
+// stands for.
+func fillHoles(b, seg []byte, ids []strID) ([]byte, error) {
+	for {
+		k := bytes.IndexByte(seg, 0)
+		if k < 0 {
+			return append(b, seg...), nil
+		}
+		b = append(b, seg[:k]...)
+		x, n := binary.Uvarint(seg[k+1:])
+		if n <= 0 || x >= uint64(len(ids)) {
+			return b, errDamagedView
+		}
+		b = strconv.AppendInt(b, int64(ids[x]), 10)
+		seg = seg[k+1+n:]
+	}
+}
+
+// decode reads a view written by caseViews.add.
+func (x *view) decode(b []byte) error {
+	d := viewDecoder{b: b}
+	x.version = d.bytes()
+	x.pass = d.bool()
+	x.failure, x.action, x.skill = d.bytes(), d.bytes(), d.bytes()
+	x.conv = d.bool()
+	x.input, x.convText, x.shownInput = d.bytes(), d.bytes(), d.bytes()
+	x.caseStrs = d.table(x.caseStrs[:0])
+	x.caseHead, x.caseTail = d.bytes(), d.bytes()
+	x.resultStrs = d.table(x.resultStrs[:0])
+	x.headEmpty = d.bool()
+	x.resultHead, x.resultTail = d.bytes(), d.bytes()
+	if d.bad || len(d.b) != 0 {
+		return errDamagedView
+	}
+	return nil
+}
+
+type viewDecoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *viewDecoder) uvarint() uint64 {
+	x, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+func (d *viewDecoder) bool() bool {
+	if len(d.b) == 0 {
+		d.bad = true
+		return false
+	}
+	x := d.b[0] == 1
+	d.b = d.b[1:]
+	return x
+}
+
+func (d *viewDecoder) bytes() []byte {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.bad, d.b = true, nil
+		return nil
+	}
+	s := d.b[:n:n]
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *viewDecoder) table(into [][]byte) [][]byte {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.bad, d.b = true, nil
+		return into
+	}
+	for range n {
+		into = append(into, d.bytes())
+	}
+	return into
+}
