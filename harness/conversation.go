@@ -240,6 +240,17 @@ func jsonShape(v any) any {
 	return v
 }
 
+// decisionsIn is DecisionResults(*r), a single case's result written into
+// one, which the caller keeps on its stack, instead of a new slice on the
+// heap (scoring runs it for every result).
+func decisionsIn(r *Result, one *[1]Result) []Result {
+	if r.IsConversation() {
+		return DecisionResults(*r)
+	}
+	one[0] = *r
+	return one[:]
+}
+
 // DecisionResults are the routing decisions a result holds, each as a
 // result of its own: the result itself for a single case, one per turn for
 // a conversation (with the turn's input, expectation, decision, verdict

@@ -61,16 +61,8 @@ func (c *SkillCounter) Add(r *Result) {
 	if _, ok := c.order[r.Version]; !ok {
 		c.order[r.Version] = len(c.order)
 	}
-	// The decisions DecisionResults gives, a single case's without a copy
-	// on the heap.
 	var one [1]Result
-	var drs []Result
-	if r.IsConversation() {
-		drs = DecisionResults(*r)
-	} else {
-		one[0] = *r
-		drs = one[:]
-	}
+	drs := decisionsIn(r, &one)
 	for k := range drs {
 		d := &drs[k]
 		if d.Expect.Action == "" {

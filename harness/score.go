@@ -120,16 +120,9 @@ func (s *Scorer) Add(r *Result) {
 		}
 		return a
 	}
-	// A conversation adds one decision per turn; a single case one (r
-	// itself, as DecisionResults gives it, without a copy on the heap).
+	// A conversation adds one decision per turn; a single case one.
 	var one [1]Result
-	var drs []Result
-	if r.IsConversation() {
-		drs = DecisionResults(*r)
-	} else {
-		one[0] = *r
-		drs = one[:]
-	}
+	drs := decisionsIn(r, &one)
 	ts := make([]terms, len(drs))
 	for k := range drs {
 		if k == len(s.indicators) {

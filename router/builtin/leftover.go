@@ -62,23 +62,9 @@ func saysOwn(own map[string]bool, w string) bool {
 // properties, are doubt, and doubt stays unfilled so the bands ask.
 // Registries written for routing (with examples) never guess this way.
 func assignLeftover(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
-	if p.examples || p.own == nil {
-		return
-	}
-	var target *propPlan
-	for i := range p.props {
-		pp := &p.props[i]
-		if _, done := out[pp.name]; done || !pp.required {
-			continue
-		}
-		if pp.kind != propString || pp.role != roleGeneric && pp.role != roleName && pp.role != roleKeyword {
-			return // another required value is missing too: the request is short of more than one
-		}
-		if target != nil {
-			return
-		}
-		target = pp
-	}
+	target := loneMissing(p, out, func(pp *propPlan) bool {
+		return pp.kind == propString && (pp.role == roleGeneric || pp.role == roleName || pp.role == roleKeyword)
+	})
 	if target == nil {
 		return
 	}
@@ -126,6 +112,28 @@ func assignLeftover(p *extractPlan, text, lower string, taken *spans, out map[st
 	}
 	out[target.name] = text[runs[0].from:runs[0].to]
 	taken.add(runs[0].from, runs[0].to)
+}
+
+// loneMissing is the one required property of a bare tool schema that
+// out still lacks, when fits says elimination may fill it; nil when the
+// skill has examples, when none is missing, or when another required
+// value is missing too (the request is short of more than one).
+func loneMissing(p *extractPlan, out map[string]any, fits func(*propPlan) bool) *propPlan {
+	if p.examples || p.own == nil {
+		return nil
+	}
+	var target *propPlan
+	for i := range p.props {
+		pp := &p.props[i]
+		if _, done := out[pp.name]; done || !pp.required {
+			continue
+		}
+		if target != nil || !fits(pp) {
+			return nil
+		}
+		target = pp
+	}
+	return target
 }
 
 // valueIntroducers are the closed-class words a value follows in plain
@@ -222,20 +230,7 @@ func modifierForm(w string) bool {
 // guesses nothing when another required value is missing too, and never
 // for a registry written with examples.
 func assignLeftoverList(p *extractPlan, text, lower string, taken *spans, out map[string]any) {
-	if p.examples || p.own == nil {
-		return
-	}
-	var target *propPlan
-	for i := range p.props {
-		pp := &p.props[i]
-		if _, done := out[pp.name]; done || !pp.required {
-			continue
-		}
-		if target != nil || pp.kind != propStringList || pp.class != classNone {
-			return
-		}
-		target = pp
-	}
+	target := loneMissing(p, out, func(pp *propPlan) bool { return pp.kind == propStringList && pp.class == classNone })
 	if target == nil {
 		return
 	}

@@ -165,9 +165,9 @@ func (m *model) trainOn(lt linTexts, items []trainItem, ts trainSettings, seed u
 	return lm
 }
 
-// logits writes z_c for each candidate of a vector.
-func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []float64) {
-	S := lm.skills
+// evidenceLogits starts each candidate's logit: its bias and its
+// weighted evidence, the terms' sums added after.
+func (lm *linearModel) evidenceLogits(cands []int32, evs []evidence, z []float64) {
 	for c, s := range cands {
 		zc := float64(lm.bias[s])
 		for k, b := range lm.beta {
@@ -175,6 +175,12 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 		}
 		z[c] = zc
 	}
+}
+
+// logits writes z_c for each candidate of a vector.
+func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []float64) {
+	S := lm.skills
+	lm.evidenceLogits(cands, evs, z)
 	for k, f := range v.idx {
 		r := lm.rows[f]
 		if r < 0 {
@@ -192,13 +198,7 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 // the same order.
 func (lm *linearModel) termLogits(terms []linTerm, cands []int32, evs []evidence, z []float64) {
 	S := lm.skills
-	for c, s := range cands {
-		zc := float64(lm.bias[s])
-		for k, b := range lm.beta {
-			zc += float64(b) * evs[c][k]
-		}
-		z[c] = zc
-	}
+	lm.evidenceLogits(cands, evs, z)
 	for _, e := range terms {
 		x := e.x
 		row := lm.w[int(e.row)*S : int(e.row)*S+S]

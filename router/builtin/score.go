@@ -101,21 +101,7 @@ func (m *model) accumulate(sc *scratch) {
 // order anyway), four owners at a time.
 func addPostings(acc []float32, p *postings, id int32, qv float32) {
 	from, to := p.start[id], p.start[id+1]
-	owners := p.owner[from:to]
-	vals := p.val[from:to]
-	vals = vals[:len(owners)]
-	j := 0
-	for ; j+4 <= len(owners); j += 4 {
-		o := owners[j : j+4 : j+4]
-		v := vals[j : j+4 : j+4]
-		acc[o[0]] += qv * v[0]
-		acc[o[1]] += qv * v[1]
-		acc[o[2]] += qv * v[2]
-		acc[o[3]] += qv * v[3]
-	}
-	for ; j < len(owners); j++ {
-		acc[owners[j]] += qv * vals[j]
-	}
+	addOwned(acc, p.owner[from:to], p.val[from:to], qv)
 }
 
 func zeroed(buf []float32, n int) []float32 {
