@@ -3,7 +3,6 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -104,24 +103,12 @@ func (e *resultEncoder) int(b []byte, v int64) []byte { return strconv.AppendInt
 
 func (e *resultEncoder) bool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
 
-// float is encoding/json's float64 format: shortest repr, exponent form
-// below 1e-6 and from 1e21, exponent without a leading zero.
+// float is encoding/json's float64 format; a NaN or infinity fails the
+// line, as json.Marshal does.
 func (e *resultEncoder) float(b []byte, f float64) []byte {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	b, ok := jsonstr.AppendFloat(b, f)
+	if !ok {
 		e.failed = true
-		return b
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// e-09 to e-9
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
 	}
 	return b
 }

@@ -3,7 +3,6 @@ package builtin
 import (
 	"encoding/json"
 	"github.com/routebench/routebench/internal/jsonstr"
-	"math"
 	"slices"
 	"strconv"
 )
@@ -20,7 +19,7 @@ func appendVerdictJSON(b []byte, v verdict) ([]byte, bool) {
 	b = jsonstr.Append(b, v.Skill)
 	b = append(b, `,"confidence":`...)
 	var ok bool
-	if b, ok = appendJSONFloat(b, v.Confidence); !ok {
+	if b, ok = jsonstr.AppendFloat(b, v.Confidence); !ok {
 		return b, false
 	}
 	b = append(b, `,"params":`...)
@@ -45,7 +44,7 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 	case string:
 		return jsonstr.Append(b, x), true
 	case float64:
-		return appendJSONFloat(b, x)
+		return jsonstr.AppendFloat(b, x)
 	case []any:
 		if x == nil {
 			return append(b, "null"...), true
@@ -86,26 +85,6 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 		return append(b, '}'), true
 	}
 	return b, false
-}
-
-// appendJSONFloat writes a float64 as encoding/json does: shortest form,
-// exponent notation only below 1e-6 or from 1e21, "e-07" as "e-7".
-func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return b, false
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b, true
 }
 
 // appendVerdict appends json.Marshal(v)'s bytes to b, by hand when
