@@ -459,6 +459,10 @@ func resumeFrom(path string, cfg RunConfig, plan *planSet, spans []lineSpan, not
 // reorderWindow is how many results per worker may wait to be written.
 const reorderWindow = 256
 
+// resultsFlushEvery is how often results.jsonl is brought up to date while
+// cases run.
+const resultsFlushEvery = 100 * time.Millisecond
+
 // route runs the planned jobs not yet done (toRun of them; spans says
 // which are done) on a worker pool and writes their lines in plan order
 // through a reorder buffer. The cases are walked once a version, in plan
@@ -539,6 +543,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 	go func() { wg.Wait(); close(results) }()
 
 	var firstErr error
+	flushed := time.Now()
 	pending := map[int]finished{}
 	next, count, ran := 0, len(spans)-toRun, 0
 	write := func(f finished) {
@@ -574,9 +579,15 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			write(p)
 			next++
 		}
-		if err := w.w.Flush(); err != nil && firstErr == nil {
-			firstErr = fmt.Errorf("write results: %w", err)
-			cancel()
+		// Written lines reach the file at least every resultsFlushEvery
+		// (and whenever the buffer fills), not one write a result: a
+		// process killed in between loses only cases --resume runs again.
+		if now := time.Now(); now.Sub(flushed) >= resultsFlushEvery {
+			flushed = now
+			if err := w.w.Flush(); err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("write results: %w", err)
+				cancel()
+			}
 		}
 		count++
 		if cfg.Progress != nil {

@@ -1,6 +1,7 @@
 package reports_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/xml"
 	"os"
@@ -29,6 +30,17 @@ func expectGolden(name string, got []byte) {
 	Expect(string(got)).To(Equal(string(want)), "output differs from %s; if the change is intended, rerun with -update", path)
 }
 
+// writeCounter keeps what is written and counts the writes.
+type writeCounter struct {
+	b      bytes.Buffer
+	writes int
+}
+
+func (w *writeCounter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.b.Write(p)
+}
+
 var _ = Describe("WriteJUnit", func() {
 	render := func(results []harness.Result) []byte {
 		var b bytes.Buffer
@@ -38,6 +50,20 @@ var _ = Describe("WriteJUnit", func() {
 
 	It("matches the golden file", func() {
 		expectGolden("junit.xml.golden", render(fixtureResults()))
+	})
+
+	// outdir.WriteFile hands the writers a *bufio.Writer; the XML
+	// encoder, which flushes after every element, must not turn each
+	// test case into a write to the file.
+	It("writes through a buffered writer in large writes, the same bytes", func() {
+		results := syntheticRun(300, 2)
+		var file writeCounter
+		bw := bufio.NewWriterSize(&file, 64<<10)
+		Expect(reports.WriteJUnit(bw, results)).To(Succeed())
+		Expect(bw.Flush()).To(Succeed())
+		Expect(file.b.String()).To(Equal(string(render(results))))
+		Expect(file.b.Len()).To(BeNumerically(">", 64<<10), "a few buffers' worth, so the count below means something")
+		Expect(file.writes).To(BeNumerically("<=", file.b.Len()/(32<<10)+1), "%d writes for %d test cases", file.writes, len(results))
 	})
 
 	It("has one testsuite per version and suite and one testcase per result", func() {

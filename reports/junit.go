@@ -228,7 +228,11 @@ func writeJUnit(w io.Writer, x *junitIndex) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
-	enc := xml.NewEncoder(w)
+	// The encoder flushes its buffer after every element. Given a
+	// *bufio.Writer it would use that as its buffer, and every test case
+	// would be a write to the file; behind a plain writer it keeps a
+	// buffer of its own, which w's buffer gathers into large writes.
+	enc := xml.NewEncoder(plainWriter{w})
 	enc.Indent("", "  ")
 	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
 	start := func(name string, attrs ...xml.Attr) xml.StartElement {
@@ -303,6 +307,11 @@ func writeJUnitSuite(enc *xml.Encoder, failures *failureReader, x *junitIndex, v
 	}
 	return enc.EncodeToken(el.End())
 }
+
+// plainWriter hides every method of its writer but Write.
+type plainWriter struct{ w io.Writer }
+
+func (p plainWriter) Write(b []byte) (int, error) { return p.w.Write(b) }
 
 // junitFailureOf is a failed case's failure: its primary failure category
 // as type, expected-versus-decided as message, and the stage trace as body.
