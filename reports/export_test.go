@@ -85,3 +85,10 @@ func CasePositionsForTest(ids []string, positions []int, queries []string) [][]i
 	}
 	return out
 }
+
+// CompactJSONForTest is compactJSON's text of v and encoding/json's, which
+// it must equal.
+func CompactJSONForTest(v any) (own, reference string) { return compactJSON(v), encodedJSON(v) }
+
+// XMLAttrForTest is s escaped as junit.xml's attribute values are.
+func XMLAttrForTest(s string) string { return string(appendXMLAttr(nil, s)) }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/internal/jsonstr"
 )
 
 // direction says which way a metric improves.
@@ -261,6 +263,16 @@ func truncateRunes(s string, max int) string {
 // compactJSON prints v as one line of JSON with sorted keys; it is for
 // text outputs, which escape on their own.
 func compactJSON(v any) string {
+	if m, ok := v.(map[string]any); ok && m != nil {
+		if s, ok := flatParamsJSON(m); ok {
+			return s
+		}
+	}
+	return encodedJSON(v)
+}
+
+// encodedJSON is compactJSON by encoding/json.
+func encodedJSON(v any) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -268,4 +280,49 @@ func compactJSON(v any) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// flatParamsJSON is compactJSON's bytes for the usual params: an object
+// of strings, numbers, booleans and nulls, written without reflection
+// (each report writes every result's params). ok is false for anything
+// else, or a string or key with <, > or &, which jsonstr escapes and
+// compactJSON does not; encoding/json writes those.
+func flatParamsJSON(m map[string]any) (string, bool) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b := make([]byte, 0, 16*len(m)+2)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if strings.ContainsAny(k, "<>&") {
+			return "", false
+		}
+		b = jsonstr.Append(b, k)
+		b = append(b, ':')
+		switch x := m[k].(type) {
+		case string:
+			if strings.ContainsAny(x, "<>&") {
+				return "", false
+			}
+			b = jsonstr.Append(b, x)
+		case float64:
+			var ok bool
+			if b, ok = jsonstr.AppendFloat(b, x); !ok {
+				return "", false
+			}
+		case bool:
+			b = strconv.AppendBool(b, x)
+		case nil:
+			b = append(b, "null"...)
+		default:
+			return "", false
+		}
+	}
+	b = append(b, '}')
+	return string(b), true
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/xml"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,38 @@ func expectGolden(name string, got []byte) {
 	Expect(string(got)).To(Equal(string(want)), "output differs from %s; if the change is intended, rerun with -update", path)
 }
 
+// junitDoc is junit.xml's document as encoding/xml reads and writes it.
+type junitDoc struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Name     string   `xml:"name,attr"`
+	Tests    string   `xml:"tests,attr"`
+	Failures string   `xml:"failures,attr"`
+	Suites   []struct {
+		Name       string `xml:"name,attr"`
+		Tests      string `xml:"tests,attr"`
+		Failures   string `xml:"failures,attr"`
+		Errors     string `xml:"errors,attr"`
+		Skipped    string `xml:"skipped,attr"`
+		Time       string `xml:"time,attr"`
+		Properties struct {
+			P []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"property"`
+		} `xml:"properties"`
+		Cases []struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Time      string `xml:"time,attr"`
+			Failure   *struct {
+				Type    string `xml:"type,attr"`
+				Message string `xml:"message,attr"`
+				Body    string `xml:",cdata"`
+			} `xml:"failure"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
 // writeCounter keeps what is written and counts the writes.
 type writeCounter struct {
 	b      bytes.Buffer
@@ -50,6 +83,63 @@ var _ = Describe("WriteJUnit", func() {
 
 	It("matches the golden file", func() {
 		expectGolden("junit.xml.golden", render(fixtureResults()))
+	})
+
+	// The writer writes XML by hand: reading its file with encoding/xml
+	// and writing what it read back with encoding/xml, indented as the
+	// writer indents, must give the same bytes, whatever the text holds.
+	It("writes what encoding/xml writes for the same document", func() {
+		nasty := "a\"b'c&d<e>f\tg\nh\ri\x00j\x1fk\xffl\uFFFEm\uFFFDn 华东 😀 ]]> ]]]> end"
+		// A reader turns a carriage return in CDATA into a newline, so
+		// there is none in what the failures' bodies show.
+		body := strings.ReplaceAll(nasty, "\r", "")
+		results := syntheticRun(200, 2)
+		results[0].Case = "id " + nasty // a carriage return, escaped in an attribute
+		results[0].Pass, results[0].Failure = true, ""
+		results[1].Input = body
+		results[1].Pass, results[1].Failure = false, "wrong_skill"
+		results[2].Decision.Message = body
+		results[2].Decision.Skill = body // in the message attribute too
+		results[2].Pass, results[2].Failure = false, ""
+		results[3].Suite = "suite " + body
+		results[4].Version = "v " + body
+		for _, rs := range [][]harness.Result{results, fixtureResults(), nil} {
+			got := render(rs)
+			var doc junitDoc
+			Expect(xml.Unmarshal(got, &doc)).To(Succeed())
+			again, err := xml.MarshalIndent(doc, "", "  ")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got)).To(Equal(xml.Header + string(again) + "\n"))
+		}
+		var doc junitDoc
+		Expect(xml.Unmarshal(render(results), &doc)).To(Succeed())
+		var bodies, names []string
+		for _, s := range doc.Suites {
+			names = append(names, s.Name)
+			for _, c := range s.Cases {
+				names = append(names, c.Name)
+				if c.Failure != nil {
+					bodies = append(bodies, c.Failure.Body)
+				}
+			}
+		}
+		Expect(names).To(ContainElement(ContainSubstring("h\ri\uFFFDj\uFFFDk\uFFFDl\uFFFDm\uFFFDn 华东 😀 ]]> ]]]> end")))
+		Expect(bodies).To(ContainElement(ContainSubstring("hi\uFFFDj\uFFFDk\uFFFDl\uFFFDm\uFFFDn 华东 😀 ]]> ]]]> end")))
+	})
+
+	It("escapes attribute values as encoding/xml does", func() {
+		rng := rand.New(rand.NewPCG(3, 5))
+		pieces := []string{"a", "\"", "'", "&", "<", ">", "\t", "\n", "\r", "\x00", "\x1f", "\x7f", "\xff", "\xc3",
+			"\uFFFD", "\uFFFE", "\uD7FF", "\uE000", "华", "😀", "\U0010FFFF", " "}
+		for range 3000 {
+			var s string
+			for range rng.IntN(8) {
+				s += pieces[rng.IntN(len(pieces))]
+			}
+			var want bytes.Buffer
+			Expect(xml.EscapeText(&want, []byte(s))).To(Succeed())
+			Expect(reports.XMLAttrForTest(s)).To(Equal(want.String()), "%q", s)
+		}
 	})
 
 	// outdir.WriteFile hands the writers a *bufio.Writer; the XML

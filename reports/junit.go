@@ -1,14 +1,15 @@
 package reports
 
 import (
-	"encoding/binary"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"math/bits"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/internal/compactint"
@@ -17,24 +18,13 @@ import (
 	"github.com/routebench/routebench/workflow"
 )
 
-// JUnit XML shapes, as CI systems (GitHub, GitLab, Jenkins) read them.
-type junitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-}
-
+// junitFailure is a failed test case's failure element, as CI systems
+// (GitHub, GitLab, Jenkins) read it.
 type junitFailure struct {
-	Type    string `xml:"type,attr"`
-	Message string `xml:"message,attr"`
+	Type    string
+	Message string
 	// Body is CDATA so the trace keeps its line breaks in the file.
-	Body string `xml:",cdata"`
+	Body string
 }
 
 // WriteJUnit writes junit.xml: one testsuite per (version, suite), one
@@ -83,8 +73,9 @@ type junitIndex struct {
 	// latencyUS and failed are per result, in add order.
 	latencyUS compactint.List
 	failed    []uint64
-	// failureText holds each failed result's junitFailure, encoded by
-	// appendFailure, numbered in add order (4 bytes a failure).
+	// failureText holds each failed result's failure element as written
+	// to the file (appendFailureXML), numbered in add order (4 bytes a
+	// failure).
 	failureText *spool.Records
 	failureBuf  []byte
 }
@@ -142,32 +133,9 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 		// The failure is written now, while the result is at hand: the
 		// writer then reads no result back (a spool write that fails
 		// fails every later use of the spool, which writeJUnit reports).
-		x.failureBuf = appendFailure(x.failureBuf[:0], junitFailureOf(r))
+		x.failureBuf = appendFailureXML(x.failureBuf[:0], junitFailureOf(r))
 		x.failureText.Put(x.failures-1, x.failureBuf)
 	}
-}
-
-// appendFailure encodes f as three length-prefixed strings.
-func appendFailure(b []byte, f *junitFailure) []byte {
-	for _, s := range []string{f.Type, f.Message, f.Body} {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	return b
-}
-
-// decodeFailure is appendFailure's inverse.
-func decodeFailure(b []byte) (*junitFailure, error) {
-	var parts [3]string
-	for i := range parts {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || n > uint64(len(b)-w) {
-			return nil, fmt.Errorf("keep junit-failures: a damaged record")
-		}
-		parts[i] = string(b[w : w+int(n)])
-		b = b[w+int(n):]
-	}
-	return &junitFailure{Type: parts[0], Message: parts[1], Body: parts[2]}, nil
 }
 
 // failureReader reads failed results' failures back by their positions
@@ -194,8 +162,9 @@ func (x *junitIndex) failureReader() (*failureReader, error) {
 	return fr, nil
 }
 
-// failure is the failure of result k, which failed.
-func (fr *failureReader) failure(k uint32) (*junitFailure, error) {
+// failure is the failure element of result k, which failed; it is valid
+// until the next call.
+func (fr *failureReader) failure(k uint32) ([]byte, error) {
 	x := fr.x
 	j := fr.before[k/64] + bits.OnesCount64(x.failed[k/64]&(1<<(k%64)-1))
 	buf, err := fr.r.Read(j, fr.buf)
@@ -203,7 +172,7 @@ func (fr *failureReader) failure(k uint32) (*junitFailure, error) {
 		return nil, err
 	}
 	fr.buf = buf
-	return decodeFailure(buf)
+	return buf, nil
 }
 
 // junitEntry is one result of a testsuite.
@@ -220,30 +189,23 @@ func (x *junitIndex) entry(k uint32) junitEntry {
 
 func (x *junitIndex) passed(k uint32) bool { return x.failed[k/64]&(1<<(k%64)) == 0 }
 
+// writeJUnit writes the document by hand, byte for byte what
+// encoding/xml writes for it indented by two spaces (as this writer
+// once did, at several times the cost): attribute values escaped as
+// xml.EscapeString does, the failures as add wrote them.
 func writeJUnit(w io.Writer, x *junitIndex) error {
 	failures, err := x.failureReader()
 	if err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return fmt.Errorf("write junit: %w", err)
-	}
-	// The encoder flushes its buffer after every element. Given a
-	// *bufio.Writer it would use that as its buffer, and every test case
-	// would be a write to the file; behind a plain writer it keeps a
-	// buffer of its own, which w's buffer gathers into large writes.
-	enc := xml.NewEncoder(plainWriter{w})
-	enc.Indent("", "  ")
-	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
-	start := func(name string, attrs ...xml.Attr) xml.StartElement {
-		return xml.StartElement{Name: xml.Name{Local: name}, Attr: attrs}
-	}
-	// The same bytes as encoding the whole document as one value, which is
-	// what this writer did when it held every result.
-	root := start("testsuites", attr("name", "routebench"), attr("tests", itoa(x.tests)), attr("failures", itoa(x.failures)))
-	if err := enc.EncodeToken(root); err != nil {
-		return fmt.Errorf("write junit: %w", err)
-	}
+	jw := &junitWriter{w: w, b: make([]byte, 0, junitChunk+junitChunk/4)}
+	jw.b = append(jw.b, xml.Header...)
+	jw.b = append(jw.b, `<testsuites name="routebench" tests="`...)
+	jw.b = strconv.AppendInt(jw.b, int64(x.tests), 10)
+	jw.b = append(jw.b, `" failures="`...)
+	jw.b = strconv.AppendInt(jw.b, int64(x.failures), 10)
+	jw.b = append(jw.b, `">`...)
+	empty := true
 	for _, v := range x.versions {
 		var suites []string
 		for k := range x.groups {
@@ -252,66 +214,180 @@ func writeJUnit(w io.Writer, x *junitIndex) error {
 			}
 		}
 		for _, s := range sortSuites(suites) {
-			if err := writeJUnitSuite(enc, failures, x, v, s, x.groups[junitKey{v, s}]); err != nil {
+			empty = false
+			if err := writeJUnitSuite(jw, failures, x, v, s, x.groups[junitKey{v, s}]); err != nil {
 				return fmt.Errorf("write junit: %w", err)
 			}
 		}
 	}
-	if err := enc.EncodeToken(root.End()); err != nil {
-		return fmt.Errorf("write junit: %w", err)
+	if !empty {
+		jw.b = append(jw.b, '\n')
 	}
-	if err := enc.Flush(); err != nil {
-		return fmt.Errorf("write junit: %w", err)
-	}
-	if _, err := io.WriteString(w, "\n"); err != nil {
+	jw.b = append(jw.b, "</testsuites>\n"...)
+	if err := jw.flush(0); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	return nil
 }
 
+// junitChunk is how much junit.xml is gathered before it is written.
+const junitChunk = 32 << 10
+
+// junitWriter gathers junit.xml's bytes in b and writes them to w in
+// chunks.
+type junitWriter struct {
+	w io.Writer
+	b []byte
+}
+
+// flush writes what is gathered once it is more than limit bytes.
+func (jw *junitWriter) flush(limit int) error {
+	if len(jw.b) <= limit {
+		return nil
+	}
+	_, err := jw.w.Write(jw.b)
+	jw.b = jw.b[:0]
+	return err
+}
+
+// attr appends ` name="value"` with value escaped.
+func (jw *junitWriter) attr(name, value string) {
+	jw.b = append(jw.b, ' ')
+	jw.b = append(jw.b, name...)
+	jw.b = append(jw.b, '=', '"')
+	jw.b = appendXMLAttr(jw.b, value)
+	jw.b = append(jw.b, '"')
+}
+
 // writeJUnitSuite writes one testsuite, cases sorted by ID, from the index
 // and the failures it keeps.
-func writeJUnitSuite(enc *xml.Encoder, failures *failureReader, x *junitIndex, version, suite string, g *junitGroup) error {
+func writeJUnitSuite(jw *junitWriter, failures *failureReader, x *junitIndex, version, suite string, g *junitGroup) error {
 	// In a copy: the index is read only, so it can be written again.
 	members := slices.Clone(g.members)
 	slices.SortStableFunc(members, func(a, b uint32) int { return x.ids.compare(x.ids.at[a], x.ids.at[b]) })
-	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
-	el := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{attr("name", version+"/"+suite),
-		attr("tests", itoa(len(members))), attr("failures", itoa(g.failures)), attr("errors", "0"),
-		attr("skipped", "0"), attr("time", seconds(g.latencyUS))}}
-	if err := enc.EncodeToken(el); err != nil {
-		return err
-	}
-	props := struct {
-		XMLName xml.Name        `xml:"properties"`
-		P       []junitProperty `xml:"property"`
-	}{P: []junitProperty{{"version", version}, {"suite", suite}}}
-	if err := enc.Encode(props); err != nil {
-		return err
-	}
-	testcase := xml.StartElement{Name: xml.Name{Local: "testcase"}}
-	classname := version + "." + suite
+	jw.b = append(jw.b, "\n  <testsuite"...)
+	jw.attr("name", version+"/"+suite)
+	jw.attr("tests", itoa(len(members)))
+	jw.attr("failures", itoa(g.failures))
+	jw.b = append(jw.b, ` errors="0" skipped="0"`...)
+	jw.attr("time", seconds(g.latencyUS))
+	jw.b = append(jw.b, ">\n    <properties>\n      <property"...)
+	jw.attr("name", "version")
+	jw.attr("value", version)
+	jw.b = append(jw.b, "></property>\n      <property"...)
+	jw.attr("name", "suite")
+	jw.attr("value", suite)
+	jw.b = append(jw.b, "></property>\n    </properties>"...)
+	classname := appendXMLAttr(nil, version+"."+suite)
 	for _, k := range members {
 		e := x.entry(k)
-		jc := junitCase{Name: e.id, Classname: classname, Time: seconds(e.latencyUS)}
+		jw.b = append(jw.b, "\n    <testcase"...)
+		jw.attr("name", e.id)
+		jw.b = append(jw.b, ` classname="`...)
+		jw.b = append(jw.b, classname...)
+		jw.b = append(jw.b, '"')
+		jw.attr("time", seconds(e.latencyUS))
+		jw.b = append(jw.b, '>')
 		if !e.pass {
 			f, err := failures.failure(k)
 			if err != nil {
 				return err
 			}
-			jc.Failure = f
+			jw.b = append(jw.b, "\n      "...)
+			jw.b = append(jw.b, f...)
+			jw.b = append(jw.b, "\n    "...)
 		}
-		if err := enc.EncodeElement(jc, testcase); err != nil {
+		jw.b = append(jw.b, "</testcase>"...)
+		if err := jw.flush(junitChunk); err != nil {
 			return err
 		}
 	}
-	return enc.EncodeToken(el.End())
+	jw.b = append(jw.b, "\n  </testsuite>"...)
+	return nil
 }
 
-// plainWriter hides every method of its writer but Write.
-type plainWriter struct{ w io.Writer }
+// appendFailureXML appends f's failure element: type and message as
+// attributes, the body as CDATA (none when empty), a "]]>" in it split
+// across two sections, as encoding/xml writes them.
+func appendFailureXML(b []byte, f *junitFailure) []byte {
+	b = append(b, `<failure type="`...)
+	b = appendXMLAttr(b, f.Type)
+	b = append(b, `" message="`...)
+	b = appendXMLAttr(b, f.Message)
+	b = append(b, `">`...)
+	if body := f.Body; body != "" {
+		b = append(b, "<![CDATA["...)
+		for {
+			before, after, ok := strings.Cut(body, "]]>")
+			if !ok {
+				break
+			}
+			b = append(b, before...)
+			b = append(b, "]]]]><![CDATA[>"...)
+			body = after
+		}
+		b = append(b, body...)
+		b = append(b, "]]>"...)
+	}
+	return append(b, "</failure>"...)
+}
 
-func (p plainWriter) Write(b []byte) (int, error) { return p.w.Write(b) }
+// appendXMLAttr appends s escaped as xml.EscapeString escapes it: the
+// five markup characters and tab, newline and carriage return as
+// references, and what XML cannot hold (control characters, bad UTF-8)
+// as U+FFFD.
+func appendXMLAttr(b []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\'' && c != '&' && c != '<' && c != '>' {
+			i++
+			continue
+		}
+		r, width := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, width = utf8.DecodeRuneInString(s[i:])
+		}
+		i += width
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if !xmlChar(r) || (r == utf8.RuneError && width == 1) {
+				esc = "\uFFFD"
+				break
+			}
+			continue
+		}
+		b = append(b, s[last:i-width]...)
+		b = append(b, esc...)
+		last = i
+	}
+	return append(b, s[last:]...)
+}
+
+// xmlChar says whether XML can hold r.
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
+}
 
 // junitFailureOf is a failed case's failure: its primary failure category
 // as type, expected-versus-decided as message, and the stage trace as body.

@@ -1,0 +1,69 @@
+package reports_test
+
+import (
+	"math"
+	"math/rand/v2"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/routebench/routebench/reports"
+)
+
+var _ = Describe("params as one line of JSON (junit.xml, the case table)", func() {
+	It("is encoding/json's text for flat params and for anything else", func() {
+		nasty := "</script><b>&amp;\u2028\u2029\x00\x1f\t\n\"\\ \xff\xfe 华东 😀"
+		values := []any{
+			map[string]any{"region": "east", "start": "2026-11-23", "limit": 20.0, "dry_run": false, "note": nil},
+			map[string]any{"amount": 1e21, "tiny": 1e-7, "neg": -0.0, "third": 1.0 / 3, "big": 123456789012345678.0},
+			map[string]any{"quote\"key": "a\\b", "ctl": "\x00\x1f\t\n", "sep": "\u2028\u2029", "bad utf-8": "\xff\xfe", "cjk": "华东 😀"},
+			map[string]any{"html": "<b>&amp;</b>"},
+			map[string]any{"a<b": "x"},
+			map[string]any{"nested": map[string]any{"y": []any{true, nil}}, "list": []any{"b", "a"}},
+			map[string]any{"int": 7, "nasty": nasty},
+			map[string]any{},
+			map[string]any(nil),
+			nil,
+			[]any{"x", 1.5},
+		}
+		for _, v := range values {
+			own, reference := reports.CompactJSONForTest(v)
+			Expect(own).To(Equal(reference), "%#v", v)
+		}
+	})
+
+	It("is encoding/json's text for many made-up flat params", func() {
+		rng := rand.New(rand.NewPCG(7, 11))
+		pieces := []string{"a", "Z", "区域", "é", "\"", "\\", "\n", "\x01", "<", ">", "&", "\u2028", "\xff", " ", "9", "😀"}
+		text := func() string {
+			var s string
+			for range rng.IntN(6) {
+				s += pieces[rng.IntN(len(pieces))]
+			}
+			return s
+		}
+		for range 2000 {
+			m := map[string]any{}
+			for range rng.IntN(6) {
+				var v any
+				switch rng.IntN(6) {
+				case 0:
+					v = text()
+				case 1:
+					v = math.Float64frombits(rng.Uint64())
+				case 2:
+					v = float64(rng.IntN(2000) - 1000)
+				case 3:
+					v = rng.IntN(2) == 0
+				case 4:
+					v = nil
+				default:
+					v = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(50)-25))
+				}
+				m[text()] = v
+			}
+			own, reference := reports.CompactJSONForTest(m)
+			Expect(own).To(Equal(reference), "%#v", m)
+		}
+	})
+})
