@@ -381,7 +381,26 @@ type splitItems struct {
 	// earlier item's anchor resolves (a shared `tools: &t` is common).
 	anchored []anchoredItem
 	failed   bool
+	// batch holds the nodes of items batchStart on, parsed together (one
+	// parser for itemBatch items, not one each), after the anchored items
+	// when they do not parse without them. When they do not parse as
+	// their items at all, batch is empty and the alone items from
+	// batchStart are parsed one by one.
+	batch      []batchedItem
+	batchStart int
+	alone      int
 }
+
+// batchedItem is an item's node from a batch parse and what it defines
+// and uses.
+type batchedItem struct {
+	node *yaml.Node
+	refs anchorRefs
+}
+
+// itemBatch is how many items are parsed together: the nodes of a batch
+// are a few of the file's cases, so memory stays flat in cases.
+const itemBatch = 32
 
 type anchoredItem struct {
 	suiteItem
@@ -396,13 +415,29 @@ func (s *splitItems) len() int { return len(s.items) }
 
 func (s *splitItems) item(i int) (*yaml.Node, bool) {
 	it := s.items[i]
-	n, refs, ok := parseItem(s.data, it, nil)
-	if !ok && len(s.anchored) > 0 {
-		prefix := make([]suiteItem, len(s.anchored))
-		for j, a := range s.anchored {
-			prefix[j] = a.suiteItem
+	if i < s.batchStart || i >= s.batchStart+max(len(s.batch), s.alone) {
+		s.batchStart, s.alone = i, 0
+		next := s.items[i:min(i+itemBatch, len(s.items))]
+		s.batch = parseBatch(s.data, nil, next, s.batch[:0])
+		if len(s.batch) == 0 && len(s.anchored) > 0 {
+			s.batch = parseBatch(s.data, s.anchoredItems(), next, s.batch)
 		}
-		n, refs, ok = parseItem(s.data, it, prefix)
+		if len(s.batch) == 0 {
+			s.alone = len(next)
+		}
+	}
+	var n *yaml.Node
+	var refs anchorRefs
+	ok := false
+	if k := i - s.batchStart; k < len(s.batch) {
+		b := &s.batch[k]
+		n, refs, ok = b.node, b.refs, true
+		b.node = nil // the case holds what it needs
+	} else {
+		n, refs, ok = parseItem(s.data, it, nil)
+	}
+	if !ok && len(s.anchored) > 0 {
+		n, refs, ok = parseItem(s.data, it, s.anchoredItems())
 	}
 	if ok && len(refs.anchors) > 0 {
 		s.addAnchored(anchoredItem{it, refs})
@@ -414,6 +449,16 @@ func (s *splitItems) item(i int) (*yaml.Node, bool) {
 		s.failed = true
 	}
 	return n, ok
+}
+
+// anchoredItems are the items an item or batch that uses an alias is
+// parsed after.
+func (s *splitItems) anchoredItems() []suiteItem {
+	prefix := make([]suiteItem, len(s.anchored))
+	for j, a := range s.anchored {
+		prefix[j] = a.suiteItem
+	}
+	return prefix
 }
 
 // addAnchored keeps a new anchor-defining item. An earlier one whose

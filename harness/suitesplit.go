@@ -158,6 +158,61 @@ func parseItem(data []byte, it suiteItem, prefix []suiteItem) (n *yaml.Node, ref
 	return seq.Content[len(prefix)], refs, true
 }
 
+// parseBatch parses consecutive items as one list, after the prefix items
+// as parseItem does, and appends each one's node, lines as in the file,
+// to into; it appends none when they do not parse as that many items,
+// and the caller parses them one by one. Parsed together, an alias may
+// name an anchor of an earlier item in the batch, as it may in the whole
+// file.
+func parseBatch(data []byte, prefix, items []suiteItem, into []batchedItem) []batchedItem {
+	if len(items) == 0 {
+		return into
+	}
+	var text []byte
+	for _, p := range prefix {
+		text = append(text, data[p.start:p.end]...)
+	}
+	batch := data[items[0].start:items[len(items)-1].end]
+	if text == nil {
+		text = batch
+	} else {
+		text = append(text, batch...)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return into
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return into
+	}
+	seq := doc.Content[0]
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) != len(prefix)+len(items) {
+		return into
+	}
+	// Each prefix piece's lines move to the file's, as parseItem moves
+	// them (an alias's target keeps its own), then the batch's.
+	at := 1
+	for i, p := range prefix {
+		var r anchorRefs
+		shiftLines(seq.Content[i], p.line-at, &r)
+		at += bytes.Count(data[p.start:p.end], []byte("\n"))
+	}
+	delta := items[0].line - at
+	for i, it := range items {
+		// Each item starts where the file says, or the batch did not
+		// split as the items did.
+		if n := seq.Content[len(prefix)+i]; n.Kind == yaml.AliasNode || n.Line+delta != it.line {
+			return into
+		}
+	}
+	for _, n := range seq.Content[len(prefix):] {
+		var r anchorRefs
+		shiftLines(n, delta, &r)
+		into = append(into, batchedItem{node: n, refs: r})
+	}
+	return into
+}
+
 // anchorRefs are the anchors an item defines and whether it uses any
 // alias.
 type anchorRefs struct {

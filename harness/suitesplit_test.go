@@ -56,6 +56,41 @@ var _ = Describe("loading a suite item by item", func() {
 			}
 			return b.String() + "  - id: last\n    input: *in\n    expect: {action: refuse}\n"
 		}(), true),
+		// Items are parsed in batches (of 32); these cross batches.
+		Entry("problems in items of later batches keep their lines", "suite: normal\ncases:\n"+func() string {
+			var b strings.Builder
+			for i := range 90 {
+				fmt.Fprintf(&b, "  # case %d\n  - id: p-%d\n    input: |\n      text %d\n      more\n", i, i, i)
+				switch i % 29 {
+				case 3:
+					b.WriteString("    expect: {action: jump}\n")
+				case 7:
+					b.WriteString("    color: red\n    expect: {action: refuse}\n")
+				default:
+					b.WriteString("    expect: {action: refuse}\n")
+				}
+			}
+			return b.String()
+		}(), true),
+		Entry("anchors used within a batch and in the next", "suite: normal\ncases:\n"+func() string {
+			var b strings.Builder
+			for i := range 70 {
+				switch {
+				case i%10 == 0:
+					fmt.Fprintf(&b, "  - id: q-%d\n    input: x\n    expect: &e%d {action: refuse}\n", i, i/10)
+				case i%10 == 9 && i > 10:
+					fmt.Fprintf(&b, "  - id: q-%d\n    input: x\n    expect: *e%d\n", i, i/10-1)
+				default:
+					fmt.Fprintf(&b, "  - id: q-%d\n    input: x\n    expect: *e%d\n", i, i/10)
+				}
+			}
+			return b.String()
+		}(), true),
+		Entry("tools defined in the first item and aliased by every one after", "suite: normal\ncases:\n"+
+			"  - id: t-0\n    input: x\n    tools: &t\n      - name: lookup\n        description: looks things up\n        side_effect: read\n    expect: {action: refuse}\n"+
+			strings.Repeat("  - id: t\n    input: y\n    tools: *t\n    expect: {action: refuse}\n", 80), true),
+		Entry("a syntax error in an item of a later batch", "suite: normal\ncases:\n"+strings.Repeat("  - id: r\n    input: x\n    expect: {action: refuse}\n", 40)+
+			"  - id: bad\n    input: [x\n    expect: {action: refuse}\n", false),
 		Entry("an alias to an anchor not defined yet", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: *e\n  - id: a-2\n    input: y\n    expect: &e {action: refuse}\n", false),
 		Entry("an anchor in the defaults", "suite: normal\ndefaults: {caller: &c {scopes: [s]}}\ncases:\n  - id: a-1\n    input: x\n    caller: *c\n    expect: {action: refuse}\n", false),
 		Entry("a quoted string running into the next item's indentation", "suite: normal\ncases:\n  - id: a-1\n    input: \"x\n  - y\"\n    expect: {action: refuse}\n", false),
