@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/routebench/routebench/internal/jsonstr"
+	"strings"
 
 	"github.com/routebench/routebench/harness"
 )
@@ -92,3 +93,19 @@ func CompactJSONForTest(v any) (own, reference string) { return compactJSON(v), 
 
 // XMLAttrForTest is s escaped as junit.xml's attribute values are.
 func XMLAttrForTest(s string) string { return string(appendXMLAttr(nil, s)) }
+
+// XMLSafeForTest is s as a failure's body keeps it, and what strings.Map
+// with XML's characters makes of it, which it must equal.
+func XMLSafeForTest(s string) (own, reference string) {
+	reference = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r',
+			r >= 0x20 && r <= 0xD7FF,
+			r >= 0xE000 && r <= 0xFFFD,
+			r >= 0x10000 && r <= 0x10FFFF:
+			return r
+		}
+		return '\uFFFD'
+	}, s)
+	return string(appendXMLSafe(nil, []byte(s))), reference
+}

@@ -142,6 +142,20 @@ var _ = Describe("WriteJUnit", func() {
 		}
 	})
 
+	It("replaces what XML cannot carry in a failure's body as strings.Map would", func() {
+		rng := rand.New(rand.NewPCG(9, 4))
+		pieces := []string{"a", "]]>", "\t", "\n", "\r", "\x00", "\x1f", "\x7f", "\xff", "\xc3", "\xe2\x82", "\xed\xa0\x80",
+			"\uFFFD", "\uFFFE", "\uFFFF", "\uD7FF", "\uE000", "华", "😀", "\U0010FFFF", " "}
+		for range 3000 {
+			var s string
+			for range rng.IntN(8) {
+				s += pieces[rng.IntN(len(pieces))]
+			}
+			own, reference := reports.XMLSafeForTest(s)
+			Expect(own).To(Equal(reference), "%q", s)
+		}
+	})
+
 	// outdir.WriteFile hands the writers a *bufio.Writer; the XML
 	// encoder, which flushes after every element, must not turn each
 	// test case into a write to the file.

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -17,15 +18,6 @@ import (
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/workflow"
 )
-
-// junitFailure is a failed test case's failure element, as CI systems
-// (GitHub, GitLab, Jenkins) read it.
-type junitFailure struct {
-	Type    string
-	Message string
-	// Body is CDATA so the trace keeps its line breaks in the file.
-	Body string
-}
 
 // WriteJUnit writes junit.xml: one testsuite per (version, suite), one
 // testcase per (version, case) named by the case ID with classname
@@ -77,7 +69,10 @@ type junitIndex struct {
 	// to the file (appendFailureXML), numbered in add order (4 bytes a
 	// failure).
 	failureText *spool.Records
-	failureBuf  []byte
+	// failureBuf, body and safeBody are reused for every failure.
+	failureBuf []byte
+	body       bytes.Buffer
+	safeBody   []byte
 }
 
 // failuresInMemory is how much of the failures' text stays in memory
@@ -133,7 +128,10 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 		// The failure is written now, while the result is at hand: the
 		// writer then reads no result back (a spool write that fails
 		// fails every later use of the spool, which writeJUnit reports).
-		x.failureBuf = appendFailureXML(x.failureBuf[:0], junitFailureOf(r))
+		x.body.Reset()
+		writeCaseReport(&x.body, r)
+		x.safeBody = appendXMLSafe(x.safeBody[:0], x.body.Bytes())
+		x.failureBuf = appendFailureXML(x.failureBuf[:0], failureType(r), expectedVersusDecided(r), x.safeBody)
 		x.failureText.Put(x.failures-1, x.failureBuf)
 	}
 }
@@ -306,19 +304,19 @@ func writeJUnitSuite(jw *junitWriter, failures *failureReader, x *junitIndex, ve
 	return nil
 }
 
-// appendFailureXML appends f's failure element: type and message as
-// attributes, the body as CDATA (none when empty), a "]]>" in it split
-// across two sections, as encoding/xml writes them.
-func appendFailureXML(b []byte, f *junitFailure) []byte {
+// appendFailureXML appends a failure element: type and message as
+// attributes, the body (already xmlSafe) as CDATA (none when empty), a
+// "]]>" in it split across two sections, as encoding/xml writes them.
+func appendFailureXML(b []byte, typ, message string, body []byte) []byte {
 	b = append(b, `<failure type="`...)
-	b = appendXMLAttr(b, f.Type)
+	b = appendXMLAttr(b, typ)
 	b = append(b, `" message="`...)
-	b = appendXMLAttr(b, f.Message)
+	b = appendXMLAttr(b, message)
 	b = append(b, `">`...)
-	if body := f.Body; body != "" {
+	if len(body) > 0 {
 		b = append(b, "<![CDATA["...)
 		for {
-			before, after, ok := strings.Cut(body, "]]>")
+			before, after, ok := bytes.Cut(body, []byte("]]>"))
 			if !ok {
 				break
 			}
@@ -389,14 +387,14 @@ func xmlChar(r rune) bool {
 		r >= 0x10000 && r <= 0x10FFFF
 }
 
-// junitFailureOf is a failed case's failure: its primary failure category
-// as type, expected-versus-decided as message, and the stage trace as body.
-func junitFailureOf(r *harness.Result) *junitFailure {
-	category := r.Failure
-	if category == "" {
-		category = "uncategorised"
+// failureType is a failed case's failure type: its primary failure
+// category. With expected-versus-decided as message and the case report
+// (appendXMLSafe) as body, it makes the case's failure element.
+func failureType(r *harness.Result) string {
+	if r.Failure == "" {
+		return "uncategorised"
 	}
-	return &junitFailure{Type: category, Message: expectedVersusDecided(r), Body: xmlSafe(caseReport(r))}
+	return r.Failure
 }
 
 // seconds prints microseconds as JUnit's decimal seconds.
@@ -457,14 +455,14 @@ func actionSkill(a router.Action, skill string) string {
 	return string(a) + " " + skill
 }
 
-// caseReport is a failed case as a person debugging it wants it: the
-// input, what was expected, what was decided, and the stage trace.
-func caseReport(r *harness.Result) string {
+// writeCaseReport writes a failed case as a person debugging it wants
+// it: the input, what was expected, what was decided, and the stage
+// trace.
+func writeCaseReport(b *bytes.Buffer, r *harness.Result) {
 	if r.IsConversation() {
-		return conversationReport(r)
+		writeConversationReport(b, r)
+		return
 	}
-	var b strings.Builder
-	b.Grow(1024)
 	line := func(k, v string) {
 		if v != "" {
 			b.WriteString(k)
@@ -505,9 +503,9 @@ func caseReport(r *harness.Result) string {
 		}
 	}
 	if r.Workflow != nil {
-		writeWorkflowRun(&b, "workflow", r.Workflow)
+		writeWorkflowRun(b, "workflow", r.Workflow)
 		if r.Resume != nil {
-			writeWorkflowRun(&b, "resume", r.Resume)
+			writeWorkflowRun(b, "resume", r.Resume)
 		}
 		for _, m := range harness.WorkflowMismatches(r.Expect, r.Workflow, r.Resume) {
 			line("differs", m.String())
@@ -515,13 +513,12 @@ func caseReport(r *harness.Result) string {
 	}
 	line("version", d.Version)
 	line("model", d.Model)
-	return b.String()
 }
 
-// conversationReport is every turn of a conversation, each as caseReport
-// shows a single case, under a line naming the turn and its verdict.
-func conversationReport(r *harness.Result) string {
-	var b strings.Builder
+// writeConversationReport writes every turn of a conversation, each as
+// caseReport shows a single case, under a line naming the turn and its
+// verdict.
+func writeConversationReport(b *bytes.Buffer, r *harness.Result) {
 	turns := harness.DecisionResults(*r)
 	for i := range turns {
 		verdict := "pass"
@@ -532,13 +529,12 @@ func conversationReport(r *harness.Result) string {
 		if turns[i].Input == "" {
 			b.WriteString("input: (the user said nothing)\n")
 		}
-		b.WriteString(caseReport(&turns[i]))
+		writeCaseReport(b, &turns[i])
 	}
-	return b.String()
 }
 
 // writeWorkflowRun is a run's outcome and its nodes, one line each.
-func writeWorkflowRun(b *strings.Builder, title string, o *workflow.Outcome) {
+func writeWorkflowRun(b *bytes.Buffer, title string, o *workflow.Outcome) {
 	head := title + ": " + orDash(o.Workflow) + " " + string(o.Outcome)
 	if o.StoppedAt != "" {
 		head += " at " + o.StoppedAt
@@ -605,17 +601,23 @@ func expectLine(e harness.Expect) string {
 	return strings.TrimSpace(s)
 }
 
-// xmlSafe replaces characters XML 1.0 cannot carry at all (most control
-// characters), which CDATA, unlike escaped text, would pass through.
-func xmlSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r',
-			r >= 0x20 && r <= 0xD7FF,
-			r >= 0xE000 && r <= 0xFFFD,
-			r >= 0x10000 && r <= 0x10FFFF:
-			return r
+// appendXMLSafe appends s with every byte of bad UTF-8 and every
+// character XML 1.0 cannot carry at all (most control characters) as
+// U+FFFD: CDATA, unlike escaped text, would pass them through.
+func appendXMLSafe(b, s []byte) []byte {
+	last := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c >= 0x20 && c < utf8.RuneSelf || c == '\t' || c == '\n' || c == '\r' {
+			i++
+			continue
 		}
-		return '\uFFFD'
-	}, s)
+		r, width := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && width == 1 || !xmlChar(r) {
+			b = append(b, s[last:i]...)
+			b = append(b, "\uFFFD"...)
+			last = i + width
+		}
+		i += width
+	}
+	return append(b, s[last:]...)
 }
