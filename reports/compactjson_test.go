@@ -67,3 +67,74 @@ var _ = Describe("params as one line of JSON (junit.xml, the case table)", func(
 		}
 	})
 })
+
+var _ = Describe("an expectation's params in the case data", func() {
+	It("are json.Marshal's bytes, nested or not", func() {
+		rng := rand.New(rand.NewPCG(5, 8))
+		pieces := []string{"a", "Z", "区域", "\"", "\\", "\n", "\x01", "<", ">", "&", "\u2028", "\xff", " ", "😀"}
+		text := func() string {
+			var s string
+			for range rng.IntN(5) {
+				s += pieces[rng.IntN(len(pieces))]
+			}
+			return s
+		}
+		var value func(depth int) any
+		value = func(depth int) any {
+			switch rng.IntN(10) {
+			case 0:
+				return text()
+			case 1:
+				return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(50)-25))
+			case 2:
+				return rng.IntN(2000) - 1000
+			case 3:
+				return rng.IntN(2) == 0
+			case 4:
+				return nil
+			case 5:
+				if depth < 3 {
+					var l []any
+					if rng.IntN(4) > 0 {
+						l = []any{}
+					}
+					for range rng.IntN(4) {
+						l = append(l, value(depth+1))
+					}
+					return l
+				}
+			case 6:
+				if depth < 3 {
+					m := map[string]any{}
+					for range rng.IntN(4) {
+						m[text()] = value(depth + 1)
+					}
+					return m
+				}
+			case 7:
+				return int64(rng.IntN(100)) // not a plain value: json.Marshal writes it
+			case 8:
+				return []string{text()}
+			}
+			return float64(rng.IntN(100))
+		}
+		for range 3000 {
+			m := map[string]any{}
+			for range 1 + rng.IntN(4) {
+				m[text()] = value(0)
+			}
+			own, reference, err := reports.PlainJSONForTest(m)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(own).To(Equal(reference), "%#v", m)
+		}
+		// The matchers' shapes, as case files give them.
+		for _, m := range []map[string]any{
+			{"region": map[string]any{"absent": true}, "start": map[string]any{"regex": "^2026-11-2[3-9]$"}},
+			{"status": map[string]any{"any_of": []any{"shipped", "refunded", 3, 2.5}}, "limit": 20},
+		} {
+			own, reference, err := reports.PlainJSONForTest(m)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(own).To(Equal(reference))
+		}
+	})
+})

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/routebench/routebench/internal/jsonstr"
 	"strings"
@@ -108,4 +109,13 @@ func XMLSafeForTest(s string) (own, reference string) {
 		return '\uFFFD'
 	}, s)
 	return string(appendXMLSafe(nil, []byte(s))), reference
+}
+
+// PlainJSONForTest is v as the case data writes an expectation's params,
+// and json.Marshal's bytes, which it must equal.
+func PlainJSONForTest(v map[string]any) (own, reference string, err error) {
+	w := &caseDataWriter{}
+	w.value(v)
+	js, err := json.Marshal(v)
+	return string(w.b), string(js), errors.Join(err, w.err)
 }
