@@ -49,7 +49,7 @@ type caseViews struct {
 const viewsInMemory = 256 << 10
 
 func newCaseViews() *caseViews {
-	return &caseViews{recs: spool.NewRecords("case-views", viewsInMemory), strs: newInterner(), w: caseDataWriter{holes: true}}
+	return &caseViews{recs: spool.NewRecords("case-views", viewsInMemory), strs: newSmallInterner(), w: caseDataWriter{holes: true}}
 }
 
 // add keeps the view of the result at stream position i.

@@ -138,3 +138,17 @@ var _ = Describe("an expectation's params in the case data", func() {
 		}
 	})
 })
+
+var _ = Describe("the interner of a result's view", func() {
+	It("gives the ids an ordinary interner gives, past its few strings and after resets", func() {
+		rng := rand.New(rand.NewPCG(2, 6))
+		var words []string
+		for range 5000 {
+			words = append(words, []string{"", "a", "b", "区域", "skill_" + string(rune('a'+rng.IntN(26))) + string(rune('a'+rng.IntN(26)))}[rng.IntN(5)])
+		}
+		for _, every := range []int{1, 7, 40, 200, 5000} {
+			small, ordinary := reports.InternedForTest(words, every)
+			Expect(small).To(Equal(ordinary), "reset every %d", every)
+		}
+	})
+})

@@ -119,3 +119,18 @@ func PlainJSONForTest(v map[string]any) (own, reference string, err error) {
 	js, err := json.Marshal(v)
 	return string(w.b), string(js), errors.Join(err, w.err)
 }
+
+// InternedForTest interns words with a small interner and an ordinary
+// one, each reset before every resetEvery-th word, and gives both ids.
+func InternedForTest(words []string, resetEvery int) (small, ordinary []int) {
+	s, o := newSmallInterner(), newInterner()
+	for i, w := range words {
+		if i%resetEvery == 0 {
+			s.reset()
+			o.reset()
+		}
+		small = append(small, int(s.id(w)))
+		ordinary = append(ordinary, int(o.id(w)))
+	}
+	return small, ordinary
+}
