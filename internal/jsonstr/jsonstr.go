@@ -15,16 +15,26 @@ var safe = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// plain8 reports whether 8 bytes are all ASCII written as they are.
-func plain8(s string) bool {
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+// plainWords is how many bytes from the start of s, 8 at a time, are all
+// ASCII written as they are: most text needs no escape, and is stepped
+// over a word at a time in one call.
+func plainWords(s string) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	// has(c) has a byte's high bit set exactly where x holds c (bytes of
-	// 0x80 and above, caught by x&highs, are masked out by ^x).
-	has := func(c uint64) uint64 { v := x ^ c*ones; return (v - ones) &^ v }
-	special := x | has('"') | has('\\') | has('<') | has('>') | has('&') | (x-0x20*ones)&^x
-	return special&highs == 0
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		// A byte's high bit is set in has(c) exactly where x holds c
+		// (bytes of 0x80 and above, caught by x&highs, are masked out by
+		// ^x); x-0x20*ones does the same for bytes below 0x20.
+		q, bs, lt, gt, amp := x^('"'*ones), x^('\\'*ones), x^('<'*ones), x^('>'*ones), x^('&'*ones)
+		special := x | (q-ones)&^q | (bs-ones)&^bs | (lt-ones)&^lt | (gt-ones)&^gt | (amp-ones)&^amp | (x-0x20*ones)&^x
+		if special&highs != 0 {
+			break
+		}
+	}
+	return i
 }
 
 // Append appends s as a JSON string with encoding/json's
@@ -33,10 +43,7 @@ func Append(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		// Most text needs no escape: step over it 8 bytes at a time.
-		for i+8 <= len(s) && plain8(s[i:i+8]) {
-			i += 8
-		}
+		i += plainWords(s[i:])
 		if i == len(s) {
 			break
 		}

@@ -18,6 +18,23 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// Text is stepped over 8 bytes at a time: a byte that needs escaping (or
+// starts a multi-byte character) is found at every place in a word.
+func TestAppendFindsEveryEscapeInAWord(t *testing.T) {
+	for _, special := range []string{"\"", "\\", "<", ">", "&", "\x00", "\x1f", "\x7f", "\u2028", "é", "\xff", " ", "~", "!", "?", "="} {
+		for at := range 26 {
+			s := "abcdefghijklmnopqrstuvwxyz"[:at] + special + "0123456789ABCDEFGHIJKLMNOP"[:25-at]
+			want, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Append(nil, s); string(got) != string(want) {
+				t.Errorf("Append(%q) = %s, want %s", s, got, want)
+			}
+		}
+	}
+}
+
 // FuzzAppend compares Append with json.Marshal on arbitrary strings.
 //
 //	go test ./internal/jsonstr/ -run '^$' -fuzz '^FuzzAppend$' -fuzztime 60s
