@@ -244,6 +244,9 @@ func pairRecords(base, head []record, th stats.Thresholds) (Comparison, []pendin
 			terms = append(terms, t)
 		}
 	}
+	// Groups and metrics over the same cases often tally alike: each
+	// interval is worked out once.
+	ci := stats.NewMemoBootstrap(th)
 	for _, g := range groupNames(pairs) {
 		var members []int
 		n := 0
@@ -253,7 +256,7 @@ func pairRecords(base, head []record, th stats.Thresholds) (Comparison, []pendin
 				n++
 			}
 		}
-		grp := compareGroup(g, members, terms, metrics, th)
+		grp := compareGroup(g, members, terms, metrics, th, ci)
 		grp.N = n
 		c.Groups = append(c.Groups, grp)
 	}
@@ -383,7 +386,7 @@ func pairCases(base, head map[string]*record, warns *[]stats.Warning) []pair {
 	return pairs
 }
 
-func compareGroup(name string, members []int, terms [][2]unitTerms, metrics []string, th stats.Thresholds) Group {
+func compareGroup(name string, members []int, terms [][2]unitTerms, metrics []string, th stats.Thresholds, ci stats.DeltaInterval) Group {
 	g := Group{Name: name, N: len(members)}
 	ps := make([]stats.Pair, len(members))
 	for _, metric := range metrics {
@@ -396,7 +399,7 @@ func compareGroup(name string, members []int, terms [][2]unitTerms, metrics []st
 			h, hok := terms[i][1].get(bit)
 			ps[j] = stats.Pair{Base: stats.OutcomeOf(bok, b), Head: stats.OutcomeOf(hok, h)}
 		}
-		d := stats.ComparePaired(ps, th)
+		d := stats.ComparePairedWith(ps, th, stats.McNemar{}, ci)
 		dir := DirectionOf(metric)
 		gained := d.C - d.B
 		if d.Significant && gained != 0 && d.Delta != 0 && (d.Delta > 0) != (gained > 0) {

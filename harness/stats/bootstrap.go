@@ -55,14 +55,51 @@ func NewBootstrap(th Thresholds) Bootstrap {
 // The result is a pure function of the multiset of pairs and the settings:
 // the order of pairs does not matter.
 func (bs Bootstrap) Interval(pairs []Pair) Interval {
-	var counts [kinds]int
-	n := 0
+	counts, n := tallyKinds(pairs)
+	return bs.intervalOf(&counts, n)
+}
+
+// tallyKinds counts the pairs of each kind but excluded under both, and
+// how many that is.
+func tallyKinds(pairs []Pair) (counts [kinds]int, n int) {
 	for _, p := range pairs {
 		if p.Base != Excluded || p.Head != Excluded {
 			counts[kindOf(p)]++
 			n++
 		}
 	}
+	return counts, n
+}
+
+// MemoBootstrap is Bootstrap keeping each interval it works out under the
+// tally it depends on, for one caller asking about many metrics and
+// groups of the same cases, where tallies repeat (a third of them on a
+// generated 10,000-case run): a repeated tally costs a map lookup, not
+// Resamples draws. It holds a few words per distinct tally; it is not
+// safe for concurrent use.
+type MemoBootstrap struct {
+	bs   Bootstrap
+	seen map[[kinds]int]Interval
+}
+
+// NewMemoBootstrap is NewBootstrap with memory.
+func NewMemoBootstrap(th Thresholds) *MemoBootstrap {
+	return &MemoBootstrap{bs: NewBootstrap(th), seen: map[[kinds]int]Interval{}}
+}
+
+// Interval implements DeltaInterval: Bootstrap's interval of the pairs.
+func (m *MemoBootstrap) Interval(pairs []Pair) Interval {
+	counts, n := tallyKinds(pairs)
+	if iv, ok := m.seen[counts]; ok {
+		return iv
+	}
+	iv := m.bs.intervalOf(&counts, n)
+	m.seen[counts] = iv
+	return iv
+}
+
+// intervalOf is Interval of pairs tallied as counts, n in all.
+func (bs Bootstrap) intervalOf(counts *[kinds]int, n int) Interval {
 	if n == 0 || bs.Resamples <= 0 {
 		return Interval{}
 	}
@@ -70,7 +107,7 @@ func (bs Bootstrap) Interval(pairs []Pair) Interval {
 	deltas := make([]float64, 0, bs.Resamples)
 	var drawn [kinds]int
 	for range bs.Resamples {
-		resample(rng, &counts, n, &drawn)
+		resample(rng, counts, n, &drawn)
 		var bk, bn, hk, hn int
 		for kind, c := range drawn {
 			p := pairOf(kind)

@@ -237,3 +237,26 @@ var _ = Describe("Thresholds", func() {
 		Entry("negative min discordant", func(t *stats.Thresholds) { t.MinDiscordant = -1 }, "min discordant"),
 	)
 })
+
+var _ = Describe("the bootstrap with memory", func() {
+	It("gives Bootstrap's interval for every set of pairs, asked once or again, in any order", func() {
+		th := stats.DefaultThresholds
+		plain, memo := stats.NewBootstrap(th), stats.NewMemoBootstrap(th)
+		rng := rand.New(rand.NewPCG(4, 9))
+		var sets [][]stats.Pair
+		for range 40 {
+			sets = append(sets, build([3]int{rng.IntN(30), int(hit), int(hit)}, [3]int{rng.IntN(5), int(hit), int(miss)},
+				[3]int{rng.IntN(5), int(miss), int(hit)}, [3]int{rng.IntN(10), int(miss), int(miss)},
+				[3]int{rng.IntN(3), int(exc), int(hit)}, [3]int{rng.IntN(20), int(exc), int(exc)}))
+		}
+		for round := range 3 {
+			for _, ps := range sets {
+				if round == 2 {
+					ps = slices.Clone(ps)
+					rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+				}
+				Expect(memo.Interval(ps)).To(Equal(plain.Interval(ps)))
+			}
+		}
+	})
+})
