@@ -3,8 +3,11 @@ package harness
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"sort"
@@ -61,6 +64,24 @@ type FileStream struct {
 	// can be read only once while a stream is read several times: an
 	// unlinked temporary file, gone when the process ends.
 	spool *os.File
+	// digesting says the first pass also digests the bytes it reads
+	// (DigestWhileReading), into digest once it has read them all.
+	digesting bool
+	digest    *ResultsDigest
+}
+
+// DigestWhileReading asks the first pass (Each) to digest the file as
+// DigestResultsFile does, from the bytes it reads anyway: a writer of
+// summary.json then does not read a large results file once more.
+func (s *FileStream) DigestWhileReading() { s.digesting = true }
+
+// Digest is the file's digest from a first pass asked to take it that
+// read the whole file; false before one has.
+func (s *FileStream) Digest() (ResultsDigest, bool) {
+	if s.digest == nil {
+		return ResultsDigest{}, false
+	}
+	return *s.digest, true
 }
 
 // resultsReader is an open results file: read from the start, or at offsets.
@@ -122,6 +143,11 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 	br := bufio.NewReaderSize(f, 1<<16)
 	dec := getDecoder()
 	defer putDecoder(dec)
+	var digest hash.Hash
+	lines := 0
+	if record && s.digesting && s.digest == nil {
+		digest = sha256.New()
+	}
 	var offset int64
 	var buf []byte
 	i := 0
@@ -130,6 +156,12 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 		buf = line
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return &ResultsError{Path: s.Path, Line: lineNo, Err: rerr}
+		}
+		if digest != nil {
+			digest.Write(line)
+			if len(line) > 0 && line[len(line)-1] == '\n' {
+				lines++
+			}
 		}
 		start := offset
 		offset += int64(len(line))
@@ -153,6 +185,9 @@ func (s *FileStream) Each(fn func(int, *Result) error) error {
 	if record {
 		s.offsets = append(s.offsets, offset)
 		s.indexed = true
+	}
+	if digest != nil {
+		s.digest = &ResultsDigest{SHA256: hex.EncodeToString(digest.Sum(nil)), Lines: lines}
 	}
 	return nil
 }

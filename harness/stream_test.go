@@ -2,7 +2,9 @@ package harness_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -62,5 +64,45 @@ var _ = Describe("ReadCases", func() {
 		fs := harness.NewFileStream(filepath.Join(dir, harness.ResultsFile))
 		err = harness.ReadCases(fs, []int{5}, func(int, *harness.Result) error { return nil })
 		Expect(err).To(MatchError(ContainSubstring("no result 5")))
+	})
+})
+
+var _ = Describe("a file stream's digest", func() {
+	It("is DigestResultsFile's, taken by the first pass when asked, whatever the file's blank lines and last line", func() {
+		dir := GinkgoT().TempDir()
+		_, err := harness.Run(context.Background(), runConfig(dir, runCases(3), 2))
+		Expect(err).NotTo(HaveOccurred())
+		data, err := os.ReadFile(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+		for name, text := range map[string]string{
+			"as written":            string(data),
+			"blank lines":           "\n" + lines[0] + "\n  \n" + strings.Join(lines[1:], "") + "\n\n",
+			"no newline at the end": strings.TrimSuffix(string(data), "\n"),
+			"CRLF line ends":        strings.ReplaceAll(string(data), "\n", "\r\n"),
+			"no results at all":     "",
+		} {
+			path := filepath.Join(dir, "r.jsonl")
+			Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
+			want, err := harness.DigestResultsFile(path)
+			Expect(err).NotTo(HaveOccurred())
+
+			fs := harness.NewFileStream(path)
+			fs.DigestWhileReading()
+			_, ok := fs.Digest()
+			Expect(ok).To(BeFalse(), name+": no digest before a pass")
+			Expect(fs.Each(func(int, *harness.Result) error { return nil })).To(Succeed(), name)
+			got, ok := fs.Digest()
+			Expect(ok).To(BeTrue(), name)
+			Expect(got).To(Equal(want), name)
+			Expect(fs.Each(func(int, *harness.Result) error { return nil })).To(Succeed(), name)
+			again, _ := fs.Digest()
+			Expect(again).To(Equal(want), name+": a second pass keeps it")
+		}
+		// Not asked, the pass takes none.
+		fs := harness.NewFileStream(filepath.Join(dir, harness.ResultsFile))
+		Expect(fs.Each(func(int, *harness.Result) error { return nil })).To(Succeed())
+		_, ok := fs.Digest()
+		Expect(ok).To(BeFalse())
 	})
 })

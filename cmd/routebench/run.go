@@ -486,15 +486,12 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 		return fmt.Errorf("write outputs: %w", err)
 	}
 	path := filepath.Join(dir, harness.ResultsFile)
-	digest, err := harness.DigestResultsFile(path)
-	if err != nil {
-		return err
-	}
 	// One pass feeds every reader that needs each result: the scores, the
-	// paired comparison's compact records and the reports' counts. After
-	// it the stream knows where each line is, and the writers read back
-	// only the lines they show.
+	// paired comparison's compact records and the reports' counts, and
+	// digests the file for summary.json. After it the stream knows where
+	// each line is, and the writers read back only the lines they show.
 	rs := harness.NewFileStream(path)
+	rs.DigestWhileReading()
 	scorer := harness.NewScorer()
 	series := compare.NewSeriesCollector(harness.Indicators)
 	collected := reports.NewCollector()
@@ -505,6 +502,10 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 		return nil
 	}); err != nil {
 		return err
+	}
+	digest, ok := rs.Digest()
+	if !ok {
+		return fmt.Errorf("digest results: %s was not read to its end", path)
 	}
 	summary := scorer.Summary()
 	summary.Results = &digest
