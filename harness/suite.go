@@ -342,6 +342,12 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 	cases := l.file(doc.file, doc.root, items)
 	added := l.journal
 	l.journal = nil
+	// Loading may stop before the last item (a problem with the file's
+	// own keys, too many problems): the whole parse would still report an
+	// item that does not parse, so the rest are parsed to find out.
+	for i := items.handed; i < items.len() && !items.failed; i++ {
+		items.item(i)
+	}
 	if !items.failed {
 		return cases
 	}
@@ -389,6 +395,8 @@ type splitItems struct {
 	batch      []batchedItem
 	batchStart int
 	alone      int
+	// handed is how many items item has been asked for, in order.
+	handed int
 }
 
 // batchedItem is an item's node from a batch parse and what it defines
@@ -415,6 +423,7 @@ func (s *splitItems) len() int { return len(s.items) }
 
 func (s *splitItems) item(i int) (*yaml.Node, bool) {
 	it := s.items[i]
+	s.handed = max(s.handed, i+1)
 	if i < s.batchStart || i >= s.batchStart+max(len(s.batch), s.alone) {
 		s.batchStart, s.alone = i, 0
 		next := s.items[i:min(i+itemBatch, len(s.items))]

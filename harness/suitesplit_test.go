@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -91,6 +93,7 @@ var _ = Describe("loading a suite item by item", func() {
 			strings.Repeat("  - id: t\n    input: y\n    tools: *t\n    expect: {action: refuse}\n", 80), true),
 		Entry("a syntax error in an item of a later batch", "suite: normal\ncases:\n"+strings.Repeat("  - id: r\n    input: x\n    expect: {action: refuse}\n", 40)+
 			"  - id: bad\n    input: [x\n    expect: {action: refuse}\n", false),
+		Entry("no suite key, and an item that does not parse", "cases:\n  - id: a-1\n    input: x\n    expect: {action: refuse}\n  - \"0\n", false),
 		Entry("an alias to an anchor not defined yet", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: *e\n  - id: a-2\n    input: y\n    expect: &e {action: refuse}\n", false),
 		Entry("an anchor in the defaults", "suite: normal\ndefaults: {caller: &c {scopes: [s]}}\ncases:\n  - id: a-1\n    input: x\n    caller: *c\n    expect: {action: refuse}\n", false),
 		Entry("a quoted string running into the next item's indentation", "suite: normal\ncases:\n  - id: a-1\n    input: \"x\n  - y\"\n    expect: {action: refuse}\n", false),
@@ -112,3 +115,32 @@ var _ = Describe("loading a suite item by item", func() {
 		Expect(strings.Count(frame, "\n")).To(Equal(strings.Count(string(data), "\n")))
 	})
 })
+
+// FuzzLoadItemByItem holds loading a suite item by item (in batches of
+// items, one by one where a batch does not parse) to the whole parse's
+// cases and problems, on any text.
+//
+//	go test ./harness/ -run '^$' -fuzz '^FuzzLoadItemByItem$' -fuzztime 60s
+func FuzzLoadItemByItem(f *testing.F) {
+	var many strings.Builder
+	many.WriteString("suite: normal\ncases:\n")
+	for i := range 70 {
+		fmt.Fprintf(&many, "  - id: c-%d\n    input: &in%d text %d\n    expect: {action: refuse}\n", i, i%3, i)
+		if i%9 == 4 {
+			fmt.Fprintf(&many, "  - id: d-%d\n    input: *in%d\n    expect: {action: jump}\n", i, (i+1)%3)
+		}
+	}
+	for _, seed := range []string{
+		many.String(),
+		"suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: &e {action: refuse}\n  - id: a-2\n    input: y\n    expect: *e\n",
+		"suite: normal\ncases:\n  - id: a-1\n    input: \"x\n  - y\"\n    expect: {action: refuse}\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		split, whole := harness.LoadBothWays("s.yaml", data)
+		if !reflect.DeepEqual(split, whole) {
+			t.Fatalf("item by item differs from the whole parse: %s", harness.DiffOutcomes(split, whole))
+		}
+	})
+}
