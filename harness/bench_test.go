@@ -69,8 +69,8 @@ func BenchmarkLoadSuites10k(b *testing.B) {
 // BenchmarkLoadSuites100k loads 100,000 cases from one file and reports
 // what the loaded cases keep (retained-B/case, live heap after a GC) and
 // the most the heap held while loading (peak-MB, sampled every
-// millisecond): a file is parsed one case item at a time, never as one
-// tree, and the cases share what they repeat.
+// millisecond): a file is parsed a few case items at a time, never as
+// one tree, and the cases share what they repeat.
 //
 //	go test ./harness -run '^$' -bench LoadSuites100k -benchtime 1x
 func BenchmarkLoadSuites100k(b *testing.B) {

@@ -244,7 +244,7 @@ var (
 
 // parsedFile is one suite file's YAML tree, or why there is none. When
 // split is set, root is the tree of split.frame (the file without its case
-// items), and the items are parsed one at a time from data.
+// items), and the items are parsed a few at a time from data.
 type parsedFile struct {
 	file    string
 	root    *yaml.Node

@@ -8,9 +8,11 @@ import (
 
 // A suite file's YAML tree is about ten times the file, so a large suite
 // parsed whole was the peak of a large run's memory. splitSuite lets the
-// loader parse the usual layout one case at a time instead: the top-level
-// mapping with the `cases:` items blanked out (their lines kept as empty
-// lines, so every line number stays), and each item's text on its own.
+// loader parse the usual layout a few cases at a time instead: the
+// top-level mapping with the `cases:` items blanked out (their lines kept
+// as empty lines, so every line number stays), and the items' text in
+// batches (parseBatch), each item's on its own where a batch does not
+// parse as its items.
 // It only recognises the plain block layout (a column-0 `cases:` key with
 // nothing after it, then `- ` items at one indentation); anything else,
 // and any piece that does not parse on its own (an alias to an anchor in
