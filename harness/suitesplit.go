@@ -84,7 +84,7 @@ func splitSuite(data []byte) (suiteSplit, bool) {
 			s.items = append(s.items, suiteItem{start: lineOff, line: line})
 		case col > indent:
 			// inside the current item
-		case col == 0:
+		case col == 0 && !isItem:
 			inCases, casesEnd = false, lineOff // the next top-level key
 			s.items[len(s.items)-1].end = lineOff
 			if isCasesKey(text) {

@@ -93,6 +93,7 @@ var _ = Describe("loading a suite item by item", func() {
 			strings.Repeat("  - id: t\n    input: y\n    tools: *t\n    expect: {action: refuse}\n", 80), true),
 		Entry("a syntax error in an item of a later batch", "suite: normal\ncases:\n"+strings.Repeat("  - id: r\n    input: x\n    expect: {action: refuse}\n", 40)+
 			"  - id: bad\n    input: [x\n    expect: {action: refuse}\n", false),
+		Entry("an item at column 0 after items indented", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: {action: refuse}\n- id: a-2\n", false),
 		Entry("no suite key, and an item that does not parse", "cases:\n  - id: a-1\n    input: x\n    expect: {action: refuse}\n  - \"0\n", false),
 		Entry("an alias to an anchor not defined yet", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: *e\n  - id: a-2\n    input: y\n    expect: &e {action: refuse}\n", false),
 		Entry("an anchor in the defaults", "suite: normal\ndefaults: {caller: &c {scopes: [s]}}\ncases:\n  - id: a-1\n    input: x\n    caller: *c\n    expect: {action: refuse}\n", false),
