@@ -342,10 +342,11 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 	cases := l.file(doc.file, doc.root, items)
 	added := l.journal
 	l.journal = nil
-	// Loading may stop before the last item (a problem with the file's
-	// own keys, too many problems): the whole parse would still report an
-	// item that does not parse, so the rest are parsed to find out.
-	for i := items.handed; i < items.len() && !items.failed; i++ {
+	// Loading may stop before the last item over a problem with the
+	// file's own keys: the whole parse would still report an item that
+	// does not parse, so the rest are parsed to find out. A load told to
+	// stop (an interrupted run) does not.
+	for i := items.handed; !l.stop && i < items.len() && !items.failed; i++ {
 		items.item(i)
 	}
 	if !items.failed {
