@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/routebench/routebench/harness"
@@ -460,7 +461,17 @@ func errorLine(e router.Error) string {
 
 // traceStep compacts one stage's record for the case table.
 func traceStep(strs *interner, s router.TraceStep) traceJSON {
-	words := strings.Join(traceWords(s), "; ")
+	// A step with nothing but words is one string: "stage: words".
+	plain := len(s.Scores) == 0 && len(s.Top) == 0 && s.Confidence == nil && len(s.Errors) == 0
+	var text [256]byte
+	b := text[:0]
+	if plain {
+		b = append(append(b, s.Stage...), ": "...)
+	}
+	words := truncateRunes(string(appendTraceWords(b, s)), maxTraceRunes)
+	if plain {
+		return strs.id(words)
+	}
 	var scores []any
 	if len(s.Scores) > 0 {
 		for _, c := range s.Scores {
@@ -479,10 +490,7 @@ func traceStep(strs *interner, s router.TraceStep) traceJSON {
 	if s.Confidence != nil {
 		conf = round3(*s.Confidence)
 	}
-	if scores == nil && conf == nil && errs == nil {
-		return strs.id(truncateRunes(s.Stage+": "+words, maxTraceRunes))
-	}
-	step := []any{strs.id(s.Stage), strs.id(truncateRunes(words, maxTraceRunes)), scores, conf, errs}
+	step := []any{strs.id(s.Stage), strs.id(words), scores, conf, errs}
 	switch {
 	case errs != nil:
 	case conf != nil:
@@ -498,58 +506,87 @@ func traceStep(strs *interner, s router.TraceStep) traceJSON {
 
 // traceLine is one stage's record as one line of text, for JUnit.
 func traceLine(s router.TraceStep) string {
-	parts := traceWords(s)
+	var text [256]byte
+	b := append(append(text[:0], s.Stage...), ": "...)
+	words := len(b)
+	b = appendTraceWords(b, s)
 	if len(s.Scores) > 0 {
-		var sc []string
-		for _, c := range s.Scores {
-			sc = append(sc, c.Skill+" "+fixed(c.Score, 3))
+		b = append(wordSep(b, words), "scores "...)
+		for i, c := range s.Scores {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(append(append(b, c.Skill...), ' '), fixed(c.Score, 3)...)
 		}
-		parts = append(parts, "scores "+strings.Join(sc, ", "))
 	} else if len(s.Top) > 0 {
-		parts = append(parts, "top "+strings.Join(s.Top, ", "))
+		b = appendJoined(append(wordSep(b, words), "top "...), s.Top)
 	}
 	if s.Confidence != nil {
-		parts = append(parts, "confidence "+fixed(*s.Confidence, 3))
+		b = append(append(wordSep(b, words), "confidence "...), fixed(*s.Confidence, 3)...)
 	}
 	for _, e := range s.Errors {
-		parts = append(parts, "error "+errorLine(e))
+		b = append(append(wordSep(b, words), "error "...), errorLine(e)...)
 	}
-	return truncateRunes(s.Stage+": "+strings.Join(parts, "; "), maxTraceRunes)
+	return truncateRunes(string(b), maxTraceRunes)
 }
 
-// traceWords are the parts of a stage's record that repeat across cases.
-// The judge's prompt is left out: it is the same composed text for every
-// case of a version and would dominate the file.
-func traceWords(s router.TraceStep) []string {
-	var parts []string
+// appendTraceWords appends the parts of a stage's record that repeat
+// across cases, "; " apart. The judge's prompt is left out: it is the
+// same composed text for every case of a version and would dominate the
+// file.
+func appendTraceWords(b []byte, s router.TraceStep) []byte {
+	start := len(b)
 	if s.Kept != nil {
-		parts = append(parts, "kept "+itoa(*s.Kept))
+		b = strconv.AppendInt(append(b, "kept "...), int64(*s.Kept), 10)
 	}
 	if len(s.Dropped) > 0 {
-		parts = append(parts, "dropped "+strings.Join(s.Dropped, ", "))
+		b = appendJoined(append(wordSep(b, start), "dropped "...), s.Dropped)
 	}
 	if s.Stage == "rules" && len(s.Matched) == 0 {
-		parts = append(parts, "no trigger matched")
+		b = append(wordSep(b, start), "no trigger matched"...)
 	} else if len(s.Matched) > 0 {
-		parts = append(parts, "matched "+strings.Join(s.Matched, ", "))
+		b = appendJoined(append(wordSep(b, start), "matched "...), s.Matched)
 	}
 	if s.Provider != "" {
-		parts = append(parts, "provider "+s.Provider)
+		b = append(append(wordSep(b, start), "provider "...), s.Provider...)
 	}
 	if s.Attempt > 0 {
-		parts = append(parts, "attempt "+itoa(s.Attempt))
+		b = strconv.AppendInt(append(wordSep(b, start), "attempt "...), int64(s.Attempt), 10)
 	}
 	if s.Choice != "" {
-		parts = append(parts, "choice "+s.Choice)
+		b = append(append(wordSep(b, start), "choice "...), s.Choice...)
 	}
 	if s.Usage != nil {
-		parts = append(parts, "tokens "+itoa(s.Usage.InputTokens)+" in / "+itoa(s.Usage.OutputTokens)+" out")
+		b = strconv.AppendInt(append(wordSep(b, start), "tokens "...), int64(s.Usage.InputTokens), 10)
+		b = strconv.AppendInt(append(b, " in / "...), int64(s.Usage.OutputTokens), 10)
+		b = append(b, " out"...)
 	}
 	if s.Prompt != "" {
-		parts = append(parts, "prompt "+itoa(len(s.Prompt))+" bytes (not shown)")
+		b = strconv.AppendInt(append(wordSep(b, start), "prompt "...), int64(len(s.Prompt)), 10)
+		b = append(b, " bytes (not shown)"...)
 	}
 	if s.Note != "" {
-		parts = append(parts, truncateRunes(s.Note, maxMessageRunes))
+		b = append(wordSep(b, start), truncateRunes(s.Note, maxMessageRunes)...)
 	}
-	return parts
+	return b
+}
+
+// wordSep appends "; " when words have been written since start: every
+// field's words are something, so none is left out of the count.
+func wordSep(b []byte, start int) []byte {
+	if len(b) > start {
+		return append(b, "; "...)
+	}
+	return b
+}
+
+// appendJoined appends items ", " apart.
+func appendJoined(b []byte, items []string) []byte {
+	for i, x := range items {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, x...)
+	}
+	return b
 }

@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/routebench/routebench/reports"
+	"github.com/routebench/routebench/router"
 )
 
 var _ = Describe("params as one line of JSON (junit.xml, the case table)", func() {
@@ -149,6 +150,64 @@ var _ = Describe("the interner of a result's view", func() {
 		for _, every := range []int{1, 7, 40, 200, 5000} {
 			small, ordinary := reports.InternedForTest(words, every)
 			Expect(small).To(Equal(ordinary), "reset every %d", every)
+		}
+	})
+})
+
+var _ = Describe("a stage's record in words (junit.xml's trace, the case table's steps)", func() {
+	It("is what joining each field's words gives, for every mix of fields", func() {
+		rng := rand.New(rand.NewPCG(8, 1))
+		text := func(n int) string {
+			pieces := []string{"a", "区域", "😀", " ", ";", ",", "x"}
+			var s string
+			for range n {
+				s += pieces[rng.IntN(len(pieces))]
+			}
+			return s
+		}
+		some := func() []string {
+			var l []string
+			for range rng.IntN(3) {
+				l = append(l, text(1+rng.IntN(6)))
+			}
+			return l
+		}
+		for range 3000 {
+			s := router.TraceStep{Stage: []string{"rules", "recall", "judge", "bands", "policy", ""}[rng.IntN(6)]}
+			if rng.IntN(2) == 0 {
+				k := rng.IntN(30)
+				s.Kept = &k
+			}
+			s.Dropped, s.Matched, s.Top = some(), some(), some()
+			for range rng.IntN(3) {
+				s.Scores = append(s.Scores, router.Candidate{Skill: text(4), Score: rng.Float64()})
+			}
+			if rng.IntN(2) == 0 {
+				s.Provider = text(5)
+			}
+			if rng.IntN(2) == 0 {
+				s.Choice = text(5)
+			}
+			if rng.IntN(3) == 0 {
+				c := rng.Float64()
+				s.Confidence = &c
+			}
+			s.Attempt = rng.IntN(3)
+			if rng.IntN(3) == 0 {
+				s.Prompt = text(rng.IntN(40))
+			}
+			if rng.IntN(3) == 0 {
+				s.Usage = &router.Usage{InputTokens: rng.IntN(5000), OutputTokens: rng.IntN(500)}
+			}
+			if rng.IntN(4) == 0 {
+				s.Errors = []router.Error{{Category: router.CatParams, Path: "/" + text(3), Message: text(8)}}
+			}
+			if rng.IntN(2) == 0 {
+				s.Note = text(rng.IntN(700)) // past the message limit at times
+			}
+			line, refLine, step, refStep := reports.TraceTextForTest(s)
+			Expect(line).To(Equal(refLine), "%#v", s)
+			Expect(step).To(Equal(refStep), "%#v", s)
 		}
 	})
 })

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/router"
 )
 
 // CaseDataForTest encodes the case table's data both ways: with the
@@ -133,4 +134,85 @@ func InternedForTest(words []string, resetEvery int) (small, ordinary []int) {
 		ordinary = append(ordinary, int(o.id(w)))
 	}
 	return small, ordinary
+}
+
+// TraceTextForTest is a stage's record as junit.xml's trace line and the
+// case table's step give it, next to the same built from separate
+// strings joined, as they were before being appended into one buffer.
+func TraceTextForTest(s router.TraceStep) (line, refLine string, step, refStep any) {
+	words := func() []string {
+		var parts []string
+		if s.Kept != nil {
+			parts = append(parts, "kept "+itoa(*s.Kept))
+		}
+		if len(s.Dropped) > 0 {
+			parts = append(parts, "dropped "+strings.Join(s.Dropped, ", "))
+		}
+		if s.Stage == "rules" && len(s.Matched) == 0 {
+			parts = append(parts, "no trigger matched")
+		} else if len(s.Matched) > 0 {
+			parts = append(parts, "matched "+strings.Join(s.Matched, ", "))
+		}
+		if s.Provider != "" {
+			parts = append(parts, "provider "+s.Provider)
+		}
+		if s.Attempt > 0 {
+			parts = append(parts, "attempt "+itoa(s.Attempt))
+		}
+		if s.Choice != "" {
+			parts = append(parts, "choice "+s.Choice)
+		}
+		if s.Usage != nil {
+			parts = append(parts, "tokens "+itoa(s.Usage.InputTokens)+" in / "+itoa(s.Usage.OutputTokens)+" out")
+		}
+		if s.Prompt != "" {
+			parts = append(parts, "prompt "+itoa(len(s.Prompt))+" bytes (not shown)")
+		}
+		if s.Note != "" {
+			parts = append(parts, truncateRunes(s.Note, maxMessageRunes))
+		}
+		return parts
+	}
+	parts := words()
+	if len(s.Scores) > 0 {
+		var sc []string
+		for _, c := range s.Scores {
+			sc = append(sc, c.Skill+" "+fixed(c.Score, 3))
+		}
+		parts = append(parts, "scores "+strings.Join(sc, ", "))
+	} else if len(s.Top) > 0 {
+		parts = append(parts, "top "+strings.Join(s.Top, ", "))
+	}
+	if s.Confidence != nil {
+		parts = append(parts, "confidence "+fixed(*s.Confidence, 3))
+	}
+	for _, e := range s.Errors {
+		parts = append(parts, "error "+errorLine(e))
+	}
+	refLine = truncateRunes(s.Stage+": "+strings.Join(parts, "; "), maxTraceRunes)
+
+	// The step as a string or a list, its strings read back from their
+	// interners.
+	resolve := func(strs *interner, v any) any {
+		if id, ok := v.(strID); ok {
+			return strs.strings[id]
+		}
+		l, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := []any{strs.strings[l[0].(strID)], strs.strings[l[1].(strID)]}
+		return append(out, l[2:]...)
+	}
+	own := newInterner()
+	step = resolve(own, traceStep(own, s))
+	w := strings.Join(words(), "; ")
+	if len(s.Scores) == 0 && len(s.Top) == 0 && s.Confidence == nil && len(s.Errors) == 0 {
+		refStep = truncateRunes(s.Stage+": "+w, maxTraceRunes)
+	} else {
+		ref := newInterner()
+		l := traceStep(ref, s).([]any)
+		refStep = append([]any{s.Stage, truncateRunes(w, maxTraceRunes)}, l[2:]...)
+	}
+	return traceLine(s), refLine, step, refStep
 }
