@@ -92,7 +92,11 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 		return nil, fmt.Errorf("create recall collection: %w", err)
 	}
 	ix.coll = coll
-	vecs := make([][]float32, len(docs))
+	// Each document is embedded, added and read back on a worker: chromem
+	// holds its documents under a lock, and normalising and copying a
+	// 15,000-document registry's vectors one by one took a core for a
+	// tenth of a second. The rows are laid out in document order after.
+	stored := make([][]float32, len(docs))
 	errs := make([]error, len(docs))
 	workers := min(runtime.NumCPU(), max(len(docs), 1))
 	var wg sync.WaitGroup
@@ -100,7 +104,7 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				vecs[i], errs[i] = embed(ctx, docs[i].text)
+				stored[i], errs[i] = addDoc(ctx, coll, docs[i], embed)
 			}
 		})
 	}
@@ -112,46 +116,58 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	// docs are in skill order, so each skill's rows are one run.
 	for i, d := range docs {
 		if errs[i] != nil {
-			return nil, fmt.Errorf("embed %s of skill %s: %w", d.id, d.skill, errs[i])
+			return nil, errs[i]
 		}
-		// A text the embedder sees nothing in (all punctuation, say) has a
-		// zero vector; normalising it would poison every query with NaN.
-		if norm(vecs[i]) == 0 {
-			continue
+		if stored[i] == nil {
+			continue // nothing to index: see addDoc
 		}
 		if ix.dim == 0 {
-			ix.dim = len(vecs[i])
+			ix.dim = len(stored[i])
 			// One allocation for every row: grown by appending, 15,000
 			// rows of 512 were copied again and again.
 			ix.vecs = make([]float32, 0, len(docs)*ix.dim)
-		} else if len(vecs[i]) != ix.dim {
-			return nil, fmt.Errorf("embed %s of skill %s: %d dimensions, other documents have %d", d.id, d.skill, len(vecs[i]), ix.dim)
-		}
-		err := coll.AddDocument(ctx, chromem.Document{
-			ID:        d.id,
-			Metadata:  map[string]string{"skill": d.skill},
-			Embedding: vecs[i],
-			Content:   d.text,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("index %s: %w", d.id, err)
-		}
-		// The stored embedding is what chromem normalised, so scores are
-		// the ones its own query would give.
-		stored, err := coll.GetByID(ctx, d.id)
-		if err != nil {
-			return nil, fmt.Errorf("index %s: %w", d.id, err)
+		} else if len(stored[i]) != ix.dim {
+			return nil, fmt.Errorf("embed %s of skill %s: %d dimensions, other documents have %d", d.id, d.skill, len(stored[i]), ix.dim)
 		}
 		k := ix.order[d.skill]
 		row := len(ix.vecs) / max(ix.dim, 1)
 		if ix.rows[k][1] == 0 {
 			ix.rows[k] = [2]int{row, row}
 		}
-		ix.vecs = append(ix.vecs, stored.Embedding...)
+		ix.vecs = append(ix.vecs, stored[i]...)
 		ix.rows[k][1] = row + 1
 	}
 	ix.post = newPostings(ix.vecs, ix.dim)
 	return ix, nil
+}
+
+// addDoc embeds one document and adds it to the collection, returning the
+// embedding as chromem stored it (normalised), so scores are the ones its
+// own query would give. A text the embedder sees nothing in (all
+// punctuation, say) has a zero vector and is not added (nil, no error):
+// normalising it would poison every query with NaN.
+func addDoc(ctx context.Context, coll *chromem.Collection, d recallDoc, embed EmbeddingFunc) ([]float32, error) {
+	vec, err := embed(ctx, d.text)
+	if err != nil {
+		return nil, fmt.Errorf("embed %s of skill %s: %w", d.id, d.skill, err)
+	}
+	if norm(vec) == 0 {
+		return nil, nil
+	}
+	err = coll.AddDocument(ctx, chromem.Document{
+		ID:        d.id,
+		Metadata:  map[string]string{"skill": d.skill},
+		Embedding: vec,
+		Content:   d.text,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", d.id, err)
+	}
+	doc, err := coll.GetByID(ctx, d.id)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", d.id, err)
+	}
+	return doc.Embedding, nil
 }
 
 // postings is a column-wise copy of the index's non-zero entries:
@@ -172,10 +188,12 @@ func newPostings(vecs []float32, dim int) *postings {
 	}
 	count := make([]int32, dim+1)
 	nnz := 0
-	for i, x := range vecs {
-		if x != 0 {
-			count[i%dim+1]++
-			nnz++
+	for r := 0; r < len(vecs); r += dim {
+		for j, x := range vecs[r : r+dim] {
+			if x != 0 {
+				count[j+1]++
+				nnz++
+			}
 		}
 	}
 	if float64(nnz) > sparseShare*float64(len(vecs)) {
@@ -186,11 +204,13 @@ func newPostings(vecs []float32, dim int) *postings {
 	}
 	p := &postings{start: count, row: make([]int32, nnz), val: make([]float32, nnz)}
 	next := slices.Clone(count[:dim])
-	for i, x := range vecs {
-		if x != 0 {
-			j := i % dim
-			p.row[next[j]], p.val[next[j]] = int32(i/dim), x
-			next[j]++
+	for r := 0; r < len(vecs); r += dim {
+		row := int32(r / dim)
+		for j, x := range vecs[r : r+dim] {
+			if x != 0 {
+				p.row[next[j]], p.val[next[j]] = row, x
+				next[j]++
+			}
 		}
 	}
 	return p

@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"errors"
 	"hash/fnv"
 	"math/rand/v2"
 	"strings"
@@ -115,5 +116,52 @@ var _ = g.Describe("recall scores", func() {
 		ix.embed = func(context.Context, string) ([]float32, error) { return make([]float32, 3), nil }
 		_, err = ix.scores(ctx, "anything", nil)
 		Expect(err).To(MatchError(ContainSubstring("3 dimensions, the index has 64")))
+	})
+})
+
+var _ = g.Describe("building the recall index", func() {
+	skills := []*registry.Skill{
+		{Name: "book_room", Description: "book a meeting room", Examples: []registry.Example{{Input: "reserve room 4 at noon"}, {Input: "!!!"}}},
+		{Name: "cancel_room", Description: "cancel a room booking", Examples: []registry.Example{{Input: "drop my 3pm booking"}, {Input: "cancel room 4"}}},
+	}
+	// failOn fails (or answers with a shorter vector) for the texts named,
+	// whatever worker embeds them.
+	failOn := func(fail map[string]bool, short map[string]bool) EmbeddingFunc {
+		return func(ctx context.Context, text string) ([]float32, error) {
+			if fail[text] {
+				return nil, errors.New("embedder unavailable")
+			}
+			v, err := wordVector(ctx, text)
+			if short[text] {
+				v = v[:32]
+			}
+			return v, err
+		}
+	}
+
+	g.It("names the first failing document in registry order, however the work was spread", func(ctx g.SpecContext) {
+		for range 20 { // the workers finish in varying order
+			_, err := buildIndex(ctx, skills, failOn(map[string]bool{"cancel room 4": true, "reserve room 4 at noon": true}, nil))
+			Expect(err).To(MatchError(ContainSubstring("embed book_room#example0 of skill book_room: embedder unavailable")))
+		}
+	})
+
+	g.It("refuses a document whose embedding has another length than the others", func(ctx g.SpecContext) {
+		_, err := buildIndex(ctx, skills, failOn(nil, map[string]bool{"drop my 3pm booking": true}))
+		Expect(err).To(MatchError("embed cancel_room#example0 of skill cancel_room: 32 dimensions, other documents have 64"))
+	})
+
+	g.It("leaves out a document the embedder sees nothing in, and keeps each skill's rows together", func(ctx g.SpecContext) {
+		nothing := func(ctx context.Context, text string) ([]float32, error) {
+			if text == "!!!" {
+				return make([]float32, 64), nil
+			}
+			return wordVector(ctx, text)
+		}
+		ix, err := buildIndex(ctx, skills, nothing)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ix.coll.Count()).To(Equal(5))
+		Expect(ix.rows).To(Equal([][2]int{{0, 2}, {2, 5}}))
+		Expect(ix.vecs).To(HaveLen(5 * ix.dim))
 	})
 })

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"math"
+	"sync"
 )
 
 // calibration maps the judge's raw ranking to P(the chosen skill is
@@ -195,7 +196,10 @@ func fitCalibration(obs []heldOut) calibration {
 		rx, ry, rw = append(rx, rightFeaturesOf(o.calInput)), append(ry, y), append(rw, o.weight)
 		inW += o.weight
 	}
-	copy(c.right[:], fitLogistic(rx, ry, rw, calPrior[:], calPriorWeight))
+	// The two fits share nothing: the first runs on its own core while
+	// the second's inputs are gathered and it runs.
+	var wg sync.WaitGroup
+	wg.Go(func() { copy(c.right[:], fitLogistic(rx, ry, rw, calPrior[:], calPriorWeight)) })
 
 	// In scope against pseudo out of scope, each group weighing half.
 	for _, o := range obs {
@@ -211,6 +215,7 @@ func fitCalibration(obs []heldOut) calibration {
 	prior := inPriorTheta()
 	copy(c.in[:], fitLogistic(ix, iy, iw, prior[:], inPriorWeight))
 	c.in[0] += priorOdds()
+	wg.Wait()
 	return c
 }
 
