@@ -543,7 +543,14 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 	go func() { wg.Wait(); close(results) }()
 
 	var firstErr error
-	flushed := time.Now()
+	// Written lines reach the file every resultsFlushEvery (and whenever
+	// the buffer fills), not one write a result: a process killed in
+	// between loses at most that long's results, which --resume runs
+	// again. The ticker flushes a result that waits for a slow provider's
+	// next one too.
+	flush := time.NewTicker(resultsFlushEvery)
+	defer flush.Stop()
+	unflushed := false
 	pending := map[int]finished{}
 	next, count, ran := 0, len(spans)-toRun, 0
 	write := func(f finished) {
@@ -559,7 +566,23 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			*providerErrors++
 		}
 	}
-	for f := range results {
+	for open := true; open; {
+		var f finished
+		select {
+		case <-flush.C:
+			if unflushed {
+				unflushed = false
+				if err := w.w.Flush(); err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("write results: %w", err)
+					cancel()
+				}
+			}
+			continue
+		case f, open = <-results:
+			if !open {
+				continue // every worker is done
+			}
+		}
 		if f.err != nil {
 			// A case cut off by cancellation is simply not done; any other
 			// router error is a bug worth stopping for.
@@ -577,17 +600,8 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			}
 			delete(pending, next)
 			write(p)
+			unflushed = true
 			next++
-		}
-		// Written lines reach the file at least every resultsFlushEvery
-		// (and whenever the buffer fills), not one write a result: a
-		// process killed in between loses only cases --resume runs again.
-		if now := time.Now(); now.Sub(flushed) >= resultsFlushEvery {
-			flushed = now
-			if err := w.w.Flush(); err != nil && firstErr == nil {
-				firstErr = fmt.Errorf("write results: %w", err)
-				cancel()
-			}
 		}
 		count++
 		if cfg.Progress != nil {

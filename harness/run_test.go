@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -205,6 +206,28 @@ var _ = Describe("Run", func() {
 		Expect(harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), harness.Score(out2.Results))).To(Succeed())
 		Expect(string(readFile(filepath.Join(dir, harness.ResultsFile)))).To(Equal(string(wantResults)))
 		Expect(string(readFile(filepath.Join(dir, harness.SummaryFile)))).To(Equal(string(wantSummary)))
+	})
+
+	It("puts finished results on disk while a later case still waits on a slow provider", func() {
+		dir := GinkgoT().TempDir()
+		release := make(chan struct{})
+		cfg := runConfig(dir, cases[:3], 1)
+		cfg.NewRouter = func(v *registry.Version) (harness.Router, error) {
+			return &fakeRouter{version: v.ID(), onCall: func(n int64) {
+				if n == 3 {
+					<-release // the third call hangs, as a slow model would
+				}
+			}}, nil
+		}
+		done := make(chan error, 1)
+		go func() { _, err := harness.Run(context.Background(), cfg); done <- err }()
+		// A process killed now must not lose the two finished cases.
+		Eventually(func() int {
+			b, _ := os.ReadFile(filepath.Join(dir, harness.ResultsFile)) // not there yet: 0 lines
+			return bytes.Count(b, []byte("\n"))
+		}).WithTimeout(5 * time.Second).Should(Equal(2))
+		close(release)
+		Expect(<-done).To(Succeed())
 	})
 
 	It("resumes around gaps and re-runs cases whose content changed", func() {
