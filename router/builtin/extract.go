@@ -366,7 +366,7 @@ func newCompiledPattern(pat string) *compiledPattern {
 	}
 	if literal >= 2 {
 		if loose, err := regexp.Compile("(?i)" + core); err == nil {
-			cp.loose = &memoRegexp{Regexp: loose}
+			cp.loose = newMemoRegexp(loose)
 		}
 	}
 	return cp
