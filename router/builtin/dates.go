@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // dateSpan is a date expression found in a request: the days it covers
@@ -32,6 +33,8 @@ type dateRule struct {
 	digit bool
 	need  []string
 	shape func(lower string) bool
+	// need split by init: the ASCII words and the others.
+	needASCII, needWide []string
 }
 
 // monthAlt matches a month's name or its abbreviation.
@@ -168,13 +171,53 @@ var lastMayMatch memoOf[uint32]
 // holds the rules to 32).
 func mayMatchRules(lower string) uint32 {
 	digit := strings.ContainsAny(lower, "0123456789")
+	wide := !isASCII(lower)
 	var may uint32
+	// Consecutive rules that need the same words (the month names) look
+	// for them once.
+	var lastNeed *string
+	var lastFound bool
 	for i, r := range dateRules {
-		if r.mayMatch(lower, digit) {
+		if r.digit && !digit {
+			continue
+		}
+		if r.need != nil {
+			if &r.need[0] != lastNeed {
+				// A text of ASCII only holds none of the Han words.
+				lastNeed, lastFound = &r.need[0], containsAny(lower, r.needASCII) || wide && containsAny(lower, r.needWide)
+			}
+			if !lastFound {
+				continue
+			}
+		}
+		if r.shape == nil || r.shape(lower) {
 			may |= 1 << i
 		}
 	}
 	return may
+}
+
+// The words each date rule needs, split by whether they are ASCII.
+func init() {
+	for i := range dateRules {
+		r := &dateRules[i]
+		for _, w := range r.need {
+			if isASCII(w) {
+				r.needASCII = append(r.needASCII, w)
+			} else {
+				r.needWide = append(r.needWide, w)
+			}
+		}
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // mayMatch is false only for text r's regexp cannot match; digit says
