@@ -33,17 +33,51 @@ func (n Needle) In(text string) bool {
 	if !n.Fold {
 		return strings.Contains(text, n.S)
 	}
-	first := n.S[0]
-	firstUpper := first
-	if 'a' <= first && first <= 'z' {
-		firstUpper -= 'a' - 'A'
+	// A byte without case ("-" of "inv-", any byte of a Han rune) is
+	// looked for as it is, which IndexByte does fast; the needle's start
+	// is then that far before it.
+	if k := strings.IndexFunc(n.S, func(r rune) bool { return !('a' <= r && r <= 'z') }); k >= 0 {
+		anchor := n.S[k]
+		for i := 0; ; {
+			j := strings.IndexByte(text[i:], anchor)
+			if j < 0 {
+				return false
+			}
+			if at := i + j - k; at >= 0 && at+len(n.S) <= len(text) && asciiFoldPrefix(text[at:], n.S) {
+				return true
+			}
+			i += j + 1
+		}
 	}
-	for i := 0; i+len(n.S) <= len(text); i++ {
-		if c := text[i]; (c == first || c == firstUpper) && asciiFoldPrefix(text[i:], n.S) {
+	// Letters only: the places of its first letter in either case.
+	lower, upper := n.S[0], n.S[0]-('a'-'A')
+	nextLower, nextUpper := strings.IndexByte(text, lower), strings.IndexByte(text, upper)
+	for nextLower >= 0 || nextUpper >= 0 {
+		at := nextLower
+		if at < 0 || nextUpper >= 0 && nextUpper < at {
+			at = nextUpper
+		}
+		if at+len(n.S) > len(text) {
+			return false
+		}
+		if asciiFoldPrefix(text[at:], n.S) {
 			return true
+		}
+		if at == nextLower {
+			nextLower = indexFrom(text, lower, at+1)
+		} else {
+			nextUpper = indexFrom(text, upper, at+1)
 		}
 	}
 	return false
+}
+
+// indexFrom is the index of the first c in text at or after from, or -1.
+func indexFrom(text string, c byte, from int) int {
+	if j := strings.IndexByte(text[from:], c); j >= 0 {
+		return from + j
+	}
+	return -1
 }
 
 // asciiFoldPrefix reports whether text starts with lower in any ASCII case.

@@ -3,18 +3,16 @@ package prefilter
 import "regexp"
 
 // Filtered is a regexp searched only where it can match: not at all in a
-// text without the literals every match holds (Required), and in a long
-// text only in the runs of runes its matches are made of (AlphabetOf).
-// Its answers are the regexp's own.
+// text without the literals every match holds (Required), and otherwise,
+// when its matches are made of few kinds of rune, only in the runs of
+// those that can hold a match (AlphabetOf). Its answers are the regexp's
+// own. Searching run by run pays even in short requests: a search tries
+// the regexp at every position of what it is given.
 type Filtered struct {
 	re      *regexp.Regexp
 	clauses Clauses
 	alpha   *Alphabet
 }
-
-// windowFrom is the length of text from which a search goes run by run: in
-// a short text one search costs less than finding the runs.
-const windowFrom = 256
 
 // Filter reads re's prefilters.
 func Filter(re *regexp.Regexp) Filtered {
@@ -36,7 +34,7 @@ func (f Filtered) FindSubmatchIndex(text string) []int {
 	if !f.clauses.Hold(text) {
 		return nil
 	}
-	if f.alpha == nil || len(text) < windowFrom {
+	if f.alpha == nil {
 		return f.re.FindStringSubmatchIndex(text)
 	}
 	for from, to := range f.alpha.Runs(text) {
@@ -51,7 +49,7 @@ func (f Filtered) findAll(text string, search func(string) [][]int) [][]int {
 	if !f.clauses.Hold(text) {
 		return nil
 	}
-	if f.alpha == nil || len(text) < windowFrom {
+	if f.alpha == nil {
 		return search(text)
 	}
 	var out [][]int

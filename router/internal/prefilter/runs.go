@@ -23,12 +23,49 @@ import (
 // rune outside ASCII. Neither context byte can be part of a match: it is
 // a rune outside the alphabet, or U+FFFD, which the alphabet never holds.
 
-// Alphabet is the runes a regexp's matches can hold, and how short a match
-// can be, for searching by runs (Runs).
+// Alphabet is the runes a regexp's matches can hold, and what a run must
+// hold to hold a match, for searching by runs (Runs).
 type Alphabet struct {
-	ascii    [utf8.RuneSelf]bool
-	wide     [][2]rune // non-ASCII ranges, sorted and disjoint
-	minRunes int       // every match holds at least this many runes (≥ 1)
+	runes    runeSet
+	key      runeSet // every match holds one of these
+	minRunes int     // every match holds at least this many runes (≥ 1)
+}
+
+// runeSet is a set of runes: ASCII by table, the rest by sorted,
+// disjoint ranges.
+type runeSet struct {
+	ascii [utf8.RuneSelf]bool
+	wide  [][2]rune
+}
+
+func newRuneSet(ranges [][2]rune) runeSet {
+	var s runeSet
+	for _, r := range ranges {
+		for c := r[0]; c <= min(r[1], utf8.RuneSelf-1); c++ {
+			s.ascii[c] = true
+		}
+		if r[1] >= utf8.RuneSelf {
+			s.wide = append(s.wide, [2]rune{max(r[0], utf8.RuneSelf), r[1]})
+		}
+	}
+	s.wide = mergeRanges(s.wide)
+	return s
+}
+
+func (s *runeSet) holds(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 0 && s.ascii[r]
+	}
+	_, found := slices.BinarySearchFunc(s.wide, r, func(rg [2]rune, r rune) int {
+		switch {
+		case rg[1] < r:
+			return -1
+		case rg[0] > r:
+			return 1
+		}
+		return 0
+	})
+	return found
 }
 
 // AlphabetOf is re's alphabet, or nil when re's matches may hold any rune,
@@ -38,7 +75,6 @@ func AlphabetOf(re *regexp.Regexp) *Alphabet {
 	if err != nil {
 		return nil
 	}
-	a := &Alphabet{}
 	var ranges [][2]rune
 	if !collectRunes(parsed, &ranges) {
 		return nil
@@ -47,19 +83,76 @@ func AlphabetOf(re *regexp.Regexp) *Alphabet {
 		if r[0] <= utf8.RuneError && utf8.RuneError <= r[1] {
 			return nil // the context bytes would decode to a rune it holds
 		}
-		for c := r[0]; c <= min(r[1], utf8.RuneSelf-1); c++ {
-			a.ascii[c] = true
-		}
-		if r[1] >= utf8.RuneSelf {
-			a.wide = append(a.wide, [2]rune{max(r[0], utf8.RuneSelf), r[1]})
-		}
 	}
-	a.wide = mergeRanges(a.wide)
-	a.minRunes = minRunes(parsed)
+	a := &Alphabet{runes: newRuneSet(ranges), minRunes: minRunes(parsed)}
 	if a.minRunes < 1 {
 		return nil
 	}
+	key := keyRunes(parsed)
+	if key == nil {
+		key = ranges // no narrower requirement than the alphabet itself
+	}
+	a.key = newRuneSet(key)
 	return a
+}
+
+// keyRunes are runes one of which every match of re holds, or nil when it
+// cannot tell: a concatenation needs what its narrowest part needs, an
+// alternation what any branch needs, a repeat at least once its body.
+func keyRunes(re *syntax.Regexp) [][2]rune {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return nil
+		}
+		r := re.Rune[0]
+		out := [][2]rune{{r, r}}
+		if re.Flags&syntax.FoldCase != 0 {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				out = append(out, [2]rune{f, f})
+			}
+		}
+		return out
+	case syntax.OpCharClass:
+		out := make([][2]rune, 0, len(re.Rune)/2)
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			out = append(out, [2]rune{re.Rune[i], re.Rune[i+1]})
+		}
+		return out
+	case syntax.OpCapture, syntax.OpPlus:
+		return keyRunes(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return keyRunes(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best [][2]rune
+		for _, sub := range re.Sub {
+			if k := keyRunes(sub); k != nil && (best == nil || runeCount(k) < runeCount(best)) {
+				best = k
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var all [][2]rune
+		for _, sub := range re.Sub {
+			k := keyRunes(sub)
+			if k == nil {
+				return nil
+			}
+			all = append(all, k...)
+		}
+		return all
+	}
+	return nil
+}
+
+func runeCount(ranges [][2]rune) int {
+	n := 0
+	for _, r := range ranges {
+		n += int(r[1]-r[0]) + 1
+	}
+	return n
 }
 
 // collectRunes appends the ranges of runes re's matches may hold; false
@@ -135,25 +228,9 @@ func mergeRanges(rs [][2]rune) [][2]rune {
 	return out
 }
 
-func (a *Alphabet) holds(r rune) bool {
-	if r < utf8.RuneSelf {
-		return a.ascii[r]
-	}
-	_, found := slices.BinarySearchFunc(a.wide, r, func(rg [2]rune, r rune) int {
-		switch {
-		case rg[1] < r:
-			return -1
-		case rg[0] > r:
-			return 1
-		}
-		return 0
-	})
-	return found
-}
-
 // Runs yields, in text order, the windows of text a match can lie in:
-// each run of at least minRunes alphabet runes, widened by one byte either
-// side where the text has one. A match of the regexp in text lies inside
+// each run of at least minRunes alphabet runes holding a key rune, widened
+// by one byte either side where the text has one. A match of the regexp in text lies inside
 // one window, and searching the window alone finds it at the same place
 // (offset by the window's start) with the same submatches.
 func (a *Alphabet) Runs(text string) iter.Seq2[int, int] {
@@ -161,14 +238,14 @@ func (a *Alphabet) Runs(text string) iter.Seq2[int, int] {
 }
 
 func (a *Alphabet) runs(text string, yield func(from, to int) bool) {
-	start, n := -1, 0
+	start, n, keyed := -1, 0, false
 	flush := func(end int) bool {
 		if start < 0 {
 			return true
 		}
-		from, runes := start, n
-		start, n = -1, 0
-		if runes < a.minRunes {
+		from, runes, key := start, n, keyed
+		start, n, keyed = -1, 0, false
+		if runes < a.minRunes || !key {
 			return true
 		}
 		return yield(max(from-1, 0), min(end+1, len(text)))
@@ -179,11 +256,12 @@ func (a *Alphabet) runs(text string, yield func(from, to int) bool) {
 			// Invalid UTF-8 decodes to U+FFFD, which no alphabet holds.
 			r, size = utf8.DecodeRuneInString(text[i:])
 		}
-		if a.holds(r) {
+		if a.runes.holds(r) {
 			if start < 0 {
 				start = i
 			}
 			n++
+			keyed = keyed || a.key.holds(r)
 		} else if !flush(i) {
 			return
 		}

@@ -45,6 +45,12 @@ var _ = Describe("a regexp's alphabet", func() {
 		Expect(windows(h, "x一二y三\xff三")).To(Equal([][2]int{{0, 8}}))
 	})
 
+	It("skips runs without a rune every match holds", func() {
+		a := alphabetOf(`[ ,]*(\d+|x)`)
+		Expect(windows(a, "a , b 7,c")).To(Equal([][2]int{{4, 9}}))
+		Expect(windows(a, "a , b")).To(BeEmpty())
+	})
+
 	It("folds a case-insensitive literal into every rune it matches", func() {
 		a := alphabetOf(`(?i)k\d`)
 		Expect(windows(a, "..\u212a7..")).To(Equal([][2]int{{1, 7}}))
