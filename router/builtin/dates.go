@@ -171,7 +171,7 @@ var lastMayMatch memoOf[uint32]
 // holds the rules to 32).
 func mayMatchRules(lower string) uint32 {
 	digit := strings.ContainsAny(lower, "0123456789")
-	wide := !isASCII(lower)
+	firsts := wideFirstsIn(lower)
 	var may uint32
 	// Consecutive rules that need the same words (the month names) look
 	// for them once.
@@ -183,8 +183,7 @@ func mayMatchRules(lower string) uint32 {
 		}
 		if r.need != nil {
 			if &r.need[0] != lastNeed {
-				// A text of ASCII only holds none of the Han words.
-				lastNeed, lastFound = &r.need[0], containsAny(lower, r.needASCII) || wide && containsAny(lower, r.needWide)
+				lastNeed, lastFound = &r.need[0], containsAny(lower, r.needASCII) || containsWide(lower, r.needWide, firsts)
 			}
 			if !lastFound {
 				continue
@@ -197,27 +196,62 @@ func mayMatchRules(lower string) uint32 {
 	return may
 }
 
+// wideFirsts are the first runes of the date rules' words outside ASCII
+// (Han words), sorted: a text is read once for which of them it holds,
+// and a word whose first rune it lacks is not looked for. Han text shares
+// its UTF-8 lead bytes, which a substring search keys on.
+var wideFirsts []rune
+
 // The words each date rule needs, split by whether they are ASCII.
 func init() {
 	for i := range dateRules {
 		r := &dateRules[i]
 		for _, w := range r.need {
-			if isASCII(w) {
+			if first, _ := utf8.DecodeRuneInString(w); first < utf8.RuneSelf {
 				r.needASCII = append(r.needASCII, w)
 			} else {
 				r.needWide = append(r.needWide, w)
+				if !slices.Contains(wideFirsts, first) {
+					wideFirsts = append(wideFirsts, first)
+				}
 			}
 		}
 	}
+	slices.Sort(wideFirsts)
+	if len(wideFirsts) > 64 {
+		panic("builtin: more than 64 first runes of date words")
+	}
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
+// wideFirstsIn has bit i set when lower holds wideFirsts[i].
+func wideFirstsIn(lower string) uint64 {
+	var found uint64
+	for i := 0; i < len(lower); i++ {
+		if lower[i] < utf8.RuneSelf {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(lower[i:])
+		if k, ok := slices.BinarySearch(wideFirsts, r); ok {
+			found |= 1 << k
+		}
+		i += size - 1
+	}
+	return found
+}
+
+// containsWide is containsAny over words outside ASCII, looking only for
+// those whose first rune the text holds (firsts: wideFirstsIn).
+func containsWide(lower string, words []string, firsts uint64) bool {
+	if firsts == 0 {
+		return false
+	}
+	for _, w := range words {
+		first, _ := utf8.DecodeRuneInString(w)
+		if k, _ := slices.BinarySearch(wideFirsts, first); firsts&(1<<k) != 0 && strings.Contains(lower, w) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // mayMatch is false only for text r's regexp cannot match; digit says
