@@ -12,7 +12,7 @@ import (
 func nameStems(name string) []string {
 	var out []string
 	for _, w := range nameParts(name) {
-		if len(w) < 2 || background[hashWord(w)] {
+		if len(w) < 2 || background.has(hashWord(w)) {
 			continue
 		}
 		if len(w) > 5 {
