@@ -212,27 +212,44 @@ func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int, ds
 	if k <= 0 || k > len(allowed) {
 		k = len(allowed)
 	}
-	out := dst[:0]
-	if cap(out) < len(allowed) {
-		out = make([]Candidate, 0, len(allowed))
+	// Each skill's registry position is looked up once (0 for one the
+	// index does not know), not at every comparison of the sort.
+	var room [32]orderedCandidate
+	ranked := room[:0]
+	if len(allowed) > len(room) {
+		ranked = make([]orderedCandidate, 0, len(allowed))
 	}
 	for _, s := range allowed {
+		i, ok := ix.order[s.Name]
 		var sc float32
-		if i, ok := ix.order[s.Name]; ok && best != nil {
+		if ok && best != nil {
 			sc = best[i]
 		}
-		out = append(out, Candidate{Skill: s.Name, Score: round4(float64(sc))})
+		ranked = append(ranked, orderedCandidate{Candidate{Skill: s.Name, Score: round4(float64(sc))}, i})
 	}
-	slices.SortStableFunc(out, func(a, b Candidate) int {
+	slices.SortStableFunc(ranked, func(a, b orderedCandidate) int {
 		if a.Score != b.Score {
 			if a.Score > b.Score {
 				return -1
 			}
 			return 1
 		}
-		return ix.order[a.Skill] - ix.order[b.Skill]
+		return a.order - b.order
 	})
+	out := dst[:0]
+	if cap(out) < len(allowed) {
+		out = make([]Candidate, 0, len(allowed))
+	}
+	for _, c := range ranked {
+		out = append(out, c.Candidate)
+	}
 	return out[:k]
+}
+
+// orderedCandidate is a candidate with its skill's registry position.
+type orderedCandidate struct {
+	Candidate
+	order int
 }
 
 // routeScratch holds recall's buffers for one request (from the router's
