@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // dateSpan is a date expression found in a request: the days it covers
@@ -33,8 +32,8 @@ type dateRule struct {
 	digit bool
 	need  []string
 	shape func(lower string) bool
-	// need split by init: the ASCII words and the others.
-	needASCII, needWide []string
+	// needs has a bit per word of need, in dateWords.
+	needs uint64
 }
 
 // monthAlt matches a month's name or its abbreviation.
@@ -171,23 +170,11 @@ var lastMayMatch memoOf[uint32]
 // holds the rules to 32).
 func mayMatchRules(lower string) uint32 {
 	digit := strings.ContainsAny(lower, "0123456789")
-	firsts := wideFirstsIn(lower)
+	words := dateWords.holds(lower)
 	var may uint32
-	// Consecutive rules that need the same words (the month names) look
-	// for them once.
-	var lastNeed *string
-	var lastFound bool
 	for i, r := range dateRules {
-		if r.digit && !digit {
+		if r.digit && !digit || r.need != nil && words&r.needs == 0 {
 			continue
-		}
-		if r.need != nil {
-			if &r.need[0] != lastNeed {
-				lastNeed, lastFound = &r.need[0], containsAny(lower, r.needASCII) || containsWide(lower, r.needWide, firsts)
-			}
-			if !lastFound {
-				continue
-			}
 		}
 		if r.shape == nil || r.shape(lower) {
 			may |= 1 << i
@@ -196,63 +183,23 @@ func mayMatchRules(lower string) uint32 {
 	return may
 }
 
-// wideFirsts are the first runes of the date rules' words outside ASCII
-// (Han words), sorted: a text is read once for which of them it holds,
-// and a word whose first rune it lacks is not looked for. Han text shares
-// its UTF-8 lead bytes, which a substring search keys on.
-var wideFirsts []rune
-
-// The words each date rule needs, split by whether they are ASCII.
-func init() {
+// dateWords finds every date rule's needed words in one pass; a rule's
+// needs are the bits of its own.
+var dateWords = func() *wordScan {
+	var words []string
 	for i := range dateRules {
 		r := &dateRules[i]
 		for _, w := range r.need {
-			if first, _ := utf8.DecodeRuneInString(w); first < utf8.RuneSelf {
-				r.needASCII = append(r.needASCII, w)
-			} else {
-				r.needWide = append(r.needWide, w)
-				if !slices.Contains(wideFirsts, first) {
-					wideFirsts = append(wideFirsts, first)
-				}
+			k := slices.Index(words, w)
+			if k < 0 {
+				k = len(words)
+				words = append(words, w)
 			}
+			r.needs |= 1 << k
 		}
 	}
-	slices.Sort(wideFirsts)
-	if len(wideFirsts) > 64 {
-		panic("builtin: more than 64 first runes of date words")
-	}
-}
-
-// wideFirstsIn has bit i set when lower holds wideFirsts[i].
-func wideFirstsIn(lower string) uint64 {
-	var found uint64
-	for i := 0; i < len(lower); i++ {
-		if lower[i] < utf8.RuneSelf {
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(lower[i:])
-		if k, ok := slices.BinarySearch(wideFirsts, r); ok {
-			found |= 1 << k
-		}
-		i += size - 1
-	}
-	return found
-}
-
-// containsWide is containsAny over words outside ASCII, looking only for
-// those whose first rune the text holds (firsts: wideFirstsIn).
-func containsWide(lower string, words []string, firsts uint64) bool {
-	if firsts == 0 {
-		return false
-	}
-	for _, w := range words {
-		first, _ := utf8.DecodeRuneInString(w)
-		if k, _ := slices.BinarySearch(wideFirsts, first); firsts&(1<<k) != 0 && strings.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
-}
+	return newWordScan(words)
+}()
 
 // mayMatch is false only for text r's regexp cannot match; digit says
 // whether lower holds an ASCII digit.
