@@ -58,14 +58,8 @@ func (f Filtered) findAll(text string, search func(string) [][]int) [][]int {
 		if !f.clauses.Hold(w) {
 			continue
 		}
-		found := search(w)
-		for _, m := range found {
-			shift(m, from)
-		}
-		if out == nil {
-			out = found // usually the only window that matches: no copy
-		} else {
-			out = append(out, found...)
+		for _, m := range search(w) {
+			out = append(out, shift(m, from))
 		}
 	}
 	return out
