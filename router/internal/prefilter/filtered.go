@@ -1,6 +1,9 @@
 package prefilter
 
-import "regexp"
+import (
+	"iter"
+	"regexp"
+)
 
 // Filtered is a regexp searched only where it can match: not at all in a
 // text without the literals every match holds (Required), and otherwise,
@@ -37,9 +40,9 @@ func (f Filtered) FindSubmatchIndex(text string) []int {
 	if f.alpha == nil {
 		return f.re.FindStringSubmatchIndex(text)
 	}
-	for from, to := range f.alpha.Runs(text) {
-		if m := f.find(text, from, to, f.re.FindStringSubmatchIndex); m != nil {
-			return m
+	for from, to := range f.windows(text) {
+		if m := f.re.FindStringSubmatchIndex(text[from:to]); m != nil {
+			return shift(m, from)
 		}
 	}
 	return nil
@@ -53,26 +56,46 @@ func (f Filtered) findAll(text string, search func(string) [][]int) [][]int {
 		return search(text)
 	}
 	var out [][]int
-	for from, to := range f.alpha.Runs(text) {
-		w := text[from:to]
-		if !f.clauses.Hold(w) {
-			continue
+	for from, to := range f.windows(text) {
+		found := search(text[from:to])
+		for _, m := range found {
+			shift(m, from)
 		}
-		for _, m := range search(w) {
-			out = append(out, shift(m, from))
+		if out == nil {
+			out = found // usually the only window that matches: no copy
+		} else {
+			out = append(out, found...)
 		}
 	}
 	return out
 }
 
-// find is search in text[from:to], its offsets in text; nil when the
-// window cannot or does not match.
-func (f Filtered) find(text string, from, to int, search func(string) []int) []int {
-	w := text[from:to]
-	if !f.clauses.Hold(w) {
-		return nil
+// mergeGap is how far apart two runs may be and still be searched as one
+// window: a search costs a call and its allocations, and scanning a few
+// bytes between runs costs less. Any stretch of text from one run's
+// window start to a later one's end is a window: what lies between the
+// runs cannot be part of a match.
+const mergeGap = 16
+
+// windows are the runs of text a match can lie in, those close together
+// joined, that hold the literals every match holds.
+func (f Filtered) windows(text string) iter.Seq2[int, int] {
+	return func(yield func(from, to int) bool) {
+		from, to := -1, -1
+		for wf, wt := range f.alpha.Runs(text) {
+			if from >= 0 && wf <= to+mergeGap {
+				to = wt
+				continue
+			}
+			if from >= 0 && f.clauses.Hold(text[from:to]) && !yield(from, to) {
+				return
+			}
+			from, to = wf, wt
+		}
+		if from >= 0 && f.clauses.Hold(text[from:to]) {
+			yield(from, to)
+		}
 	}
-	return shift(search(w), from)
 }
 
 // shift moves a match's offsets by d, leaving -1 (a group that did not
