@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/routebench/routebench/router/internal/prefilter"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -124,11 +125,11 @@ type triggerIndex struct {
 }
 
 // trigger is one compiled trigger and what every match of it contains
-// (requiredClauses; nil when nothing can be checked exactly: the regexp
-// always runs).
+// (prefilter.Required; nil when nothing can be checked exactly: the
+// regexp always runs).
 type trigger struct {
 	re      *regexp.Regexp
-	clauses [][]needle
+	clauses prefilter.Clauses
 }
 
 func newTriggerIndex(skills []*registry.Skill) triggerIndex {
@@ -137,7 +138,7 @@ func newTriggerIndex(skills []*registry.Skill) triggerIndex {
 		var ts []trigger
 		for _, t := range s.Triggers {
 			if t.Re != nil {
-				ts = append(ts, trigger{re: t.Re, clauses: triggerClauses(t.Re)})
+				ts = append(ts, trigger{re: t.Re, clauses: prefilter.Required(t.Re)})
 			}
 		}
 		if len(ts) == 0 {
@@ -158,7 +159,7 @@ func newTriggerIndex(skills []*registry.Skill) triggerIndex {
 // when the text holds what every match of it holds.
 func matchesAny(ts []trigger, text string) bool {
 	for _, t := range ts {
-		if !clausesHold(t.clauses, text) {
+		if !t.clauses.Hold(text) {
 			continue
 		}
 		if t.re.MatchString(text) {

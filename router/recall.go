@@ -232,27 +232,44 @@ func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int, ds
 	if k <= 0 || k > len(allowed) {
 		k = len(allowed)
 	}
-	out := dst[:0]
-	if cap(out) < len(allowed) {
-		out = make([]Candidate, 0, len(allowed))
+	// Each skill's registry position is looked up once (0 for one the
+	// index does not know), not at every comparison of the sort.
+	var room [32]orderedCandidate
+	ranked := room[:0]
+	if len(allowed) > len(room) {
+		ranked = make([]orderedCandidate, 0, len(allowed))
 	}
 	for _, s := range allowed {
+		i, ok := ix.order[s.Name]
 		var sc float32
-		if i, ok := ix.order[s.Name]; ok && best != nil {
+		if ok && best != nil {
 			sc = best[i]
 		}
-		out = append(out, Candidate{Skill: s.Name, Score: round4(float64(sc))})
+		ranked = append(ranked, orderedCandidate{Candidate{Skill: s.Name, Score: round4(float64(sc))}, i})
 	}
-	slices.SortStableFunc(out, func(a, b Candidate) int {
+	slices.SortStableFunc(ranked, func(a, b orderedCandidate) int {
 		if a.Score != b.Score {
 			if a.Score > b.Score {
 				return -1
 			}
 			return 1
 		}
-		return ix.order[a.Skill] - ix.order[b.Skill]
+		return a.order - b.order
 	})
+	out := dst[:0]
+	if cap(out) < len(allowed) {
+		out = make([]Candidate, 0, len(allowed))
+	}
+	for _, c := range ranked {
+		out = append(out, c.Candidate)
+	}
 	return out[:k]
+}
+
+// orderedCandidate is a candidate with its skill's registry position.
+type orderedCandidate struct {
+	Candidate
+	order int
 }
 
 // routeScratch holds recall's buffers for one request (from the router's
@@ -298,13 +315,19 @@ func (ix *recallIndex) scores(ctx context.Context, text string, buf *routeScratc
 	if len(q) != ix.dim {
 		return nil, fmt.Errorf("query recall index: the request embeds to %d dimensions, the index has %d", len(q), ix.dim)
 	}
-	q = unit(q)
-	if q == nil {
+	// One pass for the length and the non-zero count; a vector unit
+	// rescales is counted again (a tiny entry may round to zero). A zero
+	// vector scores nothing.
+	n, nonZero := normCount(q)
+	if n == 0 {
 		return nil, nil
+	}
+	if u := unit(q, n); &u[0] != &q[0] {
+		q, nonZero = u, countNonZero(u)
 	}
 	// Only the request's non-zero dimensions contribute; a dense request
 	// (a remote embedder's) is scanned whole.
-	dense := countNonZero(q)*2 > len(q)
+	dense := nonZero*2 > len(q)
 	if !dense && ix.post != nil {
 		return ix.postingScores(q, buf), nil
 	}
@@ -375,6 +398,19 @@ func (ix *recallIndex) postingScores(q []float32, buf *routeScratch) []float32 {
 	return best
 }
 
+// normCount is norm(v) and countNonZero(v) in one pass.
+func normCount(v []float32) (float64, int) {
+	var sum float64
+	n := 0
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+		if x != 0 {
+			n++
+		}
+	}
+	return math.Sqrt(sum), n
+}
+
 func countNonZero(v []float32) int {
 	n := 0
 	for _, x := range v {
@@ -385,14 +421,10 @@ func countNonZero(v []float32) int {
 	return n
 }
 
-// unit returns v scaled to length 1 as chromem scales a query (float32
-// sum of squares; vectors already within 1e-6 of unit length are left as
-// they are), or nil for a zero vector.
-func unit(v []float32) []float32 {
-	n := norm(v)
-	if n == 0 {
-		return nil
-	}
+// unit returns non-zero v, whose norm is n, scaled to length 1 as chromem
+// scales a query (float32 sum of squares; vectors already within 1e-6 of
+// unit length are left as they are).
+func unit(v []float32, n float64) []float32 {
 	if math.Abs(n-1) < 1e-6 {
 		return v
 	}

@@ -1,10 +1,12 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	g "github.com/onsi/ginkgo/v2"
@@ -107,6 +109,44 @@ var _ = g.Describe("recall scores", func() {
 		got := ix.rank(best, []*registry.Skill{skills[1], skills[2], skills[0]}, 0, nil)
 		Expect(got).To(Equal([]Candidate{{Skill: "list_invoices", Score: 0.5}, {Skill: "restart_service", Score: 0.5}, {Skill: "empty_skill", Score: 0}}))
 		Expect(ix.rank(nil, skills, 2, nil)).To(Equal([]Candidate{{Skill: "list_invoices"}, {Skill: "restart_service"}}))
+	})
+
+	g.It("rank many skills with tied scores, and one the index does not know, by registry order", func() {
+		ix := &recallIndex{order: map[string]int{}}
+		var all []*registry.Skill
+		for i := range 40 {
+			s := &registry.Skill{Name: "skill_" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26))}
+			ix.order[s.Name] = i
+			all = append(all, s)
+		}
+		all = append(all, &registry.Skill{Name: "not_indexed"})
+		rng := rand.New(rand.NewPCG(6, 1))
+		for range 50 {
+			best := make([]float32, 40)
+			for i := range best {
+				best[i] = float32(rng.IntN(3)) / 4 // few values: many ties
+			}
+			allowed := append([]*registry.Skill(nil), all...)
+			rng.Shuffle(len(allowed), func(i, j int) { allowed[i], allowed[j] = allowed[j], allowed[i] })
+			allowed = allowed[:10+rng.IntN(31)]
+			// The ranking by definition: score first, then registry order
+			// (0 for a skill the index does not know), stable otherwise.
+			var want []Candidate
+			for _, s := range allowed {
+				var sc float32
+				if i, ok := ix.order[s.Name]; ok {
+					sc = best[i]
+				}
+				want = append(want, Candidate{Skill: s.Name, Score: round4(float64(sc))})
+			}
+			slices.SortStableFunc(want, func(a, b Candidate) int {
+				if a.Score != b.Score {
+					return cmp.Compare(b.Score, a.Score)
+				}
+				return ix.order[a.Skill] - ix.order[b.Skill]
+			})
+			Expect(ix.rank(best, allowed, 7, nil)).To(Equal(want[:7]))
+		}
 	})
 
 	g.It("score nothing for a text that embeds to nothing, and refuse a vector of another length", func(ctx g.SpecContext) {

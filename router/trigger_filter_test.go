@@ -9,6 +9,7 @@ import (
 	g "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/routebench/routebench/router/internal/prefilter"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -50,24 +51,25 @@ func indexed(skills []*registry.Skill, text string) []string {
 
 // The literal prefilter may only skip texts a trigger does not match.
 var _ = g.Describe("trigger prefilter", func() {
-	clausesOf := func(pattern string) [][]needle { return triggerClauses(regexp.MustCompile(pattern)) }
-	orb := needle{s: "orb-", fold: true}
+	type needle = prefilter.Needle
+	clausesOf := func(pattern string) prefilter.Clauses { return prefilter.Required(regexp.MustCompile(pattern)) }
+	orb := needle{S: "orb-", Fold: true}
 
 	g.It("keeps literals every match needs, as clauses that must all hold", func() {
-		Expect(clausesOf(`(?i)\bORB-\d{5}\b`)).To(Equal([][]needle{{orb}}))
-		Expect(clausesOf(`(?i)(cancel|取消).{0,20}\bORB-\d{5}\b|\bORB-\d{5}\b.{0,20}(cancel|取消)`)).To(Equal([][]needle{
-			{{s: "cancel", fold: true}, {s: "取消", fold: true}}, {orb}}))
-		Expect(clausesOf(`WH-[0-9]+`)).To(Equal([][]needle{{{s: "WH-"}}}))
-		Expect(clausesOf(`退款|refund`)).To(Equal([][]needle{{{s: "退款"}, {s: "refund"}}}))
-		Expect(clausesOf(`ab(cd|ef)(gh)+`)).To(Equal([][]needle{{{s: "ab"}}, {{s: "cd"}, {s: "ef"}}, {{s: "gh"}}}))
+		Expect(clausesOf(`(?i)\bORB-\d{5}\b`)).To(Equal(prefilter.Clauses{{orb}}))
+		Expect(clausesOf(`(?i)(cancel|取消).{0,20}\bORB-\d{5}\b|\bORB-\d{5}\b.{0,20}(cancel|取消)`)).To(Equal(prefilter.Clauses{
+			{{S: "cancel", Fold: true}, {S: "取消", Fold: true}}, {orb}}))
+		Expect(clausesOf(`WH-[0-9]+`)).To(Equal(prefilter.Clauses{{{S: "WH-"}}}))
+		Expect(clausesOf(`退款|refund`)).To(Equal(prefilter.Clauses{{{S: "退款"}, {S: "refund"}}}))
+		Expect(clausesOf(`ab(cd|ef)(gh)+`)).To(Equal(prefilter.Clauses{{{S: "ab"}}, {{S: "cd"}, {S: "ef"}}, {{S: "gh"}}}))
 	})
 
 	g.It("gives up on a trigger without a literal it can check exactly", func() {
 		Expect(clausesOf(`\d{4}\s\d{2}`)).To(BeNil())
 		// k folds to the Kelvin sign, which an ASCII search would miss.
 		Expect(clausesOf(`(?i)k\d+`)).To(BeNil())
-		Expect(clausesOf(`(?i)tick-\d+`)).To(Equal([][]needle{{{s: "tic", fold: true}}}))
-		Expect(clausesOf(`(?i)tckt-\d+`)).To(Equal([][]needle{{{s: "tc", fold: true}}}))
+		Expect(clausesOf(`(?i)tick-\d+`)).To(Equal(prefilter.Clauses{{{S: "tic", Fold: true}}}))
+		Expect(clausesOf(`(?i)tckt-\d+`)).To(Equal(prefilter.Clauses{{{S: "tc", Fold: true}}}))
 		Expect(clausesOf(`(?:orb)?\d+`)).To(BeNil())
 		Expect(clausesOf(`orb|\d+`)).To(BeNil())
 	})

@@ -29,24 +29,68 @@ var functionWords = strings.Fields(`a an the this that these those some any each
 // tell "the" from "triangle" when the registry has one or two skills
 // (both occur in every skill); the imaginary skills can. A registry of 150
 // skills outweighs them, so there the words' own spread decides.
-var background = func() map[uint64]bool {
-	set := map[uint64]bool{}
+var background = func() hashSet {
+	var hashes []uint64
 	for _, w := range functionWords {
 		fh := featureHasher{}
 		featurize(segment(w, nil), &fh)
 		for _, f := range fh.out {
-			set[f.hash] = true
+			hashes = append(hashes, f.hash)
 		}
 	}
-	return set
+	return newHashSet(hashes)
 }()
+
+// hashSet is a set of feature hashes in one open-addressed table: every
+// feature of every request is looked up in background, and a probe of a
+// flat table costs a fraction of a map lookup.
+type hashSet struct {
+	slots []uint64 // 0: empty
+	mask  uint64
+	zero  bool // the hash 0, which cannot be stored in a slot
+}
+
+func newHashSet(hashes []uint64) hashSet {
+	n := uint64(16)
+	for n < 2*uint64(len(hashes)) {
+		n *= 2
+	}
+	s := hashSet{slots: make([]uint64, n), mask: n - 1}
+	for _, h := range hashes {
+		if h == 0 {
+			s.zero = true
+			continue
+		}
+		i := h & s.mask
+		for s.slots[i] != 0 && s.slots[i] != h {
+			i = (i + 1) & s.mask
+		}
+		s.slots[i] = h
+	}
+	return s
+}
+
+// has reports whether h is in the set.
+func (s hashSet) has(h uint64) bool {
+	if h == 0 {
+		return s.zero
+	}
+	for i := h & s.mask; ; i = (i + 1) & s.mask {
+		switch s.slots[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
 
 // backgroundSkills is how many imaginary skills use every function word.
 const backgroundSkills = 10.0
 
 // backgroundDF is the imaginary document frequency of a feature.
 func backgroundDF(tc termCount) float64 {
-	if tc.kind == kindShape || background[tc.hash] {
+	if tc.kind == kindShape || background.has(tc.hash) {
 		return backgroundSkills
 	}
 	return 0

@@ -12,7 +12,7 @@ import (
 func nameStems(name string) []string {
 	var out []string
 	for _, w := range nameParts(name) {
-		if len(w) < 2 || background[hashWord(w)] {
+		if len(w) < 2 || background.has(hashWord(w)) {
 			continue
 		}
 		if len(w) > 5 {
@@ -63,11 +63,12 @@ func paramCover(s *registry.Skill, params map[string]any) float64 {
 	return float64(n) / float64(total)
 }
 
-// coverage reads both covers of skill s for a request; params are the
-// skill's params extracted from it (nil when it requires none).
-func (f *fitted) coverage(s int, text, lower string, dates []dateSpan) (name, param, schema float64, params map[string]any) {
+// coverage reads both covers of skill s for a request, whose content
+// stems are words (appendContentStems); params are the skill's params
+// extracted from it (nil when it requires none).
+func (f *fitted) coverage(s int, text, lower string, dates []dateSpan, words []string) (name, param, schema float64, params map[string]any) {
 	name = nameCover(f.stems[s], lower)
-	schema = schemaCoverLower(f.schemaStems[s], text, lower, len(f.skills[s].Examples) == 0)
+	schema = schemaCoverOf(f.schemaStems[s], words, len(f.skills[s].Examples) == 0)
 	sk := f.skills[s]
 	if !requiresAny(sk) {
 		return name, 1, schema, nil
@@ -84,7 +85,7 @@ func (f *fitted) heldOutCoverage(s int, text string) (name, param, schema float6
 	if requiresAny(f.skills[s]) {
 		dates = findDates(lower, dateProbe)
 	}
-	name, param, schema, params := f.coverage(s, text, lower, dates)
+	name, param, schema, params := f.coverage(s, text, lower, dates, appendContentStems(nil, text, lower))
 	releaseParams(params)
 	return name, param, schema
 }
@@ -171,27 +172,43 @@ func schemaCover(stems map[string]bool, text string, bare bool) float64 {
 
 // schemaCoverLower is schemaCover with lowerASCII(text) already at hand.
 func schemaCoverLower(stems map[string]bool, text, lower string, bare bool) float64 {
-	n, found := 0, 0
+	var room [32]string
+	return schemaCoverOf(stems, appendContentStems(room[:0], text, lower), bare)
+}
+
+// appendContentStems appends the words schemaCover reads in a request, in
+// text order, cut to their five-letter stems: a request's are read once,
+// however many candidates it is weighed against.
+func appendContentStems(dst []string, text, lower string) []string {
 	for from, to := nextWord(lower, 0); from < to; from, to = nextWord(lower, to) {
 		word := lower[from:to]
 		if len(word) < 3 || text[from] < 'a' || text[from] > 'z' || !contentWord(word) {
 			continue // capitalised in the request, a number, or grammar
 		}
-		n++
 		if len(word) > 5 {
 			word = word[:5]
 		}
-		if stems[word] {
+		dst = append(dst, word)
+	}
+	return dst
+}
+
+// schemaCoverOf is schemaCover over a request's content stems
+// (appendContentStems).
+func schemaCoverOf(stems map[string]bool, words []string, bare bool) float64 {
+	found := 0
+	for _, w := range words {
+		if stems[w] {
 			found++
 		}
 	}
 	switch {
-	case n == 0:
+	case len(words) == 0:
 		return 0.5
 	case bare:
 		return float64(min(found, schemaWordsEnough)) / schemaWordsEnough
 	}
-	return float64(found) / float64(n)
+	return float64(found) / float64(len(words))
 }
 
 // schemaWordsEnough is how many of its schema's words make a request

@@ -45,4 +45,15 @@ var _ = Describe("coverage of a request by a skill", func() {
 		Expect(schemaCover(stems, "tell me a joke", bare)).To(BeZero())
 		Expect(schemaCover(stems, "Lisbon?", bare)).To(Equal(0.5))
 	})
+
+	It("reads a request's words once for every candidate", func() {
+		text := "Price of a Lisbon parcel weighing 3 kg, by sea"
+		words := appendContentStems(nil, text, lowerASCII(text))
+		Expect(words).To(Equal([]string{"parce", "weigh", "sea"}), "capitalised, short, numeric and grammar words left out")
+		stems := schemaStems(tool)
+		for _, bare := range []bool{false, true} {
+			Expect(schemaCoverOf(stems, words, bare)).To(Equal(schemaCover(stems, text, bare)))
+		}
+		Expect(schemaCoverOf(stems, nil, false)).To(Equal(0.5))
+	})
 })

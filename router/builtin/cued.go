@@ -26,7 +26,7 @@ var vagueNameParts = map[string]bool{"name": true, "type": true, "id": true, "va
 func cueWordsOf(pp *propPlan) []string {
 	var out []string
 	for _, c := range pp.nameCues {
-		if len(c) >= 3 && !vagueNameParts[c] && !background[hashWord(c)] {
+		if len(c) >= 3 && !vagueNameParts[c] && !background.has(hashWord(c)) {
 			out = append(out, c)
 		}
 	}
@@ -36,7 +36,7 @@ func cueWordsOf(pp *propPlan) []string {
 // contentWord reports whether a lowercase token can be (part of) a value:
 // not a function word, not a bare number.
 func contentWord(w string) bool {
-	if len(w) < 2 || background[hashWord(w)] {
+	if len(w) < 2 || background.has(hashWord(w)) {
 		return false
 	}
 	for i := 0; i < len(w); i++ {

@@ -32,6 +32,8 @@ type dateRule struct {
 	digit bool
 	need  []string
 	shape func(lower string) bool
+	// needs has a bit per word of need, in dateWords.
+	needs uint64
 }
 
 // monthAlt matches a month's name or its abbreviation.
@@ -168,14 +170,36 @@ var lastMayMatch memoOf[uint32]
 // holds the rules to 32).
 func mayMatchRules(lower string) uint32 {
 	digit := strings.ContainsAny(lower, "0123456789")
+	words := dateWords.holds(lower)
 	var may uint32
 	for i, r := range dateRules {
-		if r.mayMatch(lower, digit) {
+		if r.digit && !digit || r.need != nil && words&r.needs == 0 {
+			continue
+		}
+		if r.shape == nil || r.shape(lower) {
 			may |= 1 << i
 		}
 	}
 	return may
 }
+
+// dateWords finds every date rule's needed words in one pass; a rule's
+// needs are the bits of its own.
+var dateWords = func() *wordScan {
+	var words []string
+	for i := range dateRules {
+		r := &dateRules[i]
+		for _, w := range r.need {
+			k := slices.Index(words, w)
+			if k < 0 {
+				k = len(words)
+				words = append(words, w)
+			}
+			r.needs |= 1 << k
+		}
+	}
+	return newWordScan(words)
+}()
 
 // mayMatch is false only for text r's regexp cannot match; digit says
 // whether lower holds an ASCII digit.

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -146,6 +147,7 @@ func (m *model) embedTextInto(text string, out []float32, remember bool) []float
 	sc := getScratch()
 	defer putScratch(sc)
 	var acc [EmbedDim]float64
+	var touched [EmbedDim / 64]uint64 // a bit per bucket a feature added to
 	sc.weights, sc.wids = sc.weights[:0], sc.wids[:0]
 	for _, tc := range sc.countTerms(text) {
 		var idf float64
@@ -164,21 +166,33 @@ func (m *model) embedTextInto(text string, out []float32, remember bool) []float
 		if tc.hash>>63 == 1 {
 			w = -w
 		}
-		acc[tc.hash%EmbedDim] += w
+		b := tc.hash % EmbedDim
+		acc[b] += w
+		touched[b/64] |= 1 << (b % 64)
 	}
 	if remember {
 		m.recent.store(text, sc.probedSpans, sc.weights, sc.wids)
 	}
+	// Only the buckets a feature touched are read, in bucket order: the
+	// others hold +0, whose square adds nothing to the sum and whose
+	// output is the +0 out already holds, so the bits are those of reading
+	// every bucket.
 	var norm float64
-	for _, x := range acc {
-		norm += float64(x * x) // the conversion forbids FMA fusion: same bits everywhere
+	for k, word := range touched {
+		for ; word != 0; word &= word - 1 {
+			x := acc[k*64+bits.TrailingZeros64(word)]
+			norm += float64(x * x) // the conversion forbids FMA fusion: same bits everywhere
+		}
 	}
 	if norm == 0 {
 		return out
 	}
 	inv := 1 / math.Sqrt(norm)
-	for i, x := range acc {
-		out[i] = float32(float64(x * inv))
+	for k, word := range touched {
+		for ; word != 0; word &= word - 1 {
+			i := k*64 + bits.TrailingZeros64(word)
+			out[i] = float32(float64(acc[i] * inv))
+		}
 	}
 	return out
 }

@@ -137,3 +137,45 @@ var _ = Describe("the embedder's features handed to the judge", func() {
 		Expect(w).NotTo(BeEmpty())
 	})
 })
+
+// denseEmbed is embedText reading every bucket, as it did before it read
+// only the buckets a feature touched.
+func denseEmbed(m *model, text string) []float32 {
+	sc := getScratch()
+	defer putScratch(sc)
+	var acc [EmbedDim]float64
+	for _, tc := range sc.countTerms(text) {
+		idf := m.unknownIDF(tc)
+		if id, known := m.ids.get(tc.hash); known {
+			idf = float64(m.idf[id])
+		}
+		w := termWeight(tc, idf)
+		if tc.hash>>63 == 1 {
+			w = -w
+		}
+		acc[tc.hash%EmbedDim] += w
+	}
+	out := make([]float32, EmbedDim)
+	var norm float64
+	for _, x := range acc {
+		norm += float64(x * x)
+	}
+	if norm == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(norm)
+	for i, x := range acc {
+		out[i] = float32(float64(x * inv))
+	}
+	return out
+}
+
+var _ = Describe("an embedding", func() {
+	It("has the bits of reading every bucket", func() {
+		m := newModel(testRegistry().Skills)
+		for _, text := range []string{"", "?!", "restart the gateway in staging", "退款 ORD-12345678 两百元",
+			"the the the the", "a much longer request that names many things: zones, dates like 2031-05-02, amounts of 40 dollars and more"} {
+			Expect(m.embedText(text)).To(Equal(denseEmbed(m, text)), "%q", text)
+		}
+	})
+})

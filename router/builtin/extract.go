@@ -366,7 +366,7 @@ func newCompiledPattern(pat string) *compiledPattern {
 	}
 	if literal >= 2 {
 		if loose, err := regexp.Compile("(?i)" + core); err == nil {
-			cp.loose = &memoRegexp{Regexp: loose}
+			cp.loose = newMemoRegexp(loose)
 		}
 	}
 	return cp
@@ -506,11 +506,14 @@ func (p *extractPlan) unfilled(out map[string]any, kind propKind) iter.Seq[*prop
 // token first (so "^/" finds a path), then, for id-like patterns, a match
 // inside text, upper-cased when the pattern wants it ("ord-20261103").
 func findPattern(pp *propPlan, text string) (string, span, bool) {
-	for tok := range rawTokens(text) {
-		// A token without the literal every match begins with cannot match.
-		v := text[tok.from:tok.to]
-		if strings.Contains(v, pp.prefix) && pp.anchor.MatchString(v) {
-			return v, tok, true
+	// A token without the literal every match begins with cannot match,
+	// and a text without it holds no such token.
+	if strings.Contains(text, pp.prefix) {
+		for tok := range rawTokens(text) {
+			v := text[tok.from:tok.to]
+			if strings.Contains(v, pp.prefix) && pp.anchor.MatchString(v) {
+				return v, tok, true
+			}
 		}
 	}
 	if pp.loose == nil {

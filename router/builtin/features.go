@@ -96,6 +96,7 @@ type scratch struct {
 	evs     []evidence
 	logits  []float64
 	ranked  []rankedCandidate
+	words   []string // the request's content stems (appendContentStems)
 	// a request's weighed features (featureMemo)
 	weights []float64
 	wids    []int32

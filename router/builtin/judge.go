@@ -178,15 +178,17 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 	ranked := slices.Grow(sc.ranked[:0], n)[:n]
 	sc.candIdx, sc.evs, sc.logits, sc.ranked = idx, evs, z, ranked
 	best := slices.Max(z)
+	words := appendContentStems(sc.words[:0], text, lower)
+	sc.words = words
 	for c := range cands {
 		in := candidateInput(z, c, evs)
 		var params map[string]any
 		if z[c] >= best-coverageMargin {
-			in.nameCover, in.paramCover, in.schemaCover, params = f.coverage(int(idx[c]), text, lower, dates)
+			in.nameCover, in.paramCover, in.schemaCover, params = f.coverage(int(idx[c]), text, lower, dates, words)
 		} else {
 			// Far behind: right with nearly no chance whatever it covers,
 			// so its params are not read (the costly part of coverage).
-			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCoverLower(f.schemaStems[idx[c]], text, lower, len(cands[c].Examples) == 0)
+			in.nameCover, in.schemaCover = nameCover(f.stems[idx[c]], lower), schemaCoverOf(f.schemaStems[idx[c]], words, len(cands[c].Examples) == 0)
 			if !requiresAny(cands[c]) {
 				in.paramCover = 1 // nothing required, nothing missing
 			}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sync"
 	"time"
+
+	"github.com/routebench/routebench/router/internal/prefilter"
 )
 
 // memoRegexp is a regexp that remembers its matches in the last text it
@@ -13,8 +15,13 @@ import (
 // conversation's probe again. What it remembers is shared between callers,
 // who only read it; concurrent requests just overwrite each other's entry
 // and search again.
+//
+// Its searches go through the regexp's prefilters: a text without the
+// literals every match holds is not searched, and a long one only in the
+// runs of runes a match can hold.
 type memoRegexp struct {
 	*regexp.Regexp
+	filtered        prefilter.Filtered
 	all, sub, first memoSlot
 }
 
@@ -73,7 +80,11 @@ type memoSlot struct {
 }
 
 func memoCompile(expr string) *memoRegexp {
-	return &memoRegexp{Regexp: regexp.MustCompile(expr)}
+	return newMemoRegexp(regexp.MustCompile(expr))
+}
+
+func newMemoRegexp(re *regexp.Regexp) *memoRegexp {
+	return &memoRegexp{Regexp: re, filtered: prefilter.Filter(re)}
 }
 
 // recall returns what the slot holds for s, or searches and stores it.
@@ -94,18 +105,18 @@ func (m *memoSlot) recall(s string, search func(string) [][]int) [][]int {
 
 // allSubmatchIndex is FindAllStringSubmatchIndex(s, -1).
 func (r *memoRegexp) allSubmatchIndex(s string) [][]int {
-	return r.sub.recall(s, func(s string) [][]int { return r.FindAllStringSubmatchIndex(s, -1) })
+	return r.sub.recall(s, r.filtered.FindAllSubmatchIndex)
 }
 
 // allIndex is FindAllStringIndex(s, -1).
 func (r *memoRegexp) allIndex(s string) [][]int {
-	return r.all.recall(s, func(s string) [][]int { return r.FindAllStringIndex(s, -1) })
+	return r.all.recall(s, r.filtered.FindAllIndex)
 }
 
 // firstSubmatchIndex is FindStringSubmatchIndex(s).
 func (r *memoRegexp) firstSubmatchIndex(s string) []int {
 	m := r.first.recall(s, func(s string) [][]int {
-		if m := r.FindStringSubmatchIndex(s); m != nil {
+		if m := r.filtered.FindSubmatchIndex(s); m != nil {
 			return [][]int{m}
 		}
 		return nil

@@ -101,7 +101,7 @@ var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six",
 func numberWordMatches(text string) [][]int {
 	var out [][]int
 	for p := 0; p < len(text); {
-		if boundary(text, p) {
+		if numberWordStarts[text[p]] && boundary(text, p) {
 			if end, ok := numberWordAt(text, p); ok {
 				out = append(out, []int{p, end})
 				p = end
@@ -112,6 +112,19 @@ func numberWordMatches(text string) [][]int {
 	}
 	return out
 }
+
+// numberWordStarts holds the bytes a number word can start with: its
+// first letter in either case, and any byte outside ASCII (the long s
+// stands for s).
+var numberWordStarts = func() (starts [256]bool) {
+	for _, w := range numberWords {
+		starts[w[0]], starts[w[0]-('a'-'A')] = true, true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		starts[c] = true
+	}
+	return starts
+}()
 
 // numberWordAt is the end of the first number word at p followed by \b.
 func numberWordAt(text string, p int) (int, bool) {

@@ -1,4 +1,9 @@
-package router
+// Package prefilter tells, from a regexp's syntax alone, texts the regexp
+// cannot match and the parts of a text a match must lie in, so a search
+// runs only where it can find something: the router's triggers and the
+// builtin judge's extraction rules run on every request, and most
+// requests hold nothing most rules look for.
+package prefilter
 
 import (
 	"regexp"
@@ -9,35 +14,70 @@ import (
 	"unicode/utf8"
 )
 
-// A trigger's regexp is tried only on text that holds what every match of
-// it holds: literals read off the regexp's syntax, as clauses that must
-// all hold, each met by any one of its needles ("INV-" and one of
-// "void" or "cancel" for `(void|cancel).*INV-\d+`). The analysis only ever
-// keeps things a match needs, so a text it turns away is one the regexp
-// does not match.
+// A regexp is tried only on text that holds what every match of it holds:
+// literals read off the regexp's syntax, as clauses that must all hold,
+// each met by any one of its needles ("INV-" and one of "void" or
+// "cancel" for `(void|cancel).*INV-\d+`). The analysis only ever keeps
+// things a match needs, so a text it turns away is one the regexp does not
+// match.
 
-// needle is a literal; fold: in any ASCII case (kept in lower case; runes
+// Needle is a literal; Fold: in any ASCII case (kept in lower case; runes
 // outside ASCII in it have no other case and are matched as they are).
-type needle struct {
-	s    string
-	fold bool
+type Needle struct {
+	S    string
+	Fold bool
 }
 
-func (n needle) in(text string) bool {
-	if !n.fold {
-		return strings.Contains(text, n.s)
+// In reports whether text holds the needle.
+func (n Needle) In(text string) bool {
+	if !n.Fold {
+		return strings.Contains(text, n.S)
 	}
-	first := n.s[0]
-	firstUpper := first
-	if 'a' <= first && first <= 'z' {
-		firstUpper -= 'a' - 'A'
+	// A byte without case ("-" of "inv-", any byte of a Han rune) is
+	// looked for as it is, which IndexByte does fast; the needle's start
+	// is then that far before it.
+	if k := strings.IndexFunc(n.S, func(r rune) bool { return !('a' <= r && r <= 'z') }); k >= 0 {
+		anchor := n.S[k]
+		for i := 0; ; {
+			j := strings.IndexByte(text[i:], anchor)
+			if j < 0 {
+				return false
+			}
+			if at := i + j - k; at >= 0 && at+len(n.S) <= len(text) && asciiFoldPrefix(text[at:], n.S) {
+				return true
+			}
+			i += j + 1
+		}
 	}
-	for i := 0; i+len(n.s) <= len(text); i++ {
-		if c := text[i]; (c == first || c == firstUpper) && asciiFoldPrefix(text[i:], n.s) {
+	// Letters only: the places of its first letter in either case.
+	lower, upper := n.S[0], n.S[0]-('a'-'A')
+	nextLower, nextUpper := strings.IndexByte(text, lower), strings.IndexByte(text, upper)
+	for nextLower >= 0 || nextUpper >= 0 {
+		at := nextLower
+		if at < 0 || nextUpper >= 0 && nextUpper < at {
+			at = nextUpper
+		}
+		if at+len(n.S) > len(text) {
+			return false
+		}
+		if asciiFoldPrefix(text[at:], n.S) {
 			return true
+		}
+		if at == nextLower {
+			nextLower = indexFrom(text, lower, at+1)
+		} else {
+			nextUpper = indexFrom(text, upper, at+1)
 		}
 	}
 	return false
+}
+
+// indexFrom is the index of the first c in text at or after from, or -1.
+func indexFrom(text string, c byte, from int) int {
+	if j := strings.IndexByte(text[from:], c); j >= 0 {
+		return from + j
+	}
+	return -1
 }
 
 // asciiFoldPrefix reports whether text starts with lower in any ASCII case.
@@ -54,11 +94,15 @@ func asciiFoldPrefix(text, lower string) bool {
 	return true
 }
 
-// clausesHold reports whether text meets every clause (no clauses: it
-// may match).
-func clausesHold(clauses [][]needle, text string) bool {
-	for _, c := range clauses {
-		if !slices.ContainsFunc(c, func(n needle) bool { return n.in(text) }) {
+// Clauses are what every match of a regexp holds: each clause is met by
+// any one of its needles, and all must be met. Nil: nothing is known, any
+// text may match.
+type Clauses [][]Needle
+
+// Hold reports whether text meets every clause (no clauses: it may match).
+func (cs Clauses) Hold(text string) bool {
+	for _, c := range cs {
+		if !slices.ContainsFunc(c, func(n Needle) bool { return n.In(text) }) {
 			return false
 		}
 	}
@@ -69,8 +113,8 @@ func clausesHold(clauses [][]needle, text string) bool {
 // but cost a search each.
 const maxClauses = 6
 
-// triggerClauses is requiredClauses of re, or nil when it has none.
-func triggerClauses(re *regexp.Regexp) [][]needle {
+// Required is requiredClauses of re, or nil when it has none.
+func Required(re *regexp.Regexp) Clauses {
 	parsed, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil {
 		return nil
@@ -85,11 +129,11 @@ func triggerClauses(re *regexp.Regexp) [][]needle {
 // only a run of runes that an exact or an ASCII case-insensitive search
 // finds exactly is kept (not k or s, whose fold orbits hold the Kelvin
 // sign and the long s).
-func requiredClauses(re *syntax.Regexp) [][]needle {
+func requiredClauses(re *syntax.Regexp) [][]Needle {
 	switch re.Op {
 	case syntax.OpLiteral:
 		if n, ok := literalNeedle(re); ok {
-			return [][]needle{{n}}
+			return [][]Needle{{n}}
 		}
 	case syntax.OpCapture, syntax.OpPlus:
 		return requiredClauses(re.Sub[0])
@@ -98,13 +142,13 @@ func requiredClauses(re *syntax.Regexp) [][]needle {
 			return requiredClauses(re.Sub[0])
 		}
 	case syntax.OpConcat:
-		var all [][]needle
+		var all [][]Needle
 		for _, sub := range re.Sub {
 			all = append(all, requiredClauses(sub)...)
 		}
 		return simplify(all)
 	case syntax.OpAlternate:
-		var acc [][]needle
+		var acc [][]Needle
 		for i, sub := range re.Sub {
 			cs := requiredClauses(sub)
 			if cs == nil {
@@ -114,7 +158,7 @@ func requiredClauses(re *syntax.Regexp) [][]needle {
 				acc = cs
 				continue
 			}
-			var next [][]needle
+			var next [][]Needle
 			for _, a := range acc {
 				for _, c := range cs {
 					next = append(next, union(a, c))
@@ -129,7 +173,7 @@ func requiredClauses(re *syntax.Regexp) [][]needle {
 
 // literalNeedle is the longest run of a literal's runes a search finds
 // exactly.
-func literalNeedle(re *syntax.Regexp) (needle, bool) {
+func literalNeedle(re *syntax.Regexp) (Needle, bool) {
 	fold := re.Flags&syntax.FoldCase != 0
 	var best, run []rune
 	for _, r := range append(re.Rune, utf8.RuneError) {
@@ -143,17 +187,17 @@ func literalNeedle(re *syntax.Regexp) (needle, bool) {
 		run = append(run, r)
 	}
 	if len(best) == 0 {
-		return needle{}, false
+		return Needle{}, false
 	}
 	s := string(best)
 	if fold {
 		s = strings.ToLower(s)
 	}
-	return needle{s: s, fold: fold}, true
+	return Needle{S: s, Fold: fold}, true
 }
 
 // union is a clause met when a or b is.
-func union(a, b []needle) []needle {
+func union(a, b []Needle) []Needle {
 	out := slices.Clone(a)
 	for _, n := range b {
 		if !slices.Contains(out, n) {
@@ -166,8 +210,8 @@ func union(a, b []needle) []needle {
 // simplify drops repeated needles and clauses another clause implies (a
 // clause holding all of a shorter clause's needles), then keeps the
 // maxClauses clauses whose shortest needle is longest.
-func simplify(clauses [][]needle) [][]needle {
-	var out [][]needle
+func simplify(clauses [][]Needle) [][]Needle {
+	var out [][]Needle
 	for i, c := range clauses {
 		implied := false
 		for j, d := range clauses {
@@ -180,7 +224,7 @@ func simplify(clauses [][]needle) [][]needle {
 			out = append(out, c)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b []needle) int { return shortest(b) - shortest(a) })
+	slices.SortStableFunc(out, func(a, b []Needle) int { return shortest(b) - shortest(a) })
 	if len(out) > maxClauses {
 		out = out[:maxClauses]
 	}
@@ -188,7 +232,7 @@ func simplify(clauses [][]needle) [][]needle {
 }
 
 // subset reports whether every needle of a is in b.
-func subset(a, b []needle) bool {
+func subset(a, b []Needle) bool {
 	for _, n := range a {
 		if !slices.Contains(b, n) {
 			return false
@@ -197,10 +241,10 @@ func subset(a, b []needle) bool {
 	return true
 }
 
-func shortest(ns []needle) int {
-	m := len(ns[0].s)
+func shortest(ns []Needle) int {
+	m := len(ns[0].S)
 	for _, n := range ns[1:] {
-		m = min(m, len(n.s))
+		m = min(m, len(n.S))
 	}
 	return m
 }

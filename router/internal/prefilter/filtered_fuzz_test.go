@@ -1,0 +1,42 @@
+package prefilter_test
+
+import (
+	"reflect"
+	"regexp"
+	"testing"
+
+	"github.com/routebench/routebench/router/internal/prefilter"
+)
+
+// FuzzFiltered holds a filtered regexp's answers to the regexp's own, for
+// any pattern and any text.
+func FuzzFiltered(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`, "due 2031-05-02, 12031-5-2"},
+		{`今天|今日|\btoday\b`, "今天 todays today"},
+		{`(?i)\bk(\d+)\b`, "K7 \u212a8 k"},
+		{`[ ,]*(\d+|x)`, "a , 7,x \xff"},
+		{`(?i)inv-\d{3}|void`, "INV-123 vOiD"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		if len(pattern) > 200 || len(text) > 2000 {
+			return
+		}
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return
+		}
+		fl := prefilter.Filter(re)
+		if got, want := fl.FindAllSubmatchIndex(text), re.FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q in %q: all submatches %v, the regexp finds %v", pattern, text, got, want)
+		}
+		if got, want := fl.FindAllIndex(text), re.FindAllStringIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q in %q: all matches %v, the regexp finds %v", pattern, text, got, want)
+		}
+		if got, want := fl.FindSubmatchIndex(text), re.FindStringSubmatchIndex(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q in %q: first match %v, the regexp finds %v", pattern, text, got, want)
+		}
+	})
+}
