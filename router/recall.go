@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -36,16 +37,17 @@ type recallIndex struct {
 	embedInto func(ctx context.Context, text string, dst []float32) ([]float32, error)
 	// dim is the embeddings' length; 0 when nothing was indexed.
 	dim int
-	// vecs holds every indexed document's normalised embedding, dim floats
-	// each, skill after skill in registry order; rows[i] is skill i's
-	// [first, last) document rows.
-	vecs []float32
-	rows [][2]int
-	// post is vecs by dimension, for sparse vectors (the builtin
-	// embedder's): postings j are the rows non-zero in dimension j, rows
-	// ascending, so a sparse request touches only what it shares with
-	// each document. nil when the vectors are dense.
+	// The indexed documents are numbered skill after skill in registry
+	// order (rows of them); rows[i] is skill i's [first, last).
+	nrows int
+	rows  [][2]int
+	// Sparse vectors (the builtin embedder's) are kept by dimension only:
+	// post's postings j are the rows non-zero in dimension j, rows
+	// ascending, so a request touches only what it shares with each
+	// document. Dense ones are kept in vecs, dim floats a row (post is
+	// nil, vecs empty for a sparse index).
 	post *postings
+	vecs []float32
 	// order is each skill's registry position, the tie-break that keeps
 	// rankings deterministic.
 	order map[string]int
@@ -96,7 +98,7 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	// holds its documents under a lock, and normalising and copying a
 	// 15,000-document registry's vectors one by one took a core for a
 	// tenth of a second. The rows are laid out in document order after.
-	stored := make([][]float32, len(docs))
+	stored := make([]storedDoc, len(docs))
 	errs := make([]error, len(docs))
 	workers := min(runtime.NumCPU(), max(len(docs), 1))
 	var wg sync.WaitGroup
@@ -114,45 +116,67 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	close(next)
 	wg.Wait()
 	// docs are in skill order, so each skill's rows are one run.
+	nnz := 0
 	for i, d := range docs {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		if stored[i] == nil {
+		if stored[i].vec == nil {
 			continue // nothing to index: see addDoc
 		}
 		if ix.dim == 0 {
-			ix.dim = len(stored[i])
-			// One allocation for every row: grown by appending, 15,000
-			// rows of 512 were copied again and again.
-			ix.vecs = make([]float32, 0, len(docs)*ix.dim)
-		} else if len(stored[i]) != ix.dim {
-			return nil, fmt.Errorf("embed %s of skill %s: %d dimensions, other documents have %d", d.id, d.skill, len(stored[i]), ix.dim)
+			ix.dim = len(stored[i].vec)
+		} else if len(stored[i].vec) != ix.dim {
+			return nil, fmt.Errorf("embed %s of skill %s: %d dimensions, other documents have %d", d.id, d.skill, len(stored[i].vec), ix.dim)
 		}
 		k := ix.order[d.skill]
-		row := len(ix.vecs) / max(ix.dim, 1)
 		if ix.rows[k][1] == 0 {
-			ix.rows[k] = [2]int{row, row}
+			ix.rows[k] = [2]int{ix.nrows, ix.nrows}
 		}
-		ix.vecs = append(ix.vecs, stored[i]...)
-		ix.rows[k][1] = row + 1
+		ix.nrows++
+		ix.rows[k][1] = ix.nrows
+		nnz += len(stored[i].nonZero)
 	}
-	ix.post = newPostings(ix.vecs, ix.dim)
+	if ix.nrows > math.MaxInt32 {
+		return nil, fmt.Errorf("index %d recall documents: at most %d fit", ix.nrows, math.MaxInt32)
+	}
+	if float64(nnz) <= sparseShare*float64(ix.nrows)*float64(ix.dim) {
+		ix.post = newPostings(stored, ix.dim, nnz)
+		return ix, nil
+	}
+	// One allocation for every row: grown by appending, 15,000 rows of 512
+	// were copied again and again.
+	ix.vecs = make([]float32, 0, ix.nrows*ix.dim)
+	for _, sd := range stored {
+		ix.vecs = append(ix.vecs, sd.vec...)
+	}
 	return ix, nil
+}
+
+// storedDoc is a document's embedding as chromem stored it (normalised),
+// and the dimensions where it is not zero, ascending; vec is nil for a
+// document left out.
+type storedDoc struct {
+	vec     []float32
+	nonZero []int32
 }
 
 // addDoc embeds one document and adds it to the collection, returning the
 // embedding as chromem stored it (normalised), so scores are the ones its
 // own query would give. A text the embedder sees nothing in (all
-// punctuation, say) has a zero vector and is not added (nil, no error):
-// normalising it would poison every query with NaN.
-func addDoc(ctx context.Context, coll *chromem.Collection, d recallDoc, embed EmbeddingFunc) ([]float32, error) {
+// punctuation, say) has a zero vector and is not added (no vector, no
+// error): normalising it would poison every query with NaN.
+func addDoc(ctx context.Context, coll *chromem.Collection, d recallDoc, embed EmbeddingFunc) (storedDoc, error) {
 	vec, err := embed(ctx, d.text)
 	if err != nil {
-		return nil, fmt.Errorf("embed %s of skill %s: %w", d.id, d.skill, err)
+		return storedDoc{}, fmt.Errorf("embed %s of skill %s: %w", d.id, d.skill, err)
 	}
-	if norm(vec) == 0 {
-		return nil, nil
+	n := norm(vec)
+	if n == 0 {
+		return storedDoc{}, nil
+	}
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return storedDoc{}, fmt.Errorf("embed %s of skill %s: the embedding holds a NaN or infinite entry", d.id, d.skill)
 	}
 	err = coll.AddDocument(ctx, chromem.Document{
 		ID:        d.id,
@@ -161,13 +185,19 @@ func addDoc(ctx context.Context, coll *chromem.Collection, d recallDoc, embed Em
 		Content:   d.text,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", d.id, err)
+		return storedDoc{}, fmt.Errorf("index %s: %w", d.id, err)
 	}
 	doc, err := coll.GetByID(ctx, d.id)
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", d.id, err)
+		return storedDoc{}, fmt.Errorf("index %s: %w", d.id, err)
 	}
-	return doc.Embedding, nil
+	sd := storedDoc{vec: doc.Embedding}
+	for j, x := range sd.vec {
+		if x != 0 {
+			sd.nonZero = append(sd.nonZero, int32(j))
+		}
+	}
+	return sd, nil
 }
 
 // postings is a column-wise copy of the index's non-zero entries:
@@ -182,36 +212,29 @@ type postings struct {
 // copy: denser vectors are scanned row by row.
 const sparseShare = 0.25
 
-func newPostings(vecs []float32, dim int) *postings {
-	if dim == 0 || len(vecs) == 0 || len(vecs)/dim > math.MaxInt32 {
-		return nil
-	}
-	count := make([]int32, dim+1)
-	nnz := 0
-	for r := 0; r < len(vecs); r += dim {
-		for j, x := range vecs[r : r+dim] {
-			if x != 0 {
-				count[j+1]++
-				nnz++
-			}
+// newPostings lays the documents' nnz non-zero entries out by dimension,
+// rows (the documents not left out, in order) ascending in each.
+func newPostings(docs []storedDoc, dim, nnz int) *postings {
+	p := &postings{start: make([]int32, dim+1), row: make([]int32, nnz), val: make([]float32, nnz)}
+	for _, d := range docs {
+		for _, j := range d.nonZero {
+			p.start[j+1]++
 		}
-	}
-	if float64(nnz) > sparseShare*float64(len(vecs)) {
-		return nil
 	}
 	for j := 1; j <= dim; j++ {
-		count[j] += count[j-1]
+		p.start[j] += p.start[j-1]
 	}
-	p := &postings{start: count, row: make([]int32, nnz), val: make([]float32, nnz)}
-	next := slices.Clone(count[:dim])
-	for r := 0; r < len(vecs); r += dim {
-		row := int32(r / dim)
-		for j, x := range vecs[r : r+dim] {
-			if x != 0 {
-				p.row[next[j]], p.val[next[j]] = row, x
-				next[j]++
-			}
+	next := slices.Clone(p.start[:dim])
+	row := int32(0)
+	for _, d := range docs {
+		if d.vec == nil {
+			continue
 		}
+		for _, j := range d.nonZero {
+			p.row[next[j]], p.val[next[j]] = row, d.vec[j]
+			next[j]++
+		}
+		row++
 	}
 	return p
 }
@@ -322,15 +345,20 @@ func (ix *recallIndex) scores(ctx context.Context, text string, buf *routeScratc
 	if n == 0 {
 		return nil, nil
 	}
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return nil, errors.New("embed request: the embedding holds a NaN or infinite entry")
+	}
 	if u := unit(q, n); &u[0] != &q[0] {
 		q, nonZero = u, countNonZero(u)
+	}
+	// A sparse index is kept only by dimension, and scored from there
+	// whatever the request.
+	if ix.post != nil {
+		return ix.postingScores(q, buf), nil
 	}
 	// Only the request's non-zero dimensions contribute; a dense request
 	// (a remote embedder's) is scanned whole.
 	dense := nonZero*2 > len(q)
-	if !dense && ix.post != nil {
-		return ix.postingScores(q, buf), nil
-	}
 	var nz []int
 	if !dense {
 		nz = make([]int, 0, len(q)/2)
@@ -366,14 +394,15 @@ func (ix *recallIndex) scores(ctx context.Context, text string, buf *routeScratc
 	return best, nil
 }
 
-// postingScores is the row scan of scores for a sparse request, done
-// through the postings: each row's products are summed in the same order
-// (dimension ascending), and the products with a zero entry a row scan
-// adds change no sum (adding a signed zero to a sum that started at +0
-// leaves it as it is), so every score is bit for bit the scan's.
+// postingScores is the row scan of scores done through the postings: each
+// row's products are summed in the same order (dimension ascending), and
+// the products with a zero entry a row scan adds change no sum (adding a
+// signed zero to a sum that started at +0 leaves it as it is; every entry
+// is finite), so every score is bit for bit the scan's, for a sparse
+// request or a dense one.
 func (ix *recallIndex) postingScores(q []float32, buf *routeScratch) []float32 {
 	p := ix.post
-	dots := floats(buf.dots, len(ix.vecs)/ix.dim)
+	dots := floats(buf.dots, ix.nrows)
 	buf.dots = dots
 	for j, x := range q {
 		if x == 0 {

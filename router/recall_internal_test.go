@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -202,6 +203,35 @@ var _ = g.Describe("building the recall index", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ix.coll.Count()).To(Equal(5))
 		Expect(ix.rows).To(Equal([][2]int{{0, 2}, {2, 5}}))
-		Expect(ix.vecs).To(HaveLen(5 * ix.dim))
+		Expect(ix.nrows).To(Equal(5))
+		// Word buckets are sparse: kept by dimension only.
+		Expect(ix.post).NotTo(BeNil())
+		Expect(ix.vecs).To(BeEmpty())
+		Expect(ix.post.row).To(ContainElement(int32(4)))
+		Expect(ix.post.row).NotTo(ContainElement(int32(5)))
+	})
+
+	g.It("keeps a dense embedder's vectors row by row, without postings", func(ctx g.SpecContext) {
+		ix, err := buildIndex(ctx, skills, denseVector)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ix.post).To(BeNil())
+		Expect(ix.nrows).To(Equal(6))
+		Expect(ix.vecs).To(HaveLen(6 * ix.dim))
+	})
+
+	g.It("refuses a document or a request whose embedding is not finite", func(ctx g.SpecContext) {
+		nan := func(ctx context.Context, text string) ([]float32, error) {
+			v, err := wordVector(ctx, text)
+			if strings.Contains(text, "noon") || strings.Contains(text, "broken") {
+				v[3] = float32(math.NaN())
+			}
+			return v, err
+		}
+		_, err := buildIndex(ctx, skills, nan)
+		Expect(err).To(MatchError("embed book_room#example0 of skill book_room: the embedding holds a NaN or infinite entry"))
+		ix, err := buildIndex(ctx, skills[1:], nan)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = ix.scores(ctx, "a broken request", nil)
+		Expect(err).To(MatchError("embed request: the embedding holds a NaN or infinite entry"))
 	})
 })
