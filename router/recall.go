@@ -21,12 +21,13 @@ import (
 // skill's recall score is its best document's cosine similarity.
 //
 // chromem holds the documents and normalises their embeddings; requests
-// are scored against a contiguous copy of those normalised vectors, grouped
-// by skill, rather than through chromem's query. A chromem query scans every
-// document on several goroutines and sorts the hits, on every request; the
-// copy lets one pass score only the skills asked about, touch only the
-// dimensions the request has (builtin embeddings are sparse), and share one
-// pass between ranking and diagnosis. Scores equal chromem's: the same
+// are scored against a copy of those normalised vectors, grouped by skill
+// (by dimension for sparse ones, the builtin embedder's; row by row for
+// dense ones), rather than through chromem's query. A chromem query scans
+// every document on several goroutines and sorts the hits, on every
+// request; the copy lets one pass score only the skills asked about,
+// touch only the dimensions the request has, and share one pass between
+// ranking and diagnosis. Scores equal chromem's: the same
 // float32 products summed in the same order (kept unfused by an explicit
 // conversion, so every architecture agrees), and the terms skipped are
 // exact zeros.
