@@ -7,7 +7,6 @@ import (
 	"github.com/routebench/routebench/internal/jsonstr"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -353,7 +352,7 @@ func (w *caseDataWriter) value(v any) {
 		// An expectation's params are maps of plain values: written
 		// here, byte for byte json.Marshal's; anything else by it.
 		if m, ok := v.(map[string]any); ok && m != nil {
-			if b, ok := appendPlainJSON(w.b, m); ok {
+			if b, ok := jsonstr.AppendValue(w.b, m); ok {
 				w.b = b
 				return
 			}
@@ -364,61 +363,6 @@ func (w *caseDataWriter) value(v any) {
 		}
 		w.b = append(w.b, js...)
 	}
-}
-
-// appendPlainJSON appends v as json.Marshal writes it when v is made of
-// what case files and results hold: null, booleans, strings, float64 and
-// int numbers, and maps (keys sorted) and lists of them. ok is false, and
-// b is not to be used, for anything else or a number JSON cannot hold.
-func appendPlainJSON(b []byte, v any) (_ []byte, ok bool) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, "null"...), true
-	case bool:
-		return strconv.AppendBool(b, x), true
-	case string:
-		return jsonstr.Append(b, x), true
-	case float64:
-		return jsonstr.AppendFloat(b, x)
-	case int:
-		return strconv.AppendInt(b, int64(x), 10), true
-	case []any:
-		if x == nil {
-			return append(b, "null"...), true
-		}
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, ok = appendPlainJSON(b, e); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
-	case map[string]any:
-		if x == nil {
-			return append(b, "null"...), true
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonstr.Append(b, k)
-			b = append(b, ':')
-			if b, ok = appendPlainJSON(b, x[k]); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
-	}
-	return b, false
 }
 
 // float writes a float64 as encoding/json does: shortest representation,

@@ -59,13 +59,13 @@ var _ = Describe("verdict JSON", func() {
 	})
 
 	It("leaves other types and non-finite numbers to json.Marshal", func() {
-		_, ok := appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"n": 3}})
+		_, ok := appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"n": int64(3)}})
 		Expect(ok).To(BeFalse())
 		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"l": []string{"x"}}})
 		Expect(ok).To(BeFalse())
 		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Confidence: math.NaN()})
 		Expect(ok).To(BeFalse())
-		raw, err := appendVerdict([]byte("x"), verdict{Skill: "a", Params: map[string]any{"n": 3}})
+		raw, err := appendVerdict([]byte("x"), verdict{Skill: "a", Params: map[string]any{"n": int64(3)}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(raw)).To(Equal(`x{"skill":"a","confidence":0,"params":{"n":3}}`))
 	})
