@@ -2,12 +2,10 @@ package router_test
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/internal/benchreg"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -59,35 +57,19 @@ func BenchmarkRouteFakeModels(b *testing.B) {
 	benchRoute(b, r)
 }
 
-// syntheticVersion is n skills with m example inputs each, made of a
-// shared vocabulary so recall has real work to do.
+// syntheticVersion is n skills with m example inputs each (benchreg), so
+// recall has real work to do.
 func syntheticVersion(n, m int) *registry.Version { return syntheticVersionSeed(n, m, 1) }
 
 // syntheticVersionSeed varies the texts with seed: builtin models cache
 // their fit by registry content, so a benchmark of fitting needs a new
 // registry every iteration.
 func syntheticVersionSeed(n, m int, seed uint64) *registry.Version {
-	rng := rand.New(rand.NewPCG(seed, 2))
-	vocab := strings.Fields("order alert log metric ticket service region zone refund restart scale purge cache delete data send notify incident deploy east south north west prod staging payment gateway search latency cpu memory error warn critical paid shipped 订单 告警 日志 服务 重启 扩容 退款 发送 通知 华东 华南 华北 西南 上周 昨天 最近 工单 缓存 删除")
-	phrase := func(k int) string {
-		w := make([]string, k)
-		for i := range w {
-			w[i] = vocab[rng.IntN(len(vocab))]
-		}
-		return strings.Join(w, " ")
-	}
-	skills := make([]*registry.Skill, n)
-	for i := range skills {
-		s := build(skillSpec{
-			name: fmt.Sprintf("skill_%03d", i), se: registry.Read, scope: []string{"orders:read"},
-			desc:   phrase(20),
-			when:   []string{phrase(10), phrase(10), phrase(10)},
-			schema: `{"type": "object", "properties": {"q": {"type": "string"}}}`,
-		})
-		for range m {
-			s.Examples = append(s.Examples, registry.Example{Input: phrase(8), Params: map[string]any{}})
-		}
-		skills[i] = s
+	raw, compiled := mustSchema(`{"type": "object", "properties": {"q": {"type": "string"}}}`)
+	skills := benchreg.Skills(n, m, seed)
+	for _, s := range skills {
+		s.SideEffect, s.PermissionScope = registry.Read, []string{"orders:read"}
+		s.ParamsSchema, s.Schema = raw, compiled
 	}
 	reg, err := registry.New(skills)
 	if err != nil {

@@ -2,13 +2,11 @@ package builtin
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/internal/benchreg"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -103,32 +101,9 @@ func BenchmarkExtractToolSchema(b *testing.B) {
 	}
 }
 
-// syntheticSkills is a made-up registry of n skills with m examples each
-// and a when_not_to_use line and a counter-example, its texts drawn from a
-// small bilingual vocabulary (as the router's BenchmarkNew150 registry is): every text shares words with thousands of
-// others, the fit's worst case.
-func syntheticSkills(n, m int, seed uint64) []*registry.Skill {
-	rng := rand.New(rand.NewPCG(seed, 2))
-	vocab := strings.Fields("order alert log metric ticket service region zone refund restart scale purge cache delete data send notify incident deploy east south north west prod staging payment gateway search latency cpu memory error warn critical paid shipped 订单 告警 日志 服务 重启 扩容 退款 发送 通知 华东 华南 华北 西南 上周 昨天 最近 工单 缓存 删除")
-	phrase := func(k int) string {
-		w := make([]string, k)
-		for i := range w {
-			w[i] = vocab[rng.IntN(len(vocab))]
-		}
-		return strings.Join(w, " ")
-	}
-	skills := make([]*registry.Skill, n)
-	for i := range skills {
-		s := &registry.Skill{Name: fmt.Sprintf("skill_%03d", i), Description: phrase(20),
-			WhenToUse:    []string{phrase(10), phrase(10), phrase(10)},
-			WhenNotToUse: []string{"anything else"}, CounterExamples: []string{"something unrelated"}}
-		for range m {
-			s.Examples = append(s.Examples, registry.Example{Input: phrase(8)})
-		}
-		skills[i] = s
-	}
-	return skills
-}
+// syntheticSkills is the large-registry benchmarks' made-up registry
+// (benchreg), as the router's BenchmarkNew150 fits it.
+func syntheticSkills(n, m int, seed uint64) []*registry.Skill { return benchreg.Skills(n, m, seed) }
 
 // BenchmarkTrainingItems150 is the fit's first stage on a CLINC150-sized
 // registry (150 skills, 100 examples each): every text routed against all
