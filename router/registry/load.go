@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -162,12 +163,19 @@ var sampleAnswer = map[string]any{"skill": "none", "confidence": 0.5, "params": 
 // compileContract parses and compiles contract.schema.json. Lines for
 // compile errors come from reading the JSON as YAML, which it also is.
 func compileContract(file string, data []byte, ps *problems) *jsonschema.Schema {
+	if len(bytes.TrimSpace(data)) == 0 {
+		ps.add(Pos{File: file, Line: 1}, "", "is empty; write the JSON Schema the judge's answer must match")
+		return nil
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		line := 0
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
+		switch {
+		case errors.As(err, &se):
 			line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			line = 1 + bytes.Count(bytes.TrimRight(data, " \t\r\n"), []byte("\n")) // where the text stops
 		}
 		ps.add(Pos{File: file, Line: line}, "", "is not valid JSON: %v; fix the syntax", err)
 		return nil
