@@ -1,6 +1,7 @@
-// Package jsonstr writes JSON strings without reflection, byte for byte as
-// encoding/json does, for the hand-written encoders on hot paths (the
-// builtin judge's verdict, the report's case data).
+// Package jsonstr writes JSON strings, numbers and decoded-JSON values
+// without reflection, byte for byte as encoding/json does, for the
+// hand-written encoders on hot paths (the builtin judge's verdict, the
+// report's case data, results.jsonl).
 package jsonstr
 
 import "unicode/utf8"

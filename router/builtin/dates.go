@@ -201,12 +201,6 @@ var dateWords = func() *wordScan {
 	return newWordScan(words)
 }()
 
-// mayMatch is false only for text r's regexp cannot match; digit says
-// whether lower holds an ASCII digit.
-func (r dateRule) mayMatch(lower string, digit bool) bool {
-	return (digit || !r.digit) && (r.need == nil || containsAny(lower, r.need)) && (r.shape == nil || r.shape(lower))
-}
-
 // numericDateShape is what every numeric date holds (both year-first and
 // year-last): a digit, a separator ("-", "/" or "."), one or two digits
 // and a separator again.

@@ -9,6 +9,14 @@ import (
 	. "github.com/onsi/gomega"
 )
 
+// mayMatch is the plain reading of rule r's pre-checks, one word search
+// each, that mayMatchRules's one-pass mask must agree with: false only for
+// text r's regexp cannot match; digit says whether lower holds an ASCII
+// digit.
+func (r dateRule) mayMatch(lower string, digit bool) bool {
+	return (digit || !r.digit) && (r.need == nil || containsAny(lower, r.need)) && (r.shape == nil || r.shape(lower))
+}
+
 var _ = Describe("date pre-checks", func() {
 	It("see the shapes numeric dates, ordinals and day markers have", func() {
 		Expect(numericDateShape("due 2031-05-02")).To(BeTrue())

@@ -9,8 +9,8 @@ import (
 // appendVerdictJSON appends json.Marshal(v)'s bytes, written by hand: the
 // verdict is encoded on every request, and reflection over its params map
 // cost more than the rest of the encoding. ok is false when a value is of
-// a type this encoder does not write (see jsonstr.AppendValue); the caller then uses
-// json.Marshal itself. The verdict-JSON spec checks it byte for byte
+// a type this encoder does not write (see jsonstr.AppendValue); the
+// caller then uses json.Marshal itself. The verdict-JSON spec checks it byte for byte
 // against json.Marshal.
 func appendVerdictJSON(b []byte, v verdict) ([]byte, bool) {
 	b = append(b, `{"skill":`...)
