@@ -250,7 +250,9 @@ func (m *Merger) WriteTo(path string) error {
 			if err != nil {
 				return err
 			}
-			if _, err := bw.Write(line); err != nil {
+			_, err = bw.Write(line.b)
+			line.release()
+			if err != nil {
 				return err
 			}
 			ok, err := c.next()

@@ -114,9 +114,11 @@ func BenchmarkEncodeResult(b *testing.B) {
 		b.SetBytes(int64(len(line)))
 		b.ReportAllocs()
 		cpuLoop(b, func() {
-			if _, err := marshalLine(&r); err != nil {
+			l, err := marshalLine(&r)
+			if err != nil {
 				b.Fatal(err)
 			}
+			l.release() // as the writer does once the line is written
 		})
 	})
 }

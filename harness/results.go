@@ -31,7 +31,9 @@ func WriteResults(w io.Writer, results []Result) error {
 		if err != nil {
 			return err
 		}
-		if _, err := bw.Write(line); err != nil {
+		_, err = bw.Write(line.b)
+		line.release()
+		if err != nil {
 			return fmt.Errorf("write results: %w", err)
 		}
 	}
@@ -41,9 +43,9 @@ func WriteResults(w io.Writer, results []Result) error {
 	return nil
 }
 
-// encodeResult is one results.jsonl line, newline included. Every line
-// carries the format version.
-func encodeResult(r *Result) ([]byte, error) {
+// encodeResult is one results.jsonl line, newline included, to release
+// once written. Every line carries the format version.
+func encodeResult(r *Result) (*encodedLine, error) {
 	r.Format = FormatVersion
 	line, err := marshalLine(r)
 	if err != nil {

@@ -99,7 +99,7 @@ type job struct {
 // only copies bytes.
 type finished struct {
 	seq, pos      int
-	line          []byte
+	line          *encodedLine // released once written
 	providerError bool
 	err           error
 }
@@ -437,11 +437,14 @@ func resumeFrom(path string, cfg RunConfig, plan *planSet, spans []lineSpan, not
 			if err != nil {
 				return err
 			}
-			if _, err := bw.Write(line); err != nil {
+			n := len(line.b)
+			_, err = bw.Write(line.b)
+			line.release()
+			if err != nil {
 				return err
 			}
-			spans[pos] = lineSpan{end, int32(len(line))}
-			end += int64(len(line))
+			spans[pos] = lineSpan{end, int32(n)}
+			end += int64(n)
 			kept++
 			return nil
 		})
@@ -532,7 +535,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			defer wg.Done()
 			for j := range jobs {
 				res, err := RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], j.c, j.i)
-				var line []byte
+				var line *encodedLine
 				if err == nil {
 					line, err = encodeResult(&res)
 				}
@@ -554,7 +557,8 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 	pending := map[int]finished{}
 	next, count, ran := 0, len(spans)-toRun, 0
 	write := func(f finished) {
-		sp, err := w.write(f.line)
+		sp, err := w.write(f.line.b)
+		f.line.release()
 		if err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("write results: %w", err)
 			cancel()
