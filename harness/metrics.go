@@ -230,6 +230,13 @@ func Indicators(r Result) map[string]bool {
 	return indicatorsInto(make(map[string]bool, 16), &r)
 }
 
+// IndicatorsInto is Indicators(*r) written into m, emptied first: a
+// caller done with one result's terms before the next reuses one map.
+func IndicatorsInto(m map[string]bool, r *Result) map[string]bool {
+	clear(m)
+	return indicatorsInto(m, r)
+}
+
 // indicatorsInto is Indicators(*r) in m, which must be empty: a caller
 // that is done with one result's map before the next reuses it.
 func indicatorsInto(m map[string]bool, r *Result) map[string]bool {

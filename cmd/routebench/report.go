@@ -86,7 +86,7 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 	// One pass feeds the scores, the comparison's records and the reports'
 	// counts, as for a run's own outputs.
 	scorer := harness.NewScorer()
-	series := compare.NewSeriesCollector(harness.Indicators)
+	series := compare.NewSeriesCollector(nil)
 	collected := reports.NewCollector()
 	if err := rs.Each(func(i int, r *harness.Result) error {
 		scorer.Add(r)

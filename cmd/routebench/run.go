@@ -493,7 +493,7 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 	rs := harness.NewFileStream(path)
 	rs.DigestWhileReading()
 	scorer := harness.NewScorer()
-	series := compare.NewSeriesCollector(harness.Indicators)
+	series := compare.NewSeriesCollector(nil)
 	collected := reports.NewCollector()
 	if err := collectInTwo(rs, func(i int, r *harness.Result) {
 		scorer.Add(r)

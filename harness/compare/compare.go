@@ -7,7 +7,6 @@ package compare
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -111,7 +110,23 @@ func (g Group) Metric(name string) (Metric, bool) {
 }
 
 // IndicatorFunc gives a result's per-metric terms, as harness.Indicators.
+// Where one is taken, nil means harness.Indicators.
 type IndicatorFunc func(harness.Result) map[string]bool
+
+// indicatorReader is an IndicatorFunc whose map is read before its next
+// call, so one map can serve every result.
+type indicatorReader func(r *harness.Result) map[string]bool
+
+// readerOf reads f's indicators; harness's own (nil) are written into one
+// map that the reader reuses: a map a result was a good part of what a
+// pass over a large run allocated.
+func readerOf(f IndicatorFunc) indicatorReader {
+	if f == nil {
+		m := make(map[string]bool, 32)
+		return func(r *harness.Result) map[string]bool { return harness.IndicatorsInto(m, r) }
+	}
+	return func(r *harness.Result) map[string]bool { return f(*r) }
+}
 
 // Paired compares head against base case by case, with harness.Indicators
 // deciding each case's terms. base and head should each hold one version's
@@ -119,7 +134,7 @@ type IndicatorFunc func(harness.Result) map[string]bool
 // Everything else becomes a warning, never an error: a comparison is always
 // produced, and it says what it left out. Same inputs, same Comparison.
 func Paired(base, head []harness.Result, th stats.Thresholds) Comparison {
-	return PairedWith(base, head, th, harness.Indicators)
+	return PairedWith(base, head, th, nil)
 }
 
 // PairedWith is Paired with another indicator function (tests, or metrics
@@ -175,24 +190,34 @@ func termsOf(m map[string]bool) unitTerms {
 	return t
 }
 
+// with is t with the metric's term set to ok, as writing it into the
+// unit's map would have it.
+func (t unitTerms) with(name string, ok bool) unitTerms {
+	if bit, known := metricBit[name]; known {
+		t.has |= 1 << bit
+		t.val &^= 1 << bit
+		if ok {
+			t.val |= 1 << bit
+		}
+	}
+	return t
+}
+
 // get is the unit's term for the metric, as a map lookup would say.
 func (t unitTerms) get(bit uint) (value, ok bool) {
 	return t.val&(1<<bit) != 0, t.has&(1<<bit) != 0
 }
 
-func recordOf(pos int, r *harness.Result, indicators IndicatorFunc) record {
-	rec := record{pos: pos, id: r.Case, hash: r.CaseHash, version: r.Version, suite: r.Suite, pass: r.Pass,
-		failure: r.Failure, action: r.Decision.Action, skill: r.Decision.Skill}
-	for _, u := range units(*r, indicators) {
-		rec.units = append(rec.units, termsOf(u))
-	}
-	return rec
+func recordOf(pos int, r *harness.Result, indicators indicatorReader) record {
+	return record{pos: pos, id: r.Case, hash: r.CaseHash, version: r.Version, suite: r.Suite, pass: r.Pass,
+		failure: r.Failure, action: r.Decision.Action, skill: r.Decision.Skill, units: units(r, indicators)}
 }
 
 func recordsOf(rs []harness.Result, indicators IndicatorFunc) []record {
+	read := readerOf(indicators)
 	out := make([]record, len(rs))
 	for i := range rs {
-		out[i] = recordOf(i, &rs[i], indicators)
+		out[i] = recordOf(i, &rs[i], read)
 	}
 	return out
 }
@@ -300,21 +325,16 @@ type pair struct{ base, head *record }
 // units are a result's paired terms: its indicators for a single case; for
 // a conversation, each turn's indicators with turn_accuracy, then the
 // conversation's success alone.
-func units(r harness.Result, indicators IndicatorFunc) []map[string]bool {
-	success, turns, ok := harness.ConversationIndicators(r)
+func units(r *harness.Result, indicators indicatorReader) []unitTerms {
+	success, turns, ok := harness.ConversationIndicators(*r)
 	if !ok {
-		return []map[string]bool{indicators(r)}
+		return []unitTerms{termsOf(indicators(r))}
 	}
-	out := make([]map[string]bool, 0, len(turns)+1)
-	for k, tr := range harness.DecisionResults(r) {
-		m := maps.Clone(indicators(tr)) // the function's map may be shared
-		if m == nil {
-			m = map[string]bool{}
-		}
-		m[harness.TurnAccuracy] = turns[k]
-		out = append(out, m)
+	out := make([]unitTerms, 0, len(turns)+1)
+	for k, tr := range harness.DecisionResults(*r) {
+		out = append(out, termsOf(indicators(&tr)).with(harness.TurnAccuracy, turns[k]))
 	}
-	return append(out, map[string]bool{harness.ConversationSuccessRate: success})
+	return append(out, unitTerms{}.with(harness.ConversationSuccessRate, success))
 }
 
 // index maps records by case id, keeping the first of duplicates, and

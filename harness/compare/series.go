@@ -37,7 +37,7 @@ type Series struct {
 // PairedSeries splits results by version, in order of first appearance,
 // and pairs as Series says with harness.Indicators.
 func PairedSeries(results []harness.Result, th stats.Thresholds) Series {
-	return PairedSeriesWith(results, th, harness.Indicators)
+	return PairedSeriesWith(results, th, nil)
 }
 
 // PairedSeriesWith is PairedSeries with another indicator function.
@@ -69,7 +69,7 @@ func PairedSeriesWith(results []harness.Result, th stats.Thresholds, indicators 
 // bits) and what a flip shows of it (flipTerms).
 // The Series is PairedSeries's for the same results.
 func PairedSeriesStream(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
-	return PairedSeriesStreamWith(rs, th, harness.Indicators)
+	return PairedSeriesStreamWith(rs, th, nil)
 }
 
 // PairedSeriesStreamWith is PairedSeriesStream with another indicator
@@ -86,7 +86,7 @@ func PairedSeriesStreamWith(rs harness.ResultStream, th stats.Thresholds, indica
 // other readers share (scoring, reports): a compact record per result,
 // kept encoded (recordSpill) until Series pairs two versions' records.
 type SeriesCollector struct {
-	indicators IndicatorFunc
+	indicators indicatorReader
 	versions   []string
 	version    map[string]uint64 // a version's number in versions
 	// words numbers each suite, failure, action and skill name, so a
@@ -99,10 +99,10 @@ type SeriesCollector struct {
 	flips flipTerms
 }
 
-// NewSeriesCollector starts an empty collection; indicators is
-// harness.Indicators unless a caller defines its own metrics.
+// NewSeriesCollector starts an empty collection; indicators is nil
+// (harness.Indicators) unless a caller defines its own metrics.
 func NewSeriesCollector(indicators IndicatorFunc) *SeriesCollector {
-	return &SeriesCollector{indicators: indicators, version: map[string]uint64{}, wordIndex: map[string]uint64{}}
+	return &SeriesCollector{indicators: readerOf(indicators), version: map[string]uint64{}, wordIndex: map[string]uint64{}}
 }
 
 // Add records the result at position i of the stream.
@@ -301,8 +301,9 @@ func PairedStreams(base, head harness.ResultStream, th stats.Thresholds) (Compar
 			return s
 		}
 		var out []record
+		read := readerOf(nil)
 		err := rs.Each(func(i int, r *harness.Result) error {
-			rec := recordOf(i, r, harness.Indicators)
+			rec := recordOf(i, r, read)
 			rec.version, rec.suite = word(rec.version), word(rec.suite)
 			rec.failure, rec.skill = word(rec.failure), word(rec.skill)
 			rec.action = router.Action(word(string(rec.action)))
