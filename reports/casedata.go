@@ -414,14 +414,25 @@ func resultView(strs *interner, r *harness.Result) *resultJSON {
 	if r.Pass {
 		rj.Pass = 1
 	}
+	// Each list is made at its size: grown by append, the lists of a large
+	// run's results were a good part of what collecting them allocated.
+	if len(d.Candidates) > 0 {
+		rj.Candidates = make([][2]any, 0, min(len(d.Candidates), maxCandidates))
+	}
 	for i, c := range d.Candidates {
 		if i == maxCandidates {
 			break
 		}
 		rj.Candidates = append(rj.Candidates, [2]any{strs.id(c.Skill), round3(c.Score)})
 	}
+	if len(d.Errors) > 0 {
+		rj.Errors = make([]string, 0, len(d.Errors))
+	}
 	for _, e := range d.Errors {
 		rj.Errors = append(rj.Errors, errorLine(e))
+	}
+	if len(d.Trace) > 0 {
+		rj.Trace = make([]traceJSON, 0, len(d.Trace))
 	}
 	for _, step := range d.Trace {
 		rj.Trace = append(rj.Trace, traceStep(strs, step))
@@ -474,15 +485,20 @@ func traceStep(strs *interner, s router.TraceStep) traceJSON {
 	}
 	var scores []any
 	if len(s.Scores) > 0 {
+		scores = make([]any, 0, 2*len(s.Scores))
 		for _, c := range s.Scores {
 			scores = append(scores, strs.id(c.Skill), round3(c.Score))
 		}
-	} else {
+	} else if len(s.Top) > 0 {
+		scores = make([]any, 0, 2*len(s.Top))
 		for _, skill := range s.Top {
 			scores = append(scores, strs.id(skill), nil)
 		}
 	}
 	var errs []string
+	if len(s.Errors) > 0 {
+		errs = make([]string, 0, len(s.Errors))
+	}
 	for _, e := range s.Errors {
 		errs = append(errs, errorLine(e))
 	}
