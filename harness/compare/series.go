@@ -89,6 +89,9 @@ type SeriesCollector struct {
 	indicators indicatorReader
 	versions   []string
 	version    map[string]uint64 // a version's number in versions
+	// counts are the records of each version, so records reads them back
+	// into slices made at their size.
+	counts []int
 	// words numbers each suite, failure, action and skill name, so a
 	// record holds a number for each, and decoded ones share one copy.
 	words     []string
@@ -112,7 +115,9 @@ func (c *SeriesCollector) Add(i int, r *harness.Result) {
 		v = uint64(len(c.versions))
 		c.version[r.Version] = v
 		c.versions = append(c.versions, r.Version)
+		c.counts = append(c.counts, 0)
 	}
+	c.counts[v]++
 	rec := recordOf(i, r, c.indicators)
 	rec.hash = compactHash(rec.hash)
 	c.spill.put(v, &rec, c.word)
@@ -137,6 +142,7 @@ func (c *SeriesCollector) word(s string) uint64 {
 // records reads back the records of versions a and b, each in stream order.
 func (c *SeriesCollector) records(a, b string) (ra, rb []record, err error) {
 	va, vb := c.version[a], c.version[b]
+	ra, rb = make([]record, 0, c.counts[va]), make([]record, 0, c.counts[vb])
 	err = c.spill.each(c.words, func(v uint64, rec record) {
 		switch v {
 		case va:
