@@ -115,11 +115,16 @@ func (y *ynode) missing(n *yaml.Node, field, key string, cond bool) bool {
 
 // str reads a scalar as text; numbers are accepted as their text.
 func (y *ynode) str(n *yaml.Node, field string) string {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" || n.ShortTag() == "!!bool" {
+	if !isText(n) {
 		y.problem(n, field, "must be a string, got %s", yamlkind.Of(n))
 		return ""
 	}
 	return n.Value
+}
+
+// isText says whether str reads n without a problem.
+func isText(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" && n.ShortTag() != "!!bool"
 }
 
 func (y *ynode) strList(n *yaml.Node, field string) []string {
@@ -129,8 +134,15 @@ func (y *ynode) strList(n *yaml.Node, field string) []string {
 	}
 	out := make([]string, 0, len(n.Content))
 	for i, item := range n.Content {
-		if s := y.str(resolve(item), fmt.Sprintf("%s[%d]", field, i)); s != "" {
-			out = append(out, s)
+		item = resolve(item)
+		if !isText(item) {
+			// The item's field is named only for its problem: formatting
+			// it for every item was a good part of loading a large suite.
+			y.str(item, fmt.Sprintf("%s[%d]", field, i))
+			continue
+		}
+		if item.Value != "" {
+			out = append(out, item.Value)
 		}
 	}
 	return out
