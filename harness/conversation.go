@@ -240,15 +240,16 @@ func jsonShape(v any) any {
 	return v
 }
 
-// decisionsIn is DecisionResults(*r), a single case's result written into
-// one, which the caller keeps on its stack, instead of a new slice on the
-// heap (scoring runs it for every result).
-func decisionsIn(r *Result, one *[1]Result) []Result {
-	if r.IsConversation() {
-		return DecisionResults(*r)
+// appendDecisionResults appends DecisionResults(*r) to buf: scoring runs
+// it for every result, into one buffer it reuses.
+func appendDecisionResults(buf []Result, r *Result) []Result {
+	if !r.IsConversation() {
+		return append(buf, *r)
 	}
-	one[0] = *r
-	return one[:]
+	for k := range r.Turns {
+		buf = append(buf, TurnDecision(r, k))
+	}
+	return buf
 }
 
 // DecisionResults are the routing decisions a result holds, each as a
@@ -261,13 +262,16 @@ func DecisionResults(r Result) []Result {
 	if !r.IsConversation() {
 		return []Result{r}
 	}
-	out := make([]Result, len(r.Turns))
-	for i, t := range r.Turns {
-		out[i] = Result{Format: r.Format, Version: r.Version, Case: r.Case, CaseHash: r.CaseHash,
-			Suite: r.Suite, Tags: r.Tags, Input: t.Input, Caller: r.Caller, Expect: t.Expect,
-			Decision: t.Decision, Pass: t.Pass, Failure: t.Failure, LatencyUS: t.Decision.LatencyUS, Seq: r.Seq, Masked: t.Masked}
-	}
-	return out
+	return appendDecisionResults(make([]Result, 0, len(r.Turns)), &r)
+}
+
+// TurnDecision is turn k of conversation r as DecisionResults gives it,
+// for a caller that reads one turn at a time (no slice of them all).
+func TurnDecision(r *Result, k int) Result {
+	t := &r.Turns[k]
+	return Result{Format: r.Format, Version: r.Version, Case: r.Case, CaseHash: r.CaseHash,
+		Suite: r.Suite, Tags: r.Tags, Input: t.Input, Caller: r.Caller, Expect: t.Expect,
+		Decision: t.Decision, Pass: t.Pass, Failure: t.Failure, LatencyUS: t.Decision.LatencyUS, Seq: r.Seq, Masked: t.Masked}
 }
 
 // ConversationIndicators are a conversation result's own terms: its

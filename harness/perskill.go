@@ -45,8 +45,10 @@ func PerSkill(results []Result) []SkillRow {
 type SkillCounter struct {
 	rows  map[skillKey]*SkillRow
 	order map[string]int
-	// indicators is reused for each decision's.
+	// indicators is reused for each decision's, and drs for each
+	// result's decisions.
 	indicators map[string]bool
+	drs        []Result
 }
 
 type skillKey struct{ version, skill string }
@@ -61,8 +63,8 @@ func (c *SkillCounter) Add(r *Result) {
 	if _, ok := c.order[r.Version]; !ok {
 		c.order[r.Version] = len(c.order)
 	}
-	var one [1]Result
-	drs := decisionsIn(r, &one)
+	c.drs = appendDecisionResults(c.drs[:0], r)
+	drs := c.drs
 	for k := range drs {
 		d := &drs[k]
 		if d.Expect.Action == "" {

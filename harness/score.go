@@ -54,6 +54,10 @@ type Scorer struct {
 	// reused from one result to the next.
 	indicators []map[string]bool
 	marks      [][]metricMark
+	// drs and ts are the decisions of the result being added and their
+	// terms, reused likewise.
+	drs []Result
+	ts  []terms
 }
 
 type versionScore struct {
@@ -120,10 +124,12 @@ func (s *Scorer) Add(r *Result) {
 		}
 		return a
 	}
-	// A conversation adds one decision per turn; a single case one.
-	var one [1]Result
-	drs := decisionsIn(r, &one)
-	ts := make([]terms, len(drs))
+	// A conversation adds one decision per turn; a single case one. Both
+	// lists are the Scorer's own, reused for every result.
+	s.drs = appendDecisionResults(s.drs[:0], r)
+	drs := s.drs
+	s.ts = slices.Grow(s.ts[:0], len(drs))[:len(drs)]
+	ts := s.ts
 	for k := range drs {
 		if k == len(s.indicators) {
 			s.indicators = append(s.indicators, make(map[string]bool, 24))

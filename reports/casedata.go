@@ -323,9 +323,10 @@ func resultPartOf(strs *interner, r *harness.Result) *resultJSON {
 	rj := resultView(strs, r)
 	if r.IsConversation() {
 		rj.FailedTurn = r.FailedTurn
-		turns := harness.DecisionResults(*r)
-		for i := range turns {
-			rj.Turns = append(rj.Turns, resultView(strs, &turns[i]))
+		rj.Turns = make([]*resultJSON, len(r.Turns))
+		for i := range r.Turns {
+			turn := harness.TurnDecision(r, i)
+			rj.Turns[i] = resultView(strs, &turn)
 		}
 	}
 	if !r.Pass {

@@ -519,17 +519,17 @@ func writeCaseReport(b *bytes.Buffer, r *harness.Result) {
 // caseReport shows a single case, under a line naming the turn and its
 // verdict.
 func writeConversationReport(b *bytes.Buffer, r *harness.Result) {
-	turns := harness.DecisionResults(*r)
-	for i := range turns {
+	for i := range r.Turns {
+		turn := harness.TurnDecision(r, i)
 		verdict := "pass"
-		if !turns[i].Pass {
-			verdict = "failed: " + orDash(turns[i].Failure)
+		if !turn.Pass {
+			verdict = "failed: " + orDash(turn.Failure)
 		}
-		b.WriteString("--- turn " + itoa(i+1) + " of " + itoa(len(turns)) + " (" + verdict + ")\n")
-		if turns[i].Input == "" {
+		b.WriteString("--- turn " + itoa(i+1) + " of " + itoa(len(r.Turns)) + " (" + verdict + ")\n")
+		if turn.Input == "" {
 			b.WriteString("input: (the user said nothing)\n")
 		}
-		writeCaseReport(b, &turns[i])
+		writeCaseReport(b, &turn)
 	}
 }
 

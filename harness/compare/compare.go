@@ -331,7 +331,8 @@ func units(r *harness.Result, indicators indicatorReader) []unitTerms {
 		return []unitTerms{termsOf(indicators(r))}
 	}
 	out := make([]unitTerms, 0, len(turns)+1)
-	for k, tr := range harness.DecisionResults(*r) {
+	for k := range r.Turns {
+		tr := harness.TurnDecision(r, k)
 		out = append(out, termsOf(indicators(&tr)).with(harness.TurnAccuracy, turns[k]))
 	}
 	return append(out, unitTerms{}.with(harness.ConversationSuccessRate, success))
