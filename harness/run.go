@@ -533,8 +533,12 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One result a worker, overwritten by each case: encoding takes
+			// its address, so a result of each case's own went to the heap.
+			var res Result
 			for j := range jobs {
-				res, err := RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], j.c, j.i)
+				var err error
+				res, err = RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], j.c, j.i)
 				var line *encodedLine
 				if err == nil {
 					line, err = encodeResult(&res)
