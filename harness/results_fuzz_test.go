@@ -97,6 +97,30 @@ func FuzzDecodeResult(f *testing.F) {
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !bytes.Equal(got, want) {
 			t.Fatalf("%q: encoded as %s (%v), json.Marshal %s (%v)", line, got, gerr, want, werr)
 		}
+		// Written as results.jsonl after a longer line, twice (the lines'
+		// buffers are pooled and reused), each line is still json.Marshal's
+		// bytes and a newline.
+		if werr == nil {
+			long := harness.Result{Format: harness.FormatVersion, Version: "v", Case: "long", Input: strings.Repeat("long input ", 200)}
+			r := slow
+			r.Format = harness.FormatVersion
+			wantLong, err := json.Marshal(&long)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantLine, err := json.Marshal(&r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var file bytes.Buffer
+			if err := harness.WriteResults(&file, []harness.Result{long, r, r}); err != nil {
+				t.Fatalf("%q: WriteResults: %v", line, err)
+			}
+			want := string(wantLong) + "\n" + string(wantLine) + "\n" + string(wantLine) + "\n"
+			if file.String() != want {
+				t.Fatalf("%q: WriteResults wrote %q, want %q", line, file.String(), want)
+			}
+		}
 		cases, cerr := harness.DecodeCaseLine(line)
 		casesJSON, cjerr := harness.UnmarshalCaseLine(line)
 		if fmt.Sprint(cerr) != fmt.Sprint(cjerr) {

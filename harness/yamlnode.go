@@ -84,23 +84,31 @@ func readCause(err error) error {
 // fields walks a mapping, reporting unknown and repeated keys, and calls fn
 // for each known key with its (alias-resolved) value.
 func (y *ynode) fields(n *yaml.Node, field string, known []string, fn func(key string, v *yaml.Node)) {
-	seen := map[string]bool{}
+	// Which known keys were seen, by their index in known; the key's
+	// field name is made only for a problem. Loading a large suite walks
+	// several mappings a case, and a map and a name a key were a good
+	// part of it.
+	var seenSmall [16]bool
+	seen := seenSmall[:]
+	if len(known) > len(seenSmall) {
+		seen = make([]bool, len(known))
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
-		f := joinField(field, k.Value)
-		if !slices.Contains(known, k.Value) {
+		at := slices.Index(known, k.Value)
+		if at < 0 {
 			hint := ""
 			if s := suggest(k.Value, known); s != "" {
 				hint = fmt.Sprintf("did you mean %q? ", s)
 			}
-			y.problem(k, f, "unknown field; %sknown fields here: %s", hint, strings.Join(known, ", "))
+			y.problem(k, joinField(field, k.Value), "unknown field; %sknown fields here: %s", hint, strings.Join(known, ", "))
 			continue
 		}
-		if seen[k.Value] {
-			y.problem(k, f, "appears twice; keep one")
+		if seen[at] {
+			y.problem(k, joinField(field, k.Value), "appears twice; keep one")
 			continue
 		}
-		seen[k.Value] = true
+		seen[at] = true
 		fn(k.Value, v)
 	}
 }
