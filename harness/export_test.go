@@ -171,3 +171,9 @@ func StreamSuitesAbove(n int64, inMemory int) (restore func()) {
 	heldSuiteBytes, keysInMemory = n, inMemory
 	return func() { heldSuiteBytes, keysInMemory = oldHeld, oldKeys }
 }
+
+// CaseHashBothWays is a loaded case's hash as a case without tools or a
+// workflow hashes, written without reflection and by json.Marshal.
+func CaseHashBothWays(c Case) (fast, byJSON string) {
+	return caseHash(c, nil, nil), caseHashByJSON(c, nil, nil)
+}

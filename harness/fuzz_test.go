@@ -95,6 +95,11 @@ func FuzzLoadSuite(f *testing.F) {
 			if c.Pos.File != file || c.Pos.Line < 1 {
 				t.Fatalf("case %q at %v, want a line of %s", c.ID, c.Pos, file)
 			}
+			// The hash's canonical JSON, written without reflection, is
+			// json.Marshal's.
+			if fast, byJSON := harness.CaseHashBothWays(c); fast != byJSON {
+				t.Fatalf("case %q hashes to %s, by json.Marshal %s", c.ID, fast, byJSON)
+			}
 		}
 	})
 }

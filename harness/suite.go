@@ -743,6 +743,47 @@ func isBidiControl(r rune) bool {
 // a workflow case's scripts (tools_sim, model_script, confirm, resume) as
 // plain values, nil for other cases, whose hash it leaves as it was.
 func caseHash(c Case, tools, wf any) string {
+	if tools == nil && wf == nil {
+		// Most cases: the canonical JSON written without reflection (a
+		// good part of loading a large suite was json.Marshal here).
+		if b, ok := appendCanonicalCase(make([]byte, 0, 1024), &c); ok {
+			sum := sha256.Sum256(b)
+			return hex.EncodeToString(sum[:])
+		}
+	}
+	return caseHashByJSON(c, tools, wf)
+}
+
+// appendCanonicalCase appends what caseHashByJSON hashes for a case with
+// no tools and no workflow: the results encoder's expectation and caller,
+// which are json.Marshal's bytes. ok is false when a value must be left to
+// json.Marshal.
+func appendCanonicalCase(b []byte, c *Case) ([]byte, bool) {
+	var e resultEncoder
+	b = e.firstKey(append(b, '{'), "input")
+	b = e.str(b, c.Input)
+	b = e.caller(e.key(b, "caller"), &c.Caller)
+	b = e.str(e.key(b, "now"), c.Now)
+	b = e.expect(e.key(b, "expect"), &c.Expect)
+	b = append(e.key(b, "tools"), "null"...)
+	if len(c.Turns) > 0 {
+		b = append(e.key(b, "turns"), '[')
+		for i := range c.Turns {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			t := &c.Turns[i]
+			b = e.firstKey(append(b, '{'), "input")
+			b = e.str(b, t.Input)
+			b = append(e.expect(e.key(b, "expect"), &t.Expect), '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), !e.failed
+}
+
+// caseHashByJSON is caseHash by json.Marshal, for any case.
+func caseHashByJSON(c Case, tools, wf any) string {
 	canon := struct {
 		Input    string        `json:"input"`
 		Caller   router.Caller `json:"caller"`
