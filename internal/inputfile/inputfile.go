@@ -59,7 +59,7 @@ func read(open func() (fs.File, error), stat func() (fs.FileInfo, error), name s
 	defer f.Close()
 	// The size from stat can be stale (a file still being written), so the
 	// read itself is bounded too.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readAll(io.LimitReader(f, limit+1), make([]byte, 0, min(info.Size(), limit)+1))
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +67,26 @@ func read(open func() (fs.File, error), stat func() (fs.FileInfo, error), name s
 		return nil, fmt.Errorf("%w: over the limit of %d bytes", ErrTooLarge, limit)
 	}
 	return data, nil
+}
+
+// readAll is io.ReadAll into buf, sized by the caller from the file's
+// size: a large suite is read into one buffer of its size, where
+// io.ReadAll grows one from 512 bytes (more than twice the file's size
+// allocated and copied).
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew since stat
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF { // as io.ReadAll
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 func describeMode(m fs.FileMode) string {

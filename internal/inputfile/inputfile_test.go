@@ -68,3 +68,33 @@ func TestCheckText(t *testing.T) {
 		}
 	}
 }
+
+// A file is read into a buffer of the size stat gave; one that grew since
+// is still read whole, and a read error is returned.
+func TestReadAllGrowsPastTheStatSize(t *testing.T) {
+	text := strings.Repeat("cases:\n  - id: x\n", 1000)
+	for _, size := range []int{0, 1, 17, len(text), len(text) + 1} {
+		got, err := readAll(strings.NewReader(text), make([]byte, 0, size))
+		if err != nil || string(got) != text {
+			t.Fatalf("readAll with a buffer of %d: %d bytes, %v; want the %d bytes", size, len(got), err, len(text))
+		}
+	}
+	failing := errors.New("disk gone")
+	if _, err := readAll(&failingReader{left: 100, err: failing}, make([]byte, 0, 10)); !errors.Is(err, failing) {
+		t.Fatalf("readAll of a failing reader: err = %v, want %v", err, failing)
+	}
+}
+
+type failingReader struct {
+	left int
+	err  error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		return 0, r.err
+	}
+	n := min(len(p), r.left)
+	r.left -= n
+	return n, nil
+}
