@@ -110,7 +110,7 @@ func (c candidate) ranksBefore(d candidate) bool {
 
 // pairWorker is one core's part of the scan.
 type pairWorker struct {
-	acc   []float32 // the routed text's cosines to the later texts
+	acc    []float32 // the routed text's cosines to the later texts
 	cen    []float32 // its cosines to the later skills' centroids
 	cenRow []float32 // the folded row's centroid cosines, by position
 	// rowTop, rowHint and rowNeg are the row of the skill whose texts are
