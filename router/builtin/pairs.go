@@ -89,6 +89,12 @@ type pairScan struct {
 	weight []float64
 	post   postings
 	self   [][]int32
+	// flat is docs end to end: text p's features are idx[start[p]:start[p+1]].
+	flat struct {
+		start []int32
+		idx   []int32
+		val   []float32
+	}
 	// own is each position's evidence for its own skill, which a text's
 	// item always keeps.
 	own []evidence
@@ -110,9 +116,9 @@ func (c candidate) ranksBefore(d candidate) bool {
 
 // pairWorker is one core's part of the scan.
 type pairWorker struct {
-	acc    []float32 // the routed text's cosines to the later texts
-	cen    []float32 // its cosines to the later skills' centroids
-	cenRow []float32 // the folded row's centroid cosines, by position
+	acc   []float32 // the routed text's cosines to the later texts
+	cen   []float32 // its cosines to the later skills' centroids
+	dense []float32 // the folded row's centroid by feature, zero elsewhere
 	// rowTop, rowHint and rowNeg are the row of the skill whose texts are
 	// being routed, by position: the two largest weighted cosines to its
 	// positive texts (as float64 bits), the largest to its hint texts and
@@ -123,6 +129,7 @@ type pairWorker struct {
 	// how many are set.
 	best  []candidate
 	count []int32
+	floor []rank // a full list's last
 }
 
 func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
@@ -134,6 +141,14 @@ func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
 		ps.docs[p], ps.facts[p], ps.weight[p] = m.docs[t], m.facts[t], m.facts[t].weight
 	}
 	ps.post = buildPostings(ps.docs, len(m.idf))
+	ps.flat.start = make([]int32, n+1)
+	ps.flat.idx = make([]int32, 0, len(ps.post.owner))
+	ps.flat.val = make([]float32, 0, len(ps.post.owner))
+	for p, d := range ps.docs {
+		ps.flat.idx = append(ps.flat.idx, d.idx...)
+		ps.flat.val = append(ps.flat.val, d.val...)
+		ps.flat.start[p+1] = int32(len(ps.flat.idx))
+	}
 	// Each text is in the posting list of each of its features, so the
 	// texts after it start right after its own entry: where that is, per
 	// text and feature, in the order buildPostings filled the lists.
@@ -151,9 +166,9 @@ func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
 
 func (ps *pairScan) newWorker() *pairWorker {
 	n := len(ps.order)
-	return &pairWorker{acc: make([]float32, n), cen: make([]float32, len(ps.m.skills)), cenRow: make([]float32, n),
+	return &pairWorker{acc: make([]float32, n), cen: make([]float32, len(ps.m.skills)), dense: make([]float32, len(ps.m.idf)),
 		rowTop: make([][2]uint64, n), rowHint: make([]float64, n), rowNeg: make([]float64, n),
-		best: make([]candidate, n*ps.keep), count: make([]int32, n)}
+		best: make([]candidate, n*ps.keep), count: make([]int32, n), floor: make([]rank, n)}
 }
 
 // items runs the scan and makes every text's training item. Skills are
@@ -281,27 +296,32 @@ func (ps *pairScan) route(wk *pairWorker, p int) {
 			wk.rowNeg[p] = max(wk.rowNeg[p], neg)
 			continue
 		}
-		wk.fold(ps, p, candidate{skill: int32(s), ev: settled(cen[s], top, hint, neg)})
+		ev := settled(cen[s], top, hint, neg)
+		wk.fold(ps, p, int32(s), &ev)
 	}
 }
 
 // foldRow folds skill s's row, complete once its texts are routed, into
 // the candidates of every text from the group on (the earlier texts had
-// s's evidence settled when they were routed). The texts' cosines to the
-// centroid come from the centroid's features' lists: the products
-// accumulate would add for each text, in the same (feature) order.
+// s's evidence settled when they were routed). A text's cosine to the
+// centroid is summed as accumulate sums it: the text's features in order,
+// times the centroid's weights (zero for a feature it lacks, which leaves
+// the sum as it is), read from the texts laid out end to end.
 func (ps *pairScan) foldRow(wk *pairWorker, s int) {
 	m := ps.m
-	from := ps.start[s]
-	cos := wk.cenRow[:len(ps.order)]
-	clear(cos[from:])
 	c := m.centroid[s]
-	for k, id := range c.idx {
-		lo, hi := suffixFrom(&ps.post, id, int32(from))
-		addOwned(cos, ps.post.owner[lo:hi], ps.post.val[lo:hi], c.val[k])
+	dense := wk.dense
+	for k, f := range c.idx {
+		dense[f] = c.val[k]
 	}
 	hasHint, hasNeg := len(m.hints[s]) > 0, len(m.negatives[s]) > 0
-	for u := from; u < len(ps.order); u++ {
+	for u := ps.start[s]; u < len(ps.order); u++ {
+		var cos float32
+		from, to := ps.flat.start[u], ps.flat.start[u+1]
+		ids, vals := ps.flat.idx[from:to], ps.flat.val[from:to]
+		for k, f := range ids {
+			cos += vals[k] * dense[f]
+		}
 		var hint, neg float64
 		if hasHint {
 			hint = wk.rowHint[u]
@@ -309,14 +329,17 @@ func (ps *pairScan) foldRow(wk *pairWorker, s int) {
 		if hasNeg {
 			neg = wk.rowNeg[u]
 		}
-		ev := settled(cos[u], wk.rowTop[u], hint, neg)
+		ev := settled(cos, wk.rowTop[u], hint, neg)
 		if tf := ps.facts[u]; int(tf.skill) == s {
 			if tf.role == rolePositive {
 				ev[evCentroid] = m.centroidWithout(s, ps.order[u], ev[evCentroid])
 			}
 			ps.own[u] = ev
 		}
-		wk.fold(ps, u, candidate{skill: int32(s), ev: ev})
+		wk.fold(ps, u, int32(s), &ev)
+	}
+	for _, f := range c.idx {
+		dense[f] = 0
 	}
 }
 
@@ -337,24 +360,36 @@ func settled(cen float32, top [2]uint64, hint, neg float64) evidence {
 }
 
 // fold adds a settled candidate to position p's best, keeping the first
-// keep in ranksBefore's order.
-func (wk *pairWorker) fold(ps *pairScan, p int, c candidate) {
-	c.score = ps.w.fit(c.ev)
+// keep in ranksBefore's order. Most candidates rank below a full list's
+// last, which floor holds apart from the list (one compact read, not a
+// candidate's cache line per text).
+func (wk *pairWorker) fold(ps *pairScan, p int, skill int32, ev *evidence) {
+	score := ps.w.fit(*ev)
 	k := ps.keep
-	best := wk.best[p*k : p*k+k]
 	i := int(wk.count[p])
 	if i == k {
-		if !c.ranksBefore(best[k-1]) {
+		if f := wk.floor[p]; !(score > f.score || score == f.score && skill < f.skill) {
 			return
 		}
 		i = k - 1
 	} else {
 		wk.count[p]++
 	}
+	c := candidate{score: score, skill: skill, ev: *ev}
+	best := wk.best[p*k : p*k+k]
 	for ; i > 0 && c.ranksBefore(best[i-1]); i-- {
 		best[i] = best[i-1]
 	}
 	best[i] = c
+	if int(wk.count[p]) == k {
+		wk.floor[p] = rank{score: best[k-1].score, skill: best[k-1].skill}
+	}
+}
+
+// rank is where a candidate ranks: its fit and skill.
+type rank struct {
+	score float64
+	skill int32
 }
 
 // positivePairs is route's pass over the later texts of one skill when
