@@ -80,21 +80,16 @@ type pairScan struct {
 	// starts, positives[s] how many positive texts lead it (skillOrder).
 	order            []int32
 	start, positives []int
-	// docs, facts and weight are the texts' by position, post the docs'
-	// postings with owners numbered by position, so the texts after one
-	// are a suffix of every list; self is where a position's own entry
+	// docs, facts and weight are the texts' by position (the docs' features
+	// copied end to end, which foldRow reads through in order), post the
+	// docs' postings with owners numbered by position, so the texts after
+	// one are a suffix of every list; self is where a position's own entry
 	// sits in each of its features' lists.
 	docs   []sparseVec
 	facts  []textFact
 	weight []float64
 	post   postings
 	self   [][]int32
-	// flat is docs end to end: text p's features are idx[start[p]:start[p+1]].
-	flat struct {
-		start []int32
-		idx   []int32
-		val   []float32
-	}
 	// own is each position's evidence for its own skill, which a text's
 	// item always keeps.
 	own []evidence
@@ -137,18 +132,15 @@ func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
 	n := len(order)
 	ps := &pairScan{m: m, w: w, keep: min(maxCands, len(m.skills)), workers: runtime.GOMAXPROCS(0), order: order, start: start, positives: positives,
 		docs: make([]sparseVec, n), facts: make([]textFact, n), weight: make([]float64, n), own: make([]evidence, n)}
+	features := len(m.docPost.owner)
+	idx, val := make([]int32, 0, features), make([]float32, 0, features)
 	for p, t := range order {
-		ps.docs[p], ps.facts[p], ps.weight[p] = m.docs[t], m.facts[t], m.facts[t].weight
+		d, from := m.docs[t], len(idx)
+		idx, val = append(idx, d.idx...), append(val, d.val...)
+		ps.docs[p] = sparseVec{idx: idx[from:len(idx):len(idx)], val: val[from:len(val):len(val)]}
+		ps.facts[p], ps.weight[p] = m.facts[t], m.facts[t].weight
 	}
 	ps.post = buildPostings(ps.docs, len(m.idf))
-	ps.flat.start = make([]int32, n+1)
-	ps.flat.idx = make([]int32, 0, len(ps.post.owner))
-	ps.flat.val = make([]float32, 0, len(ps.post.owner))
-	for p, d := range ps.docs {
-		ps.flat.idx = append(ps.flat.idx, d.idx...)
-		ps.flat.val = append(ps.flat.val, d.val...)
-		ps.flat.start[p+1] = int32(len(ps.flat.idx))
-	}
 	// Each text is in the posting list of each of its features, so the
 	// texts after it start right after its own entry: where that is, per
 	// text and feature, in the order buildPostings filled the lists.
@@ -306,7 +298,7 @@ func (ps *pairScan) route(wk *pairWorker, p int) {
 // s's evidence settled when they were routed). A text's cosine to the
 // centroid is summed as accumulate sums it: the text's features in order,
 // times the centroid's weights (zero for a feature it lacks, which leaves
-// the sum as it is), read from the texts laid out end to end.
+// the sum as it is).
 func (ps *pairScan) foldRow(wk *pairWorker, s int) {
 	m := ps.m
 	c := m.centroid[s]
@@ -317,10 +309,9 @@ func (ps *pairScan) foldRow(wk *pairWorker, s int) {
 	hasHint, hasNeg := len(m.hints[s]) > 0, len(m.negatives[s]) > 0
 	for u := ps.start[s]; u < len(ps.order); u++ {
 		var cos float32
-		from, to := ps.flat.start[u], ps.flat.start[u+1]
-		ids, vals := ps.flat.idx[from:to], ps.flat.val[from:to]
-		for k, f := range ids {
-			cos += vals[k] * dense[f]
+		d := ps.docs[u]
+		for k, f := range d.idx {
+			cos += d.val[k] * dense[f]
 		}
 		var hint, neg float64
 		if hasHint {
