@@ -120,11 +120,15 @@ type pairWorker struct {
 	// to its negative texts.
 	rowTop          [][2]uint64
 	rowHint, rowNeg []float64
-	// best holds keep candidates per position, best first; count says
-	// how many are set.
-	best  []candidate
+	// best holds keep candidates' ranks per position, best first, count
+	// how many are set, floor a full list's last (the one most folds are
+	// compared with, apart: a compact read per text). A candidate's
+	// evidence sits at its slot of evs, written once when it is taken in,
+	// so ranks move and evidence stays.
+	best  []rank
 	count []int32
-	floor []rank // a full list's last
+	floor []rank
+	evs   []evidence
 }
 
 func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
@@ -160,7 +164,7 @@ func (ps *pairScan) newWorker() *pairWorker {
 	n := len(ps.order)
 	return &pairWorker{acc: make([]float32, n), cen: make([]float32, len(ps.m.skills)), dense: make([]float32, len(ps.m.idf)),
 		rowTop: make([][2]uint64, n), rowHint: make([]float64, n), rowNeg: make([]float64, n),
-		best: make([]candidate, n*ps.keep), count: make([]int32, n), floor: make([]rank, n)}
+		best: make([]rank, n*ps.keep), count: make([]int32, n), floor: make([]rank, n), evs: make([]evidence, n*ps.keep)}
 }
 
 // items runs the scan and makes every text's training item. Skills are
@@ -191,7 +195,9 @@ func (ps *pairScan) items() []trainItem {
 		for p := from; p < to; p++ {
 			merged = merged[:0]
 			for _, wk := range workers {
-				merged = append(merged, wk.best[p*ps.keep:p*ps.keep+int(wk.count[p])]...)
+				for _, r := range wk.best[p*ps.keep : p*ps.keep+int(wk.count[p])] {
+					merged = append(merged, candidate{score: r.score, skill: r.skill, ev: wk.evs[p*ps.keep+int(r.slot)]})
+				}
 			}
 			slices.SortFunc(merged, func(a, b candidate) int {
 				if a.ranksBefore(b) {
@@ -351,36 +357,43 @@ func settled(cen float32, top [2]uint64, hint, neg float64) evidence {
 }
 
 // fold adds a settled candidate to position p's best, keeping the first
-// keep in ranksBefore's order. Most candidates rank below a full list's
-// last, which floor holds apart from the list (one compact read, not a
-// candidate's cache line per text).
+// keep in ranksBefore's order.
 func (wk *pairWorker) fold(ps *pairScan, p int, skill int32, ev *evidence) {
-	score := ps.w.fit(*ev)
+	r := rank{score: ps.w.fit(*ev), skill: skill}
 	k := ps.keep
+	best := wk.best[p*k : p*k+k]
 	i := int(wk.count[p])
 	if i == k {
-		if f := wk.floor[p]; !(score > f.score || score == f.score && skill < f.skill) {
+		if !r.before(wk.floor[p]) {
 			return
 		}
 		i = k - 1
+		r.slot = best[i].slot // the one dropped
 	} else {
+		r.slot = int32(i)
 		wk.count[p]++
 	}
-	c := candidate{score: score, skill: skill, ev: *ev}
-	best := wk.best[p*k : p*k+k]
-	for ; i > 0 && c.ranksBefore(best[i-1]); i-- {
+	for ; i > 0 && r.before(best[i-1]); i-- {
 		best[i] = best[i-1]
 	}
-	best[i] = c
+	best[i] = r
+	wk.evs[p*k+int(r.slot)] = *ev
 	if int(wk.count[p]) == k {
-		wk.floor[p] = rank{score: best[k-1].score, skill: best[k-1].skill}
+		wk.floor[p] = best[k-1]
 	}
 }
 
-// rank is where a candidate ranks: its fit and skill.
+// rank is where a candidate ranks, its fit and skill, and the slot its
+// evidence is kept at.
 type rank struct {
 	score float64
 	skill int32
+	slot  int32
+}
+
+// before is ranksBefore for ranks.
+func (r rank) before(o rank) bool {
+	return r.score > o.score || r.score == o.score && r.skill < o.skill
 }
 
 // positivePairs is route's pass over the later texts of one skill when
