@@ -112,7 +112,7 @@ func (c candidate) ranksBefore(d candidate) bool {
 // pairWorker is one core's part of the scan.
 type pairWorker struct {
 	acc   []float32 // the routed text's cosines to the later texts
-	cen   []float32 // its cosines to the later skills' centroids
+	cen   []float32 // its cosines to the skills' centroids
 	dense []float32 // the folded row's centroid by feature, zero elsewhere
 	// rowTop, rowHint and rowNeg are the row of the skill whose texts are
 	// being routed, by position: the two largest weighted cosines to its
@@ -238,17 +238,14 @@ func (ps *pairScan) route(wk *pairWorker, p int) {
 	acc := wk.acc[:n]
 	clear(acc[from:])
 	me := ps.facts[p]
-	// p's centroid cosines are needed for the later skills only: each of
-	// its features' centroid list from the first later skill on.
 	cen := wk.cen[:S]
-	clear(cen[me.skill+1:])
+	clear(cen)
 	q := ps.docs[p]
 	self := ps.self[p][:len(q.idx)]
 	for k, id := range q.idx {
 		after, end := self[k]+1, ps.post.start[id+1]
 		addOwned(acc, ps.post.owner[after:end], ps.post.val[after:end], q.val[k])
-		from, to := suffixFrom(&m.cenPost, id, me.skill+1)
-		addOwned(cen, m.cenPost.owner[from:to], m.cenPost.val[from:to], q.val[k])
+		addPostings(cen, &m.cenPost, id, q.val[k])
 	}
 	for s := int(me.skill); s < S; s++ {
 		lo, hi := max(ps.start[s], from), ps.start[s+1]
@@ -338,15 +335,6 @@ func (ps *pairScan) foldRow(wk *pairWorker, s int) {
 	for _, f := range c.idx {
 		dense[f] = 0
 	}
-}
-
-// suffixFrom is the part of feature id's posting list whose owners are
-// from on (owners are ascending in every list).
-func suffixFrom(p *postings, id, from int32) (lo, hi int32) {
-	lo, hi = p.start[id], p.start[id+1]
-	owners := p.owner[lo:hi]
-	k, _ := slices.BinarySearch(owners, from)
-	return lo + int32(k), hi
 }
 
 // settled is a text's evidence for one skill from its centroid cosine and
