@@ -65,6 +65,26 @@ func BenchmarkNew150(b *testing.B) {
 	}
 }
 
+// BenchmarkNew1000 is BenchmarkNew150 for 1,000 skills of 10 examples:
+// a large tool registry with few examples per tool. No target of its own;
+// it shows how fitting grows past CLINC150's size, where every pair of
+// the registry's texts is scored once.
+func BenchmarkNew1000(b *testing.B) {
+	f, err := models.Factory(models.Builtin, models.Builtin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		v := syntheticVersionSeed(1000, 10, newSeed.Add(1)+100)
+		b.StartTimer()
+		if _, err := router.New(v, f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkNew150Cached is BenchmarkNew150 for a registry whose fit is in
 // the disk cache (a temporary directory): the second run of the same
 // version. The fit held in memory is dropped every iteration, so each one

@@ -241,64 +241,14 @@ func softmaxInPlace(z []float64) {
 // trainingItems routes every registry text against the registry without
 // itself, keeping the top maxCands skills by fit (plus the text's own
 // skill) as the softmax's candidates, as the recall stage would. Each
-// pair of texts is scored once for both (pairEvidence) unless the
-// registry is too large for that table.
+// pair of texts is scored once for both (pairScan).
 func (m *model) trainingItems(w scoreWeights, maxCands int) []trainItem {
-	return m.trainingItemsBy(w, maxCands, m.pairTableFits())
+	return m.newPairScan(w, maxCands).items()
 }
 
-// trainingItemsBy is trainingItems with the pairs scored once (paired) or
-// every text routed on its own; both give the same items.
-func (m *model) trainingItemsBy(w scoreWeights, maxCands int, paired bool) []trainItem {
-	items := make([]trainItem, len(m.texts))
-	var pe *pairEvidence
-	var pos []int
-	if paired {
-		order, start, positives := m.skillOrder()
-		pe = m.newPairEvidence(order, start, positives)
-		pos = make([]int, len(order))
-		for p, t := range order {
-			pos[t] = p
-		}
-	}
-	parallel(len(m.texts), func(from, to int) {
-		sc := getScratch()
-		defer putScratch(sc)
-		fits := make([]skillScore, len(m.skills))
-		evs := make([]evidence, len(m.skills))
-		for t := from; t < to; t++ {
-			d := m.docs[t]
-			if pe == nil {
-				sc.qIdx = append(sc.qIdx[:0], d.idx...)
-				sc.qVal = append(sc.qVal[:0], d.val...)
-				m.accumulate(sc)
-				m.allEvidence(sc, int32(t), evs)
-			} else {
-				m.pairedEvidence(sc, pe, pos[t], t, evs)
-			}
-			items[t] = m.trainingItem(t, w, maxCands, fits, evs)
-		}
-	})
-	return items
-}
-
-// pairedEvidence is accumulate and allEvidence for text t, at position p
-// of pe, leaving itself out: its cosines to the other texts are pe's, its
-// centroid cosines are computed here.
-func (m *model) pairedEvidence(sc *scratch, pe *pairEvidence, p, t int, evs []evidence) {
-	d := m.docs[t]
-	sc.cenAcc = zeroed(sc.cenAcc, len(m.skills))
-	for k, id := range d.idx {
-		addPostings(sc.cenAcc, &m.cenPost, id, d.val[k])
-	}
-	pe.evidence(p, sc.cenAcc, evs)
-	if st := m.texts[t]; st.role == rolePositive {
-		evs[st.skill][evCentroid] = m.centroidWithout(st.skill, int32(t), evs[st.skill][evCentroid])
-	}
-}
-
-// trainingItem makes text t's item from its evidence for every skill.
-func (m *model) trainingItem(t int, w scoreWeights, maxCands int, fits []skillScore, evs []evidence) trainItem {
+// trainingItem makes text t's item from its best candidates and its
+// evidence for its own skill, which is always kept.
+func (m *model) trainingItem(t int, best []candidate, own evidence) trainItem {
 	st := m.texts[t]
 	it := trainItem{text: t, label: -1, avoid: -1}
 	switch st.role {
@@ -307,22 +257,21 @@ func (m *model) trainingItem(t int, w scoreWeights, maxCands int, fits []skillSc
 	case roleNegative:
 		it.avoid = st.skill
 	}
-	n := min(maxCands, len(m.skills))
-	fits = bestScores(fits[:0], n, w, evs)
+	n := len(best)
 	keep := st.skill
-	for c := range n {
-		if fits[c].skill == keep {
+	for _, c := range best {
+		if int(c.skill) == keep {
 			keep = -1
 		}
 	}
 	if keep >= 0 {
 		it.cands = append(it.cands, int32(keep))
-		it.evs = append(it.evs, evs[keep])
+		it.evs = append(it.evs, own)
 		n--
 	}
-	for c := range n {
-		it.cands = append(it.cands, int32(fits[c].skill))
-		it.evs = append(it.evs, evs[fits[c].skill])
+	for _, c := range best[:n] {
+		it.cands = append(it.cands, c.skill)
+		it.evs = append(it.evs, c.ev)
 	}
 	return it
 }

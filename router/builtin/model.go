@@ -387,7 +387,7 @@ func (m *model) groupTexts() {
 	}
 }
 
-// textFact is what allEvidence reads of a text, 16 bytes rather than a
+// textFact is what pairScan reads of a text, 16 bytes rather than a
 // skillText's 64: fitting reads every text once per text.
 type textFact struct {
 	skill  int32

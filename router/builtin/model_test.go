@@ -7,23 +7,6 @@ import (
 )
 
 var _ = Describe("similarity model", func() {
-	It("collects every skill's evidence in one pass exactly as one skill at a time", func() {
-		m := newModel(testSkills())
-		sc := getScratch()
-		defer putScratch(sc)
-		evs := make([]evidence, len(m.skills))
-		for t := range m.texts {
-			d := m.docs[t]
-			sc.qIdx = append(sc.qIdx[:0], d.idx...)
-			sc.qVal = append(sc.qVal[:0], d.val...)
-			m.accumulate(sc)
-			m.allEvidence(sc, int32(t), evs)
-			for s := range m.skills {
-				Expect(m.evidenceFor(sc, s, int32(t))).To(Equal(evs[s]), "text %d, skill %d", t, s)
-			}
-		}
-	})
-
 	It("takes a text back out of its centroid exactly", func() {
 		skills := testSkills()
 		m := newModel(skills)

@@ -13,7 +13,7 @@ import (
 // cosine of b as the query to a, to the last bit: both sums add the
 // products of the features the two vectors share, in feature order (both
 // vectors are sorted by feature), and a float32 product does not depend on
-// the order of its factors. pairEvidence computes each pair's cosine once
+// the order of its factors. pairScan computes each pair's cosine once
 // and lets it count for both texts, halving the inverted-index work that
 // is most of a large registry's fit.
 //
@@ -22,31 +22,12 @@ import (
 // and to its negative texts) does not depend on the order the texts come
 // in, so the pairs can be visited in any order.
 
-// pairTopBudget bounds the per-skill, per-text evidence table (bytes):
-// a registry whose table would be larger routes its texts one at a time,
-// as before, rather than hold it.
-const pairTopBudget = 96 << 20
-
-// pairEvidence is every text's evidence from the other texts, per skill,
-// indexed by the text's position in skill order (see newPairEvidence).
-type pairEvidence struct {
-	n int // texts
-	// top is, per skill s and text at position p, at s*n+p, the largest
-	// and second largest weighted cosine of text p to s's positive texts,
-	// as their float64 bits (see addTopBits).
-	top [][2]uint64
-	// hint and neg are, per skill (nil for a skill without such texts),
-	// the largest cosine of each text to the skill's hint and negative
-	// texts.
-	hint, neg [][]float64
-}
-
 // skillOrder lists text indexes grouped by skill (registry order), each
 // group its positive texts first, then the others, both in text order;
 // start[s] is where skill s's group starts, positives[s] how many
 // positive texts it has. Hint texts sit among the texts of the skill
 // whose when_not_to_use names them, so text order alone does not group
-// them; positives first lets route take them in its tight loop.
+// them; positives first lets pairScan.route take them in its tight loop.
 func (m *model) skillOrder() (order []int32, start, positives []int) {
 	S := len(m.skills)
 	start, positives = make([]int, S+1), make([]int, S)
@@ -75,105 +56,206 @@ func (m *model) skillOrder() (order []int32, start, positives []int) {
 	return order, start, positives
 }
 
-// pairTableFits reports whether a registry's evidence table stays within
-// pairTopBudget.
-func (m *model) pairTableFits() bool {
-	perText := 16 // top
-	for s := range m.skills {
-		if len(m.hints[s]) > 0 {
-			perText += 8
-		}
-		if len(m.negatives[s]) > 0 {
-			perText += 8
-		}
-	}
-	return len(m.texts)*perText <= pairTopBudget
+// pairScan computes every text's training candidates with each pair of
+// texts scored once, without a table of every text's evidence for every
+// skill (at 1,000 skills and 30,000 texts that table was half a gigabyte,
+// so large registries routed each text on its own at twice the work).
+//
+// The texts are laid out skill by skill (skillOrder), and a skill's group
+// is one unit of work: each of its texts is routed against every text
+// after it. Routing text p settles p's evidence for every later skill at
+// once (all their texts come after p), and adds p, for its own skill, to
+// the evidence of every later text: that skill's row, complete when the
+// last text of the group is routed. A settled entry is folded into its
+// text's running candidates (the best by fit, as bestScores keeps them)
+// and dropped, so a core holds one row and the candidates, not the table.
+// Candidates are ranked by a strict order (fit, then registry order), so
+// the outcome does not depend on which core folds what, or when.
+type pairScan struct {
+	m       *model
+	w       scoreWeights
+	keep    int // candidates per text: min(maxCands, skills)
+	workers int // at most one per core
+	// order is the text at each position, start[s] where skill s's group
+	// starts, positives[s] how many positive texts lead it (skillOrder).
+	order            []int32
+	start, positives []int
+	// docs, facts and weight are the texts' by position (the docs' features
+	// copied end to end, which foldRow reads through in order), post the
+	// docs' postings with owners numbered by position, so the texts after
+	// one are a suffix of every list; self is where a position's own entry
+	// sits in each of its features' lists.
+	docs   []sparseVec
+	facts  []textFact
+	weight []float64
+	post   postings
+	self   [][]int32
+	// own is each position's evidence for its own skill, which a text's
+	// item always keeps.
+	own []evidence
 }
 
-// newPairEvidence computes the table. Each skill's group of texts is one
-// unit of work: the group's texts routed against every text after them in
-// skill order. A unit writes the entries of its own skill for the later
-// texts and the entries of the later texts' skills for its own texts, so
-// every entry has one writer whatever runs concurrently; units are handed
-// out in order, the largest (earliest) first.
-func (m *model) newPairEvidence(order []int32, start, positives []int) *pairEvidence {
-	n, S := len(order), len(m.skills)
-	pe := &pairEvidence{n: n, top: make([][2]uint64, S*n), hint: make([][]float64, S), neg: make([][]float64, S)}
-	for s := range S {
-		if len(m.hints[s]) > 0 {
-			pe.hint[s] = make([]float64, n)
-		}
-		if len(m.negatives[s]) > 0 {
-			pe.neg[s] = make([]float64, n)
-		}
-	}
-	// The texts' vectors indexed with their owners numbered in skill
-	// order, so the texts after one are a suffix of every posting list.
-	docs := make([]sparseVec, n)
-	facts := make([]textFact, n)
-	weight := make([]float64, n)
+// candidate is a skill a text's softmax may run over: its fit and the
+// evidence it comes from.
+type candidate struct {
+	score float64
+	skill int32
+	ev    evidence
+}
+
+// ranksBefore is bestScores' order: higher fit first, ties by registry
+// order.
+func (c candidate) ranksBefore(d candidate) bool {
+	return c.score > d.score || c.score == d.score && c.skill < d.skill
+}
+
+// pairWorker is one core's part of the scan.
+type pairWorker struct {
+	acc   []float32 // the routed text's cosines to the later texts
+	cen   []float32 // its cosines to the skills' centroids
+	dense []float32 // the folded row's centroid by feature, zero elsewhere
+	// rowTop, rowHint and rowNeg are the row of the skill whose texts are
+	// being routed, by position: the two largest weighted cosines to its
+	// positive texts (as float64 bits), the largest to its hint texts and
+	// to its negative texts.
+	rowTop          [][2]uint64
+	rowHint, rowNeg []float64
+	// best holds keep candidates' ranks per position, best first, count
+	// how many are set, floor a full list's last (the one most folds are
+	// compared with, apart: a compact read per text). A candidate's
+	// evidence sits at its slot of evs, written once when it is taken in,
+	// so ranks move and evidence stays.
+	best  []rank
+	count []int32
+	floor []rank
+	evs   []evidence
+}
+
+func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
+	order, start, positives := m.skillOrder()
+	n := len(order)
+	ps := &pairScan{m: m, w: w, keep: min(maxCands, len(m.skills)), workers: runtime.GOMAXPROCS(0), order: order, start: start, positives: positives,
+		docs: make([]sparseVec, n), facts: make([]textFact, n), weight: make([]float64, n), own: make([]evidence, n)}
+	features := len(m.docPost.owner)
+	idx, val := make([]int32, 0, features), make([]float32, 0, features)
 	for p, t := range order {
-		docs[p], facts[p], weight[p] = m.docs[t], m.facts[t], m.facts[t].weight
+		d, from := m.docs[t], len(idx)
+		idx, val = append(idx, d.idx...), append(val, d.val...)
+		ps.docs[p] = sparseVec{idx: idx[from:len(idx):len(idx)], val: val[from:len(val):len(val)]}
+		ps.facts[p], ps.weight[p] = m.facts[t], m.facts[t].weight
 	}
-	post := buildPostings(docs, len(m.idf))
+	ps.post = buildPostings(ps.docs, len(m.idf))
 	// Each text is in the posting list of each of its features, so the
 	// texts after it start right after its own entry: where that is, per
 	// text and feature, in the order buildPostings filled the lists.
-	self := make([][]int32, n)
-	fill := slices.Clone(post.start)
-	for p, d := range docs {
-		self[p] = make([]int32, len(d.idx))
+	ps.self = make([][]int32, n)
+	fill := slices.Clone(ps.post.start)
+	for p, d := range ps.docs {
+		ps.self[p] = make([]int32, len(d.idx))
 		for k, id := range d.idx {
-			self[p][k] = fill[id]
+			ps.self[p][k] = fill[id]
 			fill[id]++
 		}
 	}
+	return ps
+}
+
+func (ps *pairScan) newWorker() *pairWorker {
+	n := len(ps.order)
+	return &pairWorker{acc: make([]float32, n), cen: make([]float32, len(ps.m.skills)), dense: make([]float32, len(ps.m.idf)),
+		rowTop: make([][2]uint64, n), rowHint: make([]float64, n), rowNeg: make([]float64, n),
+		best: make([]rank, n*ps.keep), count: make([]int32, n), floor: make([]rank, n), evs: make([]evidence, n*ps.keep)}
+}
+
+// items runs the scan and makes every text's training item. Skills are
+// handed out in registry order, so the largest units (the earliest
+// skills' texts are routed against the most later ones) go first.
+func (ps *pairScan) items() []trainItem {
+	S := len(ps.m.skills)
+	workers := make([]*pairWorker, max(min(ps.workers, S), 1))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), S) {
+	for i := range workers {
+		wk := ps.newWorker()
+		workers[i] = wk
 		wg.Go(func() {
-			acc := make([]float32, n)
 			for {
 				s := int(next.Add(1) - 1)
 				if s >= S {
 					return
 				}
-				for p := start[s]; p < start[s+1]; p++ {
-					pe.route(&post, docs[p], self[p], facts, weight, start, positives, p, acc)
-				}
+				ps.routeSkill(wk, s)
 			}
 		})
 	}
 	wg.Wait()
-	return pe
+	items := make([]trainItem, len(ps.order))
+	parallel(len(ps.order), func(from, to int) {
+		var merged []candidate
+		for p := from; p < to; p++ {
+			merged = merged[:0]
+			for _, wk := range workers {
+				for _, r := range wk.best[p*ps.keep : p*ps.keep+int(wk.count[p])] {
+					merged = append(merged, candidate{score: r.score, skill: r.skill, ev: wk.evs[p*ps.keep+int(r.slot)]})
+				}
+			}
+			slices.SortFunc(merged, func(a, b candidate) int {
+				if a.ranksBefore(b) {
+					return -1
+				}
+				return 1 // no two candidates of a text share a skill
+			})
+			t := int(ps.order[p])
+			items[t] = ps.m.trainingItem(t, merged[:ps.keep], ps.own[p])
+		}
+	})
+	return items
 }
 
-// route adds the pairs of text p with every later text: p's cosine to
-// each, from the postings' suffixes after p (self: p's own entry in each
-// of its features' lists), counts for p's skill in the later text's
-// evidence and for the later text's skill in p's.
-func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts []textFact, weight []float64, start, positives []int, p int, acc []float32) {
-	n := pe.n
-	from := p + 1
-	acc = acc[:n]
-	clear(acc[from:])
-	self = self[:len(q.idx)]
-	for k, id := range q.idx {
-		after, end := self[k]+1, post.start[id+1]
-		addOwned(acc, post.owner[after:end], post.val[after:end], q.val[k])
+// routeSkill routes skill s's texts and folds its row.
+func (ps *pairScan) routeSkill(wk *pairWorker, s int) {
+	from := ps.start[s]
+	clear(wk.rowTop[from:])
+	if len(ps.m.hints[s]) > 0 {
+		clear(wk.rowHint[from:])
 	}
-	me := facts[p]
-	// The later texts come skill by skill: p's evidence for each skill is
-	// gathered in registers and stored once per skill.
-	for s := int(me.skill); s < len(start)-1; s++ {
-		lo, hi := max(start[s], from), start[s+1]
+	if len(ps.m.negatives[s]) > 0 {
+		clear(wk.rowNeg[from:])
+	}
+	for p := from; p < ps.start[s+1]; p++ {
+		ps.route(wk, p)
+	}
+	ps.foldRow(wk, s)
+}
+
+// route routes the text at position p against every later text: p's
+// cosine to each (from the postings' suffixes after p) counts for p's
+// skill in the later text's evidence (the row) and for the later text's
+// skill in p's, which is settled for every later skill and folded here.
+func (ps *pairScan) route(wk *pairWorker, p int) {
+	m, n, S := ps.m, len(ps.order), len(ps.m.skills)
+	from := p + 1
+	acc := wk.acc[:n]
+	clear(acc[from:])
+	me := ps.facts[p]
+	cen := wk.cen[:S]
+	clear(cen)
+	q := ps.docs[p]
+	self := ps.self[p][:len(q.idx)]
+	for k, id := range q.idx {
+		after, end := self[k]+1, ps.post.start[id+1]
+		addOwned(acc, ps.post.owner[after:end], ps.post.val[after:end], q.val[k])
+		addPostings(cen, &m.cenPost, id, q.val[k])
+	}
+	for s := int(me.skill); s < S; s++ {
+		lo, hi := max(ps.start[s], from), ps.start[s+1]
 		var top [2]uint64
 		var hint, neg float64
 		if me.role == rolePositive {
 			// Positive texts on both sides, the common case, without the
 			// role switches.
-			mid := max(lo, min(hi, start[s]+positives[s]))
-			top = positivePairs(acc[lo:mid], pe.top[int(me.skill)*n+lo:int(me.skill)*n+mid], weight[lo:mid], me.weight)
+			mid := max(lo, min(hi, ps.start[s]+ps.positives[s]))
+			top = positivePairs(acc[lo:mid], wk.rowTop[lo:mid], ps.weight[lo:mid], me.weight)
 			lo = mid
 		}
 		for u := lo; u < hi; u++ {
@@ -184,16 +266,14 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 			// p counts for its skill in u's evidence ...
 			switch me.role {
 			case rolePositive:
-				addTop(&pe.top[int(me.skill)*n+u], x*me.weight)
+				addTop(&wk.rowTop[u], x*me.weight)
 			case roleHint:
-				h := pe.hint[me.skill]
-				h[u] = max(h[u], x)
+				wk.rowHint[u] = max(wk.rowHint[u], x)
 			case roleNegative:
-				g := pe.neg[me.skill]
-				g[u] = max(g[u], x)
+				wk.rowNeg[u] = max(wk.rowNeg[u], x)
 			}
 			// ... and u for its skill in p's.
-			switch tf := &facts[u]; tf.role {
+			switch tf := &ps.facts[u]; tf.role {
 			case rolePositive:
 				addTop(&top, x*tf.weight)
 			case roleHint:
@@ -202,18 +282,106 @@ func (pe *pairEvidence) route(post *postings, q sparseVec, self []int32, facts [
 				neg = max(neg, x)
 			}
 		}
-		// Adding the two largest values one at a time keeps the two
-		// largest of all; a zero adds nothing.
-		t := &pe.top[s*n+p]
-		addTopBits(t, top[0])
-		addTopBits(t, top[1])
-		if h := pe.hint[s]; h != nil {
-			h[p] = max(h[p], hint)
+		if s == int(me.skill) {
+			// Adding the two largest values one at a time keeps the two
+			// largest of all; a zero adds nothing.
+			addTopBits(&wk.rowTop[p], top[0])
+			addTopBits(&wk.rowTop[p], top[1])
+			wk.rowHint[p] = max(wk.rowHint[p], hint)
+			wk.rowNeg[p] = max(wk.rowNeg[p], neg)
+			continue
 		}
-		if g := pe.neg[s]; g != nil {
-			g[p] = max(g[p], neg)
-		}
+		ev := settled(cen[s], top, hint, neg)
+		wk.fold(ps, p, int32(s), &ev)
 	}
+}
+
+// foldRow folds skill s's row, complete once its texts are routed, into
+// the candidates of every text from the group on (the earlier texts had
+// s's evidence settled when they were routed). A text's cosine to the
+// centroid is summed as accumulate sums it: the text's features in order,
+// times the centroid's weights (zero for a feature it lacks, which leaves
+// the sum as it is).
+func (ps *pairScan) foldRow(wk *pairWorker, s int) {
+	m := ps.m
+	c := m.centroid[s]
+	dense := wk.dense
+	for k, f := range c.idx {
+		dense[f] = c.val[k]
+	}
+	hasHint, hasNeg := len(m.hints[s]) > 0, len(m.negatives[s]) > 0
+	for u := ps.start[s]; u < len(ps.order); u++ {
+		var cos float32
+		d := ps.docs[u]
+		for k, f := range d.idx {
+			cos += d.val[k] * dense[f]
+		}
+		var hint, neg float64
+		if hasHint {
+			hint = wk.rowHint[u]
+		}
+		if hasNeg {
+			neg = wk.rowNeg[u]
+		}
+		ev := settled(cos, wk.rowTop[u], hint, neg)
+		if tf := ps.facts[u]; int(tf.skill) == s {
+			if tf.role == rolePositive {
+				ev[evCentroid] = m.centroidWithout(s, ps.order[u], ev[evCentroid])
+			}
+			ps.own[u] = ev
+		}
+		wk.fold(ps, u, int32(s), &ev)
+	}
+	for _, f := range c.idx {
+		dense[f] = 0
+	}
+}
+
+// settled is a text's evidence for one skill from its centroid cosine and
+// what the other texts gave it.
+func settled(cen float32, top [2]uint64, hint, neg float64) evidence {
+	first, second := math.Float64frombits(top[0]), math.Float64frombits(top[1])
+	return evidence{evCentroid: float64(cen), evNearest: first, evSecond: (first + second) / 2, evHint: hint, evNegative: neg}
+}
+
+// fold adds a settled candidate to position p's best, keeping the first
+// keep in ranksBefore's order.
+func (wk *pairWorker) fold(ps *pairScan, p int, skill int32, ev *evidence) {
+	r := rank{score: ps.w.fit(*ev), skill: skill}
+	k := ps.keep
+	best := wk.best[p*k : p*k+k]
+	i := int(wk.count[p])
+	if i == k {
+		if !r.before(wk.floor[p]) {
+			return
+		}
+		i = k - 1
+		r.slot = best[i].slot // the one dropped
+	} else {
+		r.slot = int32(i)
+		wk.count[p]++
+	}
+	for ; i > 0 && r.before(best[i-1]); i-- {
+		best[i] = best[i-1]
+	}
+	best[i] = r
+	wk.evs[p*k+int(r.slot)] = *ev
+	if int(wk.count[p]) == k {
+		wk.floor[p] = best[k-1]
+	}
+}
+
+// rank is where a candidate ranks, its fit and skill, and the slot its
+// evidence is kept at.
+type rank struct {
+	score float64
+	skill int32
+	slot  int32
+}
+
+// before is ranksBefore for ranks.
+func (r rank) before(o rank) bool {
+	return r.score > o.score || r.score == o.score && r.skill < o.skill
 }
 
 // positivePairs is route's pass over the later texts of one skill when
@@ -234,7 +402,7 @@ func positivePairs(acc []float32, mine [][2]uint64, weight []float64, w float64)
 	return top
 }
 
-// addTop keeps, as bits, the two largest values seen, as allEvidence
+// addTop keeps, as bits, the two largest values seen, as evidenceFor
 // does: it starts both at 0, so a value that is not positive changes
 // neither.
 func addTop(t *[2]uint64, x float64) {
@@ -249,23 +417,6 @@ func addTop(t *[2]uint64, x float64) {
 func addTopBits(t *[2]uint64, x uint64) {
 	t0, t1 := t[0], t[1]
 	t[0], t[1] = max(t0, x), max(t1, min(t0, x))
-}
-
-// evidence writes the text at position p's evidence for every skill, the
-// centroid cosines given (as accumulate leaves them in cenAcc).
-func (pe *pairEvidence) evidence(p int, cenAcc []float32, evs []evidence) {
-	n := pe.n
-	for s := range evs {
-		t := pe.top[s*n+p]
-		first, second := math.Float64frombits(t[0]), math.Float64frombits(t[1])
-		evs[s] = evidence{evCentroid: float64(cenAcc[s]), evNearest: first, evSecond: (first + second) / 2}
-		if h := pe.hint[s]; h != nil {
-			evs[s][evHint] = h[p]
-		}
-		if g := pe.neg[s]; g != nil {
-			evs[s][evNegative] = g[p]
-		}
-	}
 }
 
 // addOwned is addPostings for a posting list's slice.

@@ -1,12 +1,16 @@
 package builtin
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/routebench/routebench/router/registry"
 )
 
 var _ = Describe("pairwise evidence", func() {
@@ -40,13 +44,80 @@ var _ = Describe("pairwise evidence", func() {
 		}
 		Expect(hints).To(BeNumerically(">", 0))
 		Expect(negatives).To(BeNumerically(">", 0))
-		Expect(m.pairTableFits()).To(BeTrue())
-		paired := m.trainingItemsBy(defaultWeights, trainCands, true)
-		alone := m.trainingItemsBy(defaultWeights, trainCands, false)
+		paired := m.trainingItems(defaultWeights, trainCands)
 		Expect(paired).To(HaveLen(len(m.texts)))
-		Expect(paired).To(Equal(alone))
+		Expect(paired).To(Equal(itemsAlone(m, defaultWeights, trainCands)))
+	})
+
+	It("gives the same items however many cores share the skills", func() {
+		// A made-up registry of few words, so most pairs of texts share
+		// some and fits tie often; hints and counter-examples on some
+		// skills.
+		m := newModel(wordySkills(40, 6))
+		alone := itemsAlone(m, defaultWeights, trainCands)
+		for _, workers := range []int{1, 2, 3, 7} {
+			ps := m.newPairScan(defaultWeights, trainCands)
+			ps.workers = workers
+			Expect(ps.items()).To(Equal(alone), "%d workers", workers)
+		}
+		// Fewer skills than candidates: every skill is one.
+		small := newModel(wordySkills(4, 3))
+		Expect(small.trainingItems(defaultWeights, trainCands)).To(Equal(itemsAlone(small, defaultWeights, trainCands)))
 	})
 })
+
+// itemsAlone is the reference trainingItems is held to: every text routed
+// on its own against all the others, its evidence for each skill as a
+// request's (evidenceFor, the text left out), its candidates by bestScores.
+func itemsAlone(m *model, w scoreWeights, maxCands int) []trainItem {
+	sc := getScratch()
+	defer putScratch(sc)
+	n := min(maxCands, len(m.skills))
+	evs := make([]evidence, len(m.skills))
+	items := make([]trainItem, len(m.texts))
+	for t, d := range m.docs {
+		sc.qIdx = append(sc.qIdx[:0], d.idx...)
+		sc.qVal = append(sc.qVal[:0], d.val...)
+		m.accumulate(sc)
+		for s := range evs {
+			evs[s] = m.evidenceFor(sc, s, int32(t))
+		}
+		var best []candidate
+		for _, f := range bestScores(nil, n, w, evs) {
+			best = append(best, candidate{score: f.score, skill: int32(f.skill), ev: evs[f.skill]})
+		}
+		items[t] = m.trainingItem(t, best, evs[m.texts[t].skill])
+	}
+	return items
+}
+
+// wordySkills makes n skills of m examples from a dozen made-up words;
+// every third skill names the next in its when_not_to_use (a hint text
+// for it) and has a counter-example.
+func wordySkills(n, m int) []*registry.Skill {
+	words := strings.Fields("plim vosk tarn quib fesh drom yalt nurb ceep woz gabble hix")
+	rng := rand.New(rand.NewPCG(11, uint64(n)))
+	phrase := func(k int) string {
+		w := make([]string, k)
+		for i := range w {
+			w[i] = words[rng.IntN(len(words))]
+		}
+		return strings.Join(w, " ")
+	}
+	skills := make([]*registry.Skill, n)
+	for i := range skills {
+		s := &registry.Skill{Name: fmt.Sprintf("wordy_%02d", i), Description: phrase(9), WhenToUse: []string{phrase(5)}}
+		if i%3 == 0 {
+			s.WhenNotToUse = []string{phrase(4) + fmt.Sprintf(" (use wordy_%02d)", (i+1)%n)}
+			s.CounterExamples = []string{phrase(5)}
+		}
+		for range m {
+			s.Examples = append(s.Examples, registry.Example{Input: phrase(1 + rng.IntN(6))})
+		}
+		skills[i] = s
+	}
+	return skills
+}
 
 var _ = Describe("a text's candidates", func() {
 	It("are the first of all skills sorted by fit, ties by registry order", func() {

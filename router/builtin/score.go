@@ -155,52 +155,6 @@ func (m *model) evidenceFor(sc *scratch, s int, skip int32) evidence {
 	return ev
 }
 
-// allEvidence is evidenceFor for every skill at once, in one sequential
-// pass over the texts (fitting routes every text against every skill).
-func (m *model) allEvidence(sc *scratch, skip int32, evs []evidence) {
-	first := sc.first[:0]
-	second := sc.second[:0]
-	for range m.skills {
-		first = append(first, 0)
-		second = append(second, 0)
-	}
-	for s := range evs {
-		evs[s] = evidence{evCentroid: float64(sc.cenAcc[s])}
-	}
-	// The texts' skill, role and weight as compact arrays (textFacts):
-	// this loop runs over every text for every text of a registry.
-	docAcc := sc.docAcc[:len(m.facts)]
-	for t, tf := range m.facts {
-		if int32(t) == skip {
-			continue
-		}
-		x := float64(docAcc[t])
-		s := tf.skill
-		switch tf.role {
-		case rolePositive:
-			x *= tf.weight
-			if x > first[s] {
-				first[s], second[s] = x, first[s]
-			} else if x > second[s] {
-				second[s] = x
-			}
-		case roleHint:
-			evs[s][evHint] = max(evs[s][evHint], x)
-		case roleNegative:
-			evs[s][evNegative] = max(evs[s][evNegative], x)
-		}
-	}
-	for s := range evs {
-		evs[s][evNearest] = first[s]
-		evs[s][evSecond] = (first[s] + second[s]) / 2
-	}
-	if skip >= 0 && m.texts[skip].role == rolePositive {
-		s := m.texts[skip].skill
-		evs[s][evCentroid] = m.centroidWithout(s, skip, evs[s][evCentroid])
-	}
-	sc.first, sc.second = first, second
-}
-
 // centroidWithout is the cosine between text t (as the query) and skill
 // s's centroid with t taken out: with C the unnormalized centroid and d
 // the text's unit vector of weight w, cos(d, C-w*d) = (|C|cos(d,C) - w) /
