@@ -93,7 +93,16 @@ type pairScan struct {
 	// own is each position's evidence for its own skill, which a text's
 	// item always keeps.
 	own []evidence
+	// cen holds every text's centroid cosines, skill by skill (text p's
+	// to skill s at s*n+p), when that fits in cenBudget: computed once per
+	// text, as accumulate computes them. Without it route computes the
+	// routed text's and foldRow each row's texts' again.
+	cen []float32
 }
+
+// cenBudget bounds pairScan.cen (bytes): 150 skills of 100 examples take
+// 9 MB, 1,000 skills of 30 examples would take 128 MB.
+const cenBudget = 96 << 20
 
 // candidate is a skill a text's softmax may run over: its fit and the
 // evidence it comes from.
@@ -145,6 +154,22 @@ func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
 		ps.facts[p], ps.weight[p] = m.facts[t], m.facts[t].weight
 	}
 	ps.post = buildPostings(ps.docs, len(m.idf))
+	if S := len(m.skills); n*S*4 <= cenBudget {
+		ps.cen = make([]float32, n*S)
+		parallel(n, func(from, to int) {
+			acc := make([]float32, S)
+			for p := from; p < to; p++ {
+				clear(acc)
+				d := ps.docs[p]
+				for k, id := range d.idx {
+					addPostings(acc, &m.cenPost, id, d.val[k])
+				}
+				for s, c := range acc {
+					ps.cen[s*n+p] = c
+				}
+			}
+		})
+	}
 	// Each text is in the posting list of each of its features, so the
 	// texts after it start right after its own entry: where that is, per
 	// text and feature, in the order buildPostings filled the lists.
@@ -238,14 +263,19 @@ func (ps *pairScan) route(wk *pairWorker, p int) {
 	acc := wk.acc[:n]
 	clear(acc[from:])
 	me := ps.facts[p]
-	cen := wk.cen[:S]
-	clear(cen)
+	var cen []float32 // p's centroid cosines, unless ps.cen has them
+	if ps.cen == nil {
+		cen = wk.cen[:S]
+		clear(cen)
+	}
 	q := ps.docs[p]
 	self := ps.self[p][:len(q.idx)]
 	for k, id := range q.idx {
 		after, end := self[k]+1, ps.post.start[id+1]
 		addOwned(acc, ps.post.owner[after:end], ps.post.val[after:end], q.val[k])
-		addPostings(cen, &m.cenPost, id, q.val[k])
+		if cen != nil {
+			addPostings(cen, &m.cenPost, id, q.val[k])
+		}
 	}
 	for s := int(me.skill); s < S; s++ {
 		lo, hi := max(ps.start[s], from), ps.start[s+1]
@@ -291,7 +321,13 @@ func (ps *pairScan) route(wk *pairWorker, p int) {
 			wk.rowNeg[p] = max(wk.rowNeg[p], neg)
 			continue
 		}
-		ev := settled(cen[s], top, hint, neg)
+		var c float32
+		if cen != nil {
+			c = cen[s]
+		} else {
+			c = ps.cen[s*n+p]
+		}
+		ev := settled(c, top, hint, neg)
 		wk.fold(ps, p, int32(s), &ev)
 	}
 }
@@ -306,15 +342,26 @@ func (ps *pairScan) foldRow(wk *pairWorker, s int) {
 	m := ps.m
 	c := m.centroid[s]
 	dense := wk.dense
-	for k, f := range c.idx {
-		dense[f] = c.val[k]
+	if ps.cen == nil {
+		for k, f := range c.idx {
+			dense[f] = c.val[k]
+		}
+		defer func() {
+			for _, f := range c.idx {
+				dense[f] = 0
+			}
+		}()
 	}
 	hasHint, hasNeg := len(m.hints[s]) > 0, len(m.negatives[s]) > 0
 	for u := ps.start[s]; u < len(ps.order); u++ {
 		var cos float32
-		d := ps.docs[u]
-		for k, f := range d.idx {
-			cos += d.val[k] * dense[f]
+		if ps.cen != nil {
+			cos = ps.cen[s*len(ps.order)+u]
+		} else {
+			d := ps.docs[u]
+			for k, f := range d.idx {
+				cos += d.val[k] * dense[f]
+			}
 		}
 		var hint, neg float64
 		if hasHint {
@@ -331,9 +378,6 @@ func (ps *pairScan) foldRow(wk *pairWorker, s int) {
 			ps.own[u] = ev
 		}
 		wk.fold(ps, u, int32(s), &ev)
-	}
-	for _, f := range c.idx {
-		dense[f] = 0
 	}
 }
 

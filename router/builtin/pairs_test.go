@@ -56,9 +56,15 @@ var _ = Describe("pairwise evidence", func() {
 		m := newModel(wordySkills(40, 6))
 		alone := itemsAlone(m, defaultWeights, trainCands)
 		for _, workers := range []int{1, 2, 3, 7} {
-			ps := m.newPairScan(defaultWeights, trainCands)
-			ps.workers = workers
-			Expect(ps.items()).To(Equal(alone), "%d workers", workers)
+			for _, matrix := range []bool{true, false} {
+				ps := m.newPairScan(defaultWeights, trainCands)
+				Expect(ps.cen).NotTo(BeNil())
+				ps.workers = workers
+				if !matrix {
+					ps.cen = nil // as past cenBudget: the centroid cosines computed again where needed
+				}
+				Expect(ps.items()).To(Equal(alone), "%d workers, centroid cosine matrix %v", workers, matrix)
+			}
 		}
 		// Fewer skills than candidates: every skill is one.
 		small := newModel(wordySkills(4, 3))
