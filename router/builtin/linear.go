@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
 )
 
@@ -287,45 +286,4 @@ func parallel(n int, work func(from, to int)) {
 		wg.Go(func() { work(from, to) })
 	}
 	wg.Wait()
-}
-
-// bestScores appends to top the n skills of highest fit, in sortScores'
-// order: the first n of all of them sorted, without sorting the rest
-// (fitting picks ten of every skill for every text).
-func bestScores(top []skillScore, n int, w scoreWeights, evs []evidence) []skillScore {
-	if n <= 0 {
-		return top
-	}
-	for s := range evs {
-		sc := skillScore{skill: s, score: w.fit(evs[s])}
-		// Skills come in index order, so one tying the last kept loses.
-		if len(top) == n && !(sc.score > top[n-1].score) {
-			continue
-		}
-		i := len(top)
-		if i < n {
-			top = append(top, sc)
-		} else {
-			i = n - 1
-		}
-		for ; i > 0 && sc.score > top[i-1].score; i-- {
-			top[i] = top[i-1]
-		}
-		top[i] = sc
-	}
-	return top
-}
-
-// sortScores orders scores descending, ties by skill index (registry
-// order), so equal scores always rank the same way.
-func sortScores(s []skillScore) {
-	slices.SortFunc(s, func(a, b skillScore) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return a.skill - b.skill
-	})
 }

@@ -67,7 +67,7 @@ func (m *model) skillOrder() (order []int32, start, positives []int) {
 // once (all their texts come after p), and adds p, for its own skill, to
 // the evidence of every later text: that skill's row, complete when the
 // last text of the group is routed. A settled entry is folded into its
-// text's running candidates (the best by fit, as bestScores keeps them)
+// text's running candidates (the best by fit)
 // and dropped, so a core holds one row and the candidates, not the table.
 // Candidates are ranked by a strict order (fit, then registry order), so
 // the outcome does not depend on which core folds what, or when.
@@ -112,8 +112,8 @@ type candidate struct {
 	ev    evidence
 }
 
-// ranksBefore is bestScores' order: higher fit first, ties by registry
-// order.
+// ranksBefore is the candidates' order: higher fit first, ties by
+// registry order.
 func (c candidate) ranksBefore(d candidate) bool {
 	return c.score > d.score || c.score == d.score && c.skill < d.skill
 }

@@ -21,12 +21,6 @@ type scoreWeights [numEvidence]float64
 
 var defaultWeights = scoreWeights{evCentroid: 0.45, evNearest: 0.35, evSecond: 0.2, evHint: 0.5, evNegative: -0.7}
 
-// skillScore is a skill's fit score for a request.
-type skillScore struct {
-	skill int
-	score float64
-}
-
 // query turns text into the normalized query vector in sc.qIdx/sc.qVal.
 // Features no skill mentions stay in the norm, so a request full of
 // unknown words has a low cosine to everything.
