@@ -49,7 +49,11 @@ var newSeed atomic.Uint64
 // included, for 150 skills with 100 examples each. Target: ≤ 2 s. Every
 // iteration gets a registry with new texts, since the builtin models cache
 // their fit by content and a cache hit would measure nothing.
-func BenchmarkNew150(b *testing.B) {
+func BenchmarkNew150(b *testing.B) { benchNew(b, 150, 100) }
+
+// benchNew fits a new made-up registry of skills × examples every
+// iteration.
+func benchNew(b *testing.B, skills, examples int) {
 	f, err := models.Factory(models.Builtin, models.Builtin)
 	if err != nil {
 		b.Fatal(err)
@@ -57,7 +61,7 @@ func BenchmarkNew150(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		v := syntheticVersionSeed(150, 100, newSeed.Add(1)+100)
+		v := syntheticVersionSeed(skills, examples, newSeed.Add(1)+100)
 		b.StartTimer()
 		if _, err := router.New(v, f); err != nil {
 			b.Fatal(err)
@@ -69,21 +73,7 @@ func BenchmarkNew150(b *testing.B) {
 // a large tool registry with few examples per tool. No target of its own;
 // it shows how fitting grows past CLINC150's size, where every pair of
 // the registry's texts is scored once.
-func BenchmarkNew1000(b *testing.B) {
-	f, err := models.Factory(models.Builtin, models.Builtin)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		v := syntheticVersionSeed(1000, 10, newSeed.Add(1)+100)
-		b.StartTimer()
-		if _, err := router.New(v, f); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkNew1000(b *testing.B) { benchNew(b, 1000, 10) }
 
 // BenchmarkNew150Cached is BenchmarkNew150 for a registry whose fit is in
 // the disk cache (a temporary directory): the second run of the same

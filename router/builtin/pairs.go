@@ -104,18 +104,25 @@ type pairScan struct {
 // 9 MB, 1,000 skills of 30 examples would take 128 MB.
 const cenBudget = 96 << 20
 
-// candidate is a skill a text's softmax may run over: its fit and the
-// evidence it comes from.
+// candidate is a skill a text's softmax may run over: where it ranks and
+// the evidence it comes from.
 type candidate struct {
-	score float64
-	skill int32
-	ev    evidence
+	rank
+	ev evidence
 }
 
-// ranksBefore is the candidates' order: higher fit first, ties by
-// registry order.
-func (c candidate) ranksBefore(d candidate) bool {
-	return c.score > d.score || c.score == d.score && c.skill < d.skill
+// rank is where a candidate ranks, its fit and skill, and (in a
+// pairWorker's lists) the slot its evidence is kept at.
+type rank struct {
+	score float64
+	skill int32
+	slot  int32
+}
+
+// before is the candidates' order: higher fit first, ties by registry
+// order.
+func (r rank) before(o rank) bool {
+	return r.score > o.score || r.score == o.score && r.skill < o.skill
 }
 
 // pairWorker is one core's part of the scan.
@@ -221,11 +228,11 @@ func (ps *pairScan) items() []trainItem {
 			merged = merged[:0]
 			for _, wk := range workers {
 				for _, r := range wk.best[p*ps.keep : p*ps.keep+int(wk.count[p])] {
-					merged = append(merged, candidate{score: r.score, skill: r.skill, ev: wk.evs[p*ps.keep+int(r.slot)]})
+					merged = append(merged, candidate{rank: r, ev: wk.evs[p*ps.keep+int(r.slot)]})
 				}
 			}
 			slices.SortFunc(merged, func(a, b candidate) int {
-				if a.ranksBefore(b) {
+				if a.before(b.rank) {
 					return -1
 				}
 				return 1 // no two candidates of a text share a skill
@@ -389,7 +396,7 @@ func settled(cen float32, top [2]uint64, hint, neg float64) evidence {
 }
 
 // fold adds a settled candidate to position p's best, keeping the first
-// keep in ranksBefore's order.
+// keep in rank order.
 func (wk *pairWorker) fold(ps *pairScan, p int, skill int32, ev *evidence) {
 	r := rank{score: ps.w.fit(*ev), skill: skill}
 	k := ps.keep
@@ -413,19 +420,6 @@ func (wk *pairWorker) fold(ps *pairScan, p int, skill int32, ev *evidence) {
 	if int(wk.count[p]) == k {
 		wk.floor[p] = best[k-1]
 	}
-}
-
-// rank is where a candidate ranks, its fit and skill, and the slot its
-// evidence is kept at.
-type rank struct {
-	score float64
-	skill int32
-	slot  int32
-}
-
-// before is ranksBefore for ranks.
-func (r rank) before(o rank) bool {
-	return r.score > o.score || r.score == o.score && r.skill < o.skill
 }
 
 // positivePairs is route's pass over the later texts of one skill when

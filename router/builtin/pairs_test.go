@@ -90,7 +90,7 @@ func itemsAlone(m *model, w scoreWeights, maxCands int) []trainItem {
 		}
 		var best []candidate
 		for _, f := range bestScores(nil, n, w, evs) {
-			best = append(best, candidate{score: f.score, skill: int32(f.skill), ev: evs[f.skill]})
+			best = append(best, candidate{rank: rank{score: f.score, skill: int32(f.skill)}, ev: evs[f.skill]})
 		}
 		items[t] = m.trainingItem(t, best, evs[m.texts[t].skill])
 	}
