@@ -54,7 +54,7 @@ var _ = g.Describe("recall postings", func() {
 					q[j] = float32(rng.NormFloat64())
 				}
 			}
-			got := ix.postingScores(q, buf)
+			got := ix.postingScores(q, appendNonZero(nil, q), buf)
 			want := make([]float32, len(ix.rows))
 			for i, r := range ix.rows {
 				if r[0] == r[1] {
