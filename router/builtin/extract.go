@@ -457,7 +457,8 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	}
 	// Dates are found even for a skill without date params, so their
 	// digits ("11月3日") are not taken for numbers.
-	ds := assignDates(p, lower, dates, taken, out)
+	var dsRoom [4]dateSpan // a request's usual dates, kept off the heap
+	ds := assignDates(p, lower, dates, taken, out, dsRoom[:0])
 	assignDateTimes(p, text, ds, taken, out)
 	assignEnums(p, text, lower, taken, out)
 	if p.hasNumbers {
@@ -536,9 +537,10 @@ func findPattern(pp *propPlan, text string) (string, span, bool) {
 
 // assignDates fills date properties: a start/end pair from a range ("上周",
 // "last 7 days"), from two dates ("from 2026-11-01 to 2026-11-15") or from
-// one day (both ends); a single date property from the first date.
-func assignDates(p *extractPlan, lower string, found []dateSpan, taken *spans, out map[string]any) []dateSpan {
-	var ds []dateSpan
+// one day (both ends); a single date property from the first date. The
+// dates it used are appended to ds (an empty slice with room) and
+// returned; nil when it used none.
+func assignDates(p *extractPlan, lower string, found []dateSpan, taken *spans, out map[string]any, ds []dateSpan) []dateSpan {
 	dated := slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.kind == propDate })
 	countsTime := slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.counts != "" })
 	for _, d := range found {
