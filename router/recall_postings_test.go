@@ -76,3 +76,36 @@ var _ = g.Describe("recall postings", func() {
 		}
 	})
 })
+
+// normNonZero passes over runs of zeros; its norm and dimensions must be
+// those of reading every entry.
+var _ = g.Describe("a request embedding's norm and non-zero dimensions", func() {
+	g.It("are those of reading every entry, whatever the zeros, signed zeros and length", func() {
+		rng := rand.New(rand.NewPCG(15, 4))
+		for trial := range 2000 {
+			v := make([]float32, rng.IntN(70))
+			for j := range v {
+				switch rng.IntN(8) {
+				case 0:
+					v[j] = float32(rng.NormFloat64())
+				case 1:
+					v[j] = float32(math.Copysign(0, -1))
+				case 2:
+					v[j] = math.SmallestNonzeroFloat32
+				}
+			}
+			var sum float64
+			var want []int32
+			for j, x := range v {
+				sum += float64(x) * float64(x)
+				if x != 0 {
+					want = append(want, int32(j))
+				}
+			}
+			n, got := normNonZero(v, nil)
+			Expect(math.Float64bits(n)).To(Equal(math.Float64bits(math.Sqrt(sum))), "trial %d", trial)
+			Expect(got).To(Equal(want), "trial %d", trial)
+			Expect(appendNonZero(nil, v)).To(Equal(want), "trial %d", trial)
+		}
+	})
+})
