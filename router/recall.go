@@ -512,28 +512,13 @@ func (ix *recallIndex) postingScores(q []float32, nz []int32, buf *routeScratch)
 // one pass.
 func normNonZero(v []float32, nz []int32) (float64, []int32) {
 	var sum float64
-	add := func(from int, part []float32) {
-		for i, x := range part {
-			if x != 0 {
-				// Zeros add +0 to the sum: leaving them out changes no bit.
-				sum += float64(x) * float64(x)
-				nz = append(nz, int32(from+i))
-			}
+	for j, x := range v {
+		if x != 0 {
+			// Zeros add +0 to the sum: leaving them out changes no bit.
+			sum += float64(x) * float64(x)
+			nz = append(nz, int32(j))
 		}
 	}
-	// A request's embedding is mostly zeros: eight entries of +0 at a
-	// time are passed over with one test (a -0 takes the entry-by-entry
-	// path, which skips it as well).
-	j := 0
-	for ; j+8 <= len(v); j += 8 {
-		c := v[j : j+8 : j+8]
-		if math.Float32bits(c[0])|math.Float32bits(c[1])|math.Float32bits(c[2])|math.Float32bits(c[3])|
-			math.Float32bits(c[4])|math.Float32bits(c[5])|math.Float32bits(c[6])|math.Float32bits(c[7]) == 0 {
-			continue
-		}
-		add(j, c)
-	}
-	add(j, v[j:])
 	return math.Sqrt(sum), nz
 }
 

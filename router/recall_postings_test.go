@@ -77,7 +77,7 @@ var _ = g.Describe("recall postings", func() {
 	})
 })
 
-// normNonZero passes over runs of zeros; its norm and dimensions must be
+// normNonZero leaves zeros out of the sum; its norm and dimensions must be
 // those of reading every entry.
 var _ = g.Describe("a request embedding's norm and non-zero dimensions", func() {
 	g.It("are those of reading every entry, whatever the zeros, signed zeros and length", func() {
