@@ -62,10 +62,34 @@ func (rt *routing) explainDropped(ctx context.Context) error {
 	var room [8]string
 	recalled := room[:0] // the allowed skills recall would pass to a judge
 	askedByTrigger := false
+	// The skills policy dropped are few: a ranked skill is one of them or
+	// kept, found by comparing names with them rather than by a lookup
+	// and a search of the kept ones per skill. Names are unique in a
+	// skill set (byName has one entry a skill); otherwise by lookup.
+	var droppedRoom [8]*registry.Skill
+	droppedSkills := droppedRoom[:0]
+	unique := len(rt.set.byName) == len(all)
+	if unique {
+		for _, s := range all {
+			if !slices.Contains(rt.kept, s) {
+				droppedSkills = append(droppedSkills, s)
+			}
+		}
+	}
 	for i := range ranked {
 		c := &ranked[i]
-		s := rt.set.byName[c.Skill]
-		if slices.Contains(rt.kept, s) {
+		var s *registry.Skill
+		var kept bool
+		if unique {
+			k := slices.IndexFunc(droppedSkills, func(d *registry.Skill) bool { return d.Name == c.Skill })
+			if kept = k < 0; !kept {
+				s = droppedSkills[k]
+			}
+		} else {
+			s = rt.set.byName[c.Skill]
+			kept = slices.Contains(rt.kept, s)
+		}
+		if kept {
 			if best == nil {
 				best = c
 			}

@@ -1,7 +1,6 @@
 package router
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -124,12 +123,14 @@ type triggerIndex struct {
 	skills [][]trigger             // by place
 }
 
-// trigger is one compiled trigger and what every match of it contains
-// (prefilter.Required; nil when nothing can be checked exactly: the
-// regexp always runs).
+// trigger is one compiled trigger, searched through its prefilters: not
+// in text without what every match of it contains (prefilter.Required),
+// and only in the runs of runes a match can be made of when its matches
+// are made of few kinds (prefilter.AlphabetOf; an id trigger such as
+// `(?i)\bORD-\d{8}\b` is tried in a few short windows, not at every
+// position of the request).
 type trigger struct {
-	re      *regexp.Regexp
-	clauses prefilter.Clauses
+	filtered prefilter.Filtered
 }
 
 func newTriggerIndex(skills []*registry.Skill) triggerIndex {
@@ -138,7 +139,7 @@ func newTriggerIndex(skills []*registry.Skill) triggerIndex {
 		var ts []trigger
 		for _, t := range s.Triggers {
 			if t.Re != nil {
-				ts = append(ts, trigger{re: t.Re, clauses: prefilter.Required(t.Re)})
+				ts = append(ts, trigger{filtered: prefilter.Filter(t.Re)})
 			}
 		}
 		if len(ts) == 0 {
@@ -156,13 +157,10 @@ func newTriggerIndex(skills []*registry.Skill) triggerIndex {
 }
 
 // matchesAny reports whether one of ts matches text, trying a regexp only
-// when the text holds what every match of it holds.
+// where it can match.
 func matchesAny(ts []trigger, text string) bool {
 	for _, t := range ts {
-		if !t.clauses.Hold(text) {
-			continue
-		}
-		if t.re.MatchString(text) {
+		if t.filtered.MatchString(text) {
 			return true
 		}
 	}

@@ -52,6 +52,10 @@ type recallIndex struct {
 	// order is each skill's registry position, the tie-break that keeps
 	// rankings deterministic.
 	order map[string]int
+	// skills are the indexed skills by registry position, each where
+	// order places its name (nil at a position a later skill of the same
+	// name took), so identity stands for a lookup by name.
+	skills []*registry.Skill
 }
 
 // recallDoc is one text a skill is recalled by.
@@ -88,6 +92,12 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	for i, s := range skills {
 		ix.order[s.Name] = i
 		docs = append(docs, skillDocs(s)...)
+	}
+	ix.skills = make([]*registry.Skill, len(skills))
+	for i, s := range skills {
+		if ix.order[s.Name] == i {
+			ix.skills[i] = s
+		}
 	}
 	db := chromem.NewDB()
 	coll, err := db.CreateCollection("skills", nil, chromem.EmbeddingFunc(embed))
@@ -252,24 +262,70 @@ func norm(v []float32) float64 {
 // request (from scores), best first, ties broken by registry order. Skills
 // without any indexed document (or every skill, when the query embeds to
 // nothing) score 0. The ranking is appended to dst (nil: a new list).
+//
+// It runs two or three times a request (the judge's candidates, the
+// diagnosis of dropped skills), so it sorts plain integers: the rounded
+// score, the registry position and the place in allowed packed into one
+// key, which orders as the comparison of byComparison does. byComparison
+// ranks what does not pack (a score out of range, a huge list).
 func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int, dst []Candidate) []Candidate {
 	if k <= 0 || k > len(allowed) {
 		k = len(allowed)
 	}
-	// Each skill's registry position is looked up once (0 for one the
-	// index does not know), not at every comparison of the sort.
-	var room [32]orderedCandidate
-	ranked := room[:0]
+	var room [32]Candidate
+	var keyRoom [32]uint64
+	cands, keys := room[:0], keyRoom[:0]
 	if len(allowed) > len(room) {
-		ranked = make([]orderedCandidate, 0, len(allowed))
+		cands, keys = make([]Candidate, 0, len(allowed)), make([]uint64, 0, len(allowed))
 	}
-	for _, s := range allowed {
-		i, ok := ix.order[s.Name]
+	packs := len(allowed) <= rankField
+	next := 0
+	for n, s := range allowed {
+		i, ok := ix.position(s, &next)
 		var sc float32
 		if ok && best != nil {
 			sc = best[i]
 		}
-		ranked = append(ranked, orderedCandidate{Candidate{Skill: s.Name, Score: round4(float64(sc))}, i})
+		// round4, its integer kept for the key.
+		r := math.Round(float64(sc) * 1e4)
+		cands = append(cands, Candidate{Skill: s.Name, Score: r / 1e4})
+		if !(r > -rankField && r < rankField) || i >= rankField {
+			packs = false // NaN too
+		}
+		if packs {
+			// Best first: a higher score is a smaller key.
+			keys = append(keys, uint64(rankField-int64(r))<<(2*rankBits)|uint64(i)<<rankBits|uint64(n))
+		}
+	}
+	out := dst[:0]
+	if cap(out) < k {
+		out = make([]Candidate, 0, k)
+	}
+	if !packs {
+		return ix.byComparison(cands, k, out)
+	}
+	slices.Sort(keys)
+	for _, key := range keys[:k] {
+		out = append(out, cands[key&(rankField-1)])
+	}
+	return out
+}
+
+// rankBits is the width of each field of a rank key below the score's:
+// registry position and place in allowed; the score takes the rest (its
+// rounded value plus rankField stays below 2^(64-2*rankBits)).
+const (
+	rankBits  = 21
+	rankField = 1 << rankBits
+)
+
+// byComparison is rank's ordering by comparison: score first, then
+// registry position (0 for a skill the index does not know), stable
+// otherwise; the top k are appended to out.
+func (ix *recallIndex) byComparison(cands []Candidate, k int, out []Candidate) []Candidate {
+	ranked := make([]orderedCandidate, len(cands))
+	for n, c := range cands {
+		ranked[n] = orderedCandidate{c, ix.order[c.Skill]}
 	}
 	slices.SortStableFunc(ranked, func(a, b orderedCandidate) int {
 		if a.Score != b.Score {
@@ -280,14 +336,28 @@ func (ix *recallIndex) rank(best []float32, allowed []*registry.Skill, k int, ds
 		}
 		return a.order - b.order
 	})
-	out := dst[:0]
-	if cap(out) < len(allowed) {
-		out = make([]Candidate, 0, len(allowed))
-	}
-	for _, c := range ranked {
+	for _, c := range ranked[:k] {
 		out = append(out, c.Candidate)
 	}
-	return out[:k]
+	return out
+}
+
+// position is skill s's registry position in the index (its order, found
+// by name), or false when the index does not know it. Allowed skills
+// usually come in registry order, so the few positions from *next on are
+// tried first, by identity; *next moves past the one found.
+func (ix *recallIndex) position(s *registry.Skill, next *int) (int, bool) {
+	for j := *next; j < len(ix.skills) && j < *next+4; j++ {
+		if ix.skills[j] == s {
+			*next = j + 1
+			return j, true
+		}
+	}
+	i, ok := ix.order[s.Name]
+	if ok {
+		*next = i + 1
+	}
+	return i, ok
 }
 
 // orderedCandidate is a candidate with its skill's registry position.
@@ -301,6 +371,7 @@ type orderedCandidate struct {
 // by skill, and the ranking diagnosis reads.
 type routeScratch struct {
 	query, dots, best []float32
+	nz                []int32 // the request's non-zero dimensions
 	ranked            []Candidate
 }
 
@@ -339,10 +410,11 @@ func (ix *recallIndex) scores(ctx context.Context, text string, buf *routeScratc
 	if len(q) != ix.dim {
 		return nil, fmt.Errorf("query recall index: the request embeds to %d dimensions, the index has %d", len(q), ix.dim)
 	}
-	// One pass for the length and the non-zero count; a vector unit
-	// rescales is counted again (a tiny entry may round to zero). A zero
+	// One pass for the length and the non-zero dimensions; a vector unit
+	// rescales is read again (a tiny entry may round to zero). A zero
 	// vector scores nothing.
-	n, nonZero := normCount(q)
+	n, nz := normNonZero(q, buf.nz[:0])
+	buf.nz = nz
 	if n == 0 {
 		return nil, nil
 	}
@@ -350,24 +422,18 @@ func (ix *recallIndex) scores(ctx context.Context, text string, buf *routeScratc
 		return nil, errors.New("embed request: the embedding holds a NaN or infinite entry")
 	}
 	if u := unit(q, n); &u[0] != &q[0] {
-		q, nonZero = u, countNonZero(u)
+		q, nz = u, appendNonZero(nz[:0], u)
+		buf.nz = nz
 	}
 	// A sparse index is kept only by dimension, and scored from there
 	// whatever the request.
 	if ix.post != nil {
-		return ix.postingScores(q, buf), nil
+		return ix.postingScores(q, nz, buf), nil
 	}
 	// Only the request's non-zero dimensions contribute; a dense request
 	// (a remote embedder's) is scanned whole.
-	dense := nonZero*2 > len(q)
-	var nz []int
-	if !dense {
-		nz = make([]int, 0, len(q)/2)
-		for j, x := range q {
-			if x != 0 {
-				nz = append(nz, j)
-			}
-		}
+	if len(nz)*2 > len(q) {
+		nz = nil
 	}
 	best := floats(buf.best, len(ix.rows))
 	buf.best = best
@@ -400,17 +466,31 @@ func (ix *recallIndex) scores(ctx context.Context, text string, buf *routeScratc
 // the products with a zero entry a row scan adds change no sum (adding a
 // signed zero to a sum that started at +0 leaves it as it is; every entry
 // is finite), so every score is bit for bit the scan's, for a sparse
-// request or a dense one.
-func (ix *recallIndex) postingScores(q []float32, buf *routeScratch) []float32 {
+// request or a dense one. nz are q's non-zero dimensions, ascending
+// (appendNonZero).
+func (ix *recallIndex) postingScores(q []float32, nz []int32, buf *routeScratch) []float32 {
 	p := ix.post
 	dots := floats(buf.dots, ix.nrows)
 	buf.dots = dots
-	for j, x := range q {
-		if x == 0 {
-			continue
+	for _, j := range nz {
+		x := q[j]
+		rows := p.row[p.start[j]:p.start[j+1]]
+		vals := p.val[p.start[j]:p.start[j+1]]
+		vals = vals[:len(rows)]
+		// Four rows at a time, as slices the compiler sees the bounds of:
+		// a posting list holds a row once, so each row's sum still gets
+		// its products in dimension order.
+		k := 0
+		for ; k+4 <= len(rows); k += 4 {
+			r := rows[k : k+4 : k+4]
+			v := vals[k : k+4 : k+4]
+			dots[r[0]] += float32(x * v[0])
+			dots[r[1]] += float32(x * v[1])
+			dots[r[2]] += float32(x * v[2])
+			dots[r[3]] += float32(x * v[3])
 		}
-		for k := p.start[j]; k < p.start[j+1]; k++ {
-			dots[p.row[k]] += float32(x * p.val[k])
+		for ; k < len(rows); k++ {
+			dots[rows[k]] += float32(x * vals[k])
 		}
 	}
 	best := floats(buf.best, len(ix.rows))
@@ -428,27 +508,28 @@ func (ix *recallIndex) postingScores(q []float32, buf *routeScratch) []float32 {
 	return best
 }
 
-// normCount is norm(v) and countNonZero(v) in one pass.
-func normCount(v []float32) (float64, int) {
+// normNonZero is norm(v), and v's non-zero dimensions appended to nz, in
+// one pass.
+func normNonZero(v []float32, nz []int32) (float64, []int32) {
 	var sum float64
-	n := 0
-	for _, x := range v {
-		sum += float64(x) * float64(x)
+	for j, x := range v {
 		if x != 0 {
-			n++
+			// Zeros add +0 to the sum: leaving them out changes no bit.
+			sum += float64(x) * float64(x)
+			nz = append(nz, int32(j))
 		}
 	}
-	return math.Sqrt(sum), n
+	return math.Sqrt(sum), nz
 }
 
-func countNonZero(v []float32) int {
-	n := 0
-	for _, x := range v {
+// appendNonZero appends v's non-zero dimensions to nz, ascending.
+func appendNonZero(nz []int32, v []float32) []int32 {
+	for j, x := range v {
 		if x != 0 {
-			n++
+			nz = append(nz, int32(j))
 		}
 	}
-	return n
+	return nz
 }
 
 // unit returns non-zero v, whose norm is n, scaled to length 1 as chromem

@@ -150,6 +150,66 @@ var _ = g.Describe("recall scores", func() {
 		}
 	})
 
+	g.It("rank by identity as by name: negative scores, rounded zeros keeping their sign, a stranger of a known name", func() {
+		ix := &recallIndex{order: map[string]int{}}
+		var all []*registry.Skill
+		for i := range 30 {
+			s := &registry.Skill{Name: "skill_" + string(rune('a'+i%26)) + string(rune('a'+i/26))}
+			ix.order[s.Name] = i
+			ix.skills = append(ix.skills, s)
+			all = append(all, s)
+		}
+		// Another skill of a known name: found by name, as before.
+		all = append(all, &registry.Skill{Name: all[3].Name}, &registry.Skill{Name: "not_indexed"})
+		rng := rand.New(rand.NewPCG(15, 2))
+		for trial := range 200 {
+			best := make([]float32, 30)
+			for i := range best {
+				switch rng.IntN(4) {
+				case 0:
+					best[i] = -float32(rng.IntN(3)) / 1e5 // rounds to -0 or 0
+				case 1:
+					best[i] = float32(rng.IntN(5)-2) / 4
+				default:
+					best[i] = float32(rng.NormFloat64())
+				}
+			}
+			allowed := append([]*registry.Skill(nil), all...)
+			if trial%2 == 0 {
+				rng.Shuffle(len(allowed), func(i, j int) { allowed[i], allowed[j] = allowed[j], allowed[i] })
+			}
+			allowed = allowed[:1+rng.IntN(len(allowed))]
+			var want []Candidate
+			for _, s := range allowed {
+				var sc float32
+				if i, ok := ix.order[s.Name]; ok {
+					sc = best[i]
+				}
+				want = append(want, Candidate{Skill: s.Name, Score: round4(float64(sc))})
+			}
+			slices.SortStableFunc(want, func(a, b Candidate) int {
+				if a.Score != b.Score {
+					return cmp.Compare(b.Score, a.Score)
+				}
+				return ix.order[a.Skill] - ix.order[b.Skill]
+			})
+			k := 1 + rng.IntN(len(allowed))
+			got := ix.rank(best, allowed, k, nil)
+			Expect(got).To(Equal(want[:k]))
+			for i := range got {
+				Expect(math.Signbit(got[i].Score)).To(Equal(math.Signbit(want[i].Score)), "trial %d place %d", trial, i)
+			}
+		}
+	})
+
+	g.It("rank a score too large for the packed key by comparison, as any other", func() {
+		ix := &recallIndex{order: map[string]int{"a": 0, "b": 1, "c": 2}}
+		skills := []*registry.Skill{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+		ix.skills = skills
+		got := ix.rank([]float32{0.5, 1e30, -1e30}, skills, 0, nil)
+		Expect(got).To(Equal([]Candidate{{Skill: "b", Score: round4(float64(float32(1e30)))}, {Skill: "a", Score: 0.5}, {Skill: "c", Score: round4(float64(float32(-1e30)))}}))
+	})
+
 	g.It("score nothing for a text that embeds to nothing, and refuse a vector of another length", func(ctx g.SpecContext) {
 		ix, err := buildIndex(ctx, skills, wordVector)
 		Expect(err).NotTo(HaveOccurred())

@@ -54,7 +54,7 @@ var _ = g.Describe("recall postings", func() {
 					q[j] = float32(rng.NormFloat64())
 				}
 			}
-			got := ix.postingScores(q, buf)
+			got := ix.postingScores(q, appendNonZero(nil, q), buf)
 			want := make([]float32, len(ix.rows))
 			for i, r := range ix.rows {
 				if r[0] == r[1] {
@@ -73,6 +73,39 @@ var _ = g.Describe("recall postings", func() {
 			for i := range want {
 				Expect(math.Float32bits(got[i])).To(Equal(math.Float32bits(want[i])), "trial %d skill %d", trial, i)
 			}
+		}
+	})
+})
+
+// normNonZero leaves zeros out of the sum; its norm and dimensions must be
+// those of reading every entry.
+var _ = g.Describe("a request embedding's norm and non-zero dimensions", func() {
+	g.It("are those of reading every entry, whatever the zeros, signed zeros and length", func() {
+		rng := rand.New(rand.NewPCG(15, 4))
+		for trial := range 2000 {
+			v := make([]float32, rng.IntN(70))
+			for j := range v {
+				switch rng.IntN(8) {
+				case 0:
+					v[j] = float32(rng.NormFloat64())
+				case 1:
+					v[j] = float32(math.Copysign(0, -1))
+				case 2:
+					v[j] = math.SmallestNonzeroFloat32
+				}
+			}
+			var sum float64
+			var want []int32
+			for j, x := range v {
+				sum += float64(x) * float64(x)
+				if x != 0 {
+					want = append(want, int32(j))
+				}
+			}
+			n, got := normNonZero(v, nil)
+			Expect(math.Float64bits(n)).To(Equal(math.Float64bits(math.Sqrt(sum))), "trial %d", trial)
+			Expect(got).To(Equal(want), "trial %d", trial)
+			Expect(appendNonZero(nil, v)).To(Equal(want), "trial %d", trial)
 		}
 	})
 })

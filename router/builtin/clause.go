@@ -55,6 +55,31 @@ func (p *extractPlan) novelClause(text string, taken *spans) (string, span, bool
 }
 
 func (p *extractPlan) novelHan(text string, c span, taken *spans) int {
+	if !utf8.ValidString(text[c.from:c.to]) {
+		return p.novelHanRunes(text, c, taken)
+	}
+	// Valid UTF-8: each rune's bytes are its encoding, so a pair of runes
+	// is looked up as the text's own bytes, without a rune list.
+	n := 0
+	prev := -1 // where the rune before starts
+	for at := c.from; at < c.to; {
+		r, size := utf8.DecodeRuneInString(text[at:c.to])
+		end := at + size
+		if isHan(r) && !strings.ContainsRune(functionChars, r) && !taken.overlaps(at, end) {
+			_, next := utf8.DecodeRuneInString(text[end:c.to])
+			if !(prev >= 0 && p.command[text[prev:end]] || end < c.to && p.command[text[at:end+next]]) {
+				n++
+			}
+		}
+		prev, at = at, end
+	}
+	return n
+}
+
+// novelHanRunes is novelHan read rune by rune from a rune list: for a
+// clause that is not valid UTF-8, whose bad bytes the list holds as
+// U+FFFD (three bytes each when offsets are counted).
+func (p *extractPlan) novelHanRunes(text string, c span, taken *spans) int {
 	rs := []rune(text[c.from:c.to])
 	offs := make([]int, len(rs)+1)
 	o := c.from

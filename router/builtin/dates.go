@@ -139,6 +139,9 @@ func appendDates(dst []dateSpan, lower string, now time.Time) []dateSpan {
 		if !d.absolute {
 			continue
 		}
+		if !mayContinueDay(lower[d.to:]) {
+			continue
+		}
 		m := continuedDay.FindStringSubmatchIndex(lower[d.to:])
 		if m == nil {
 			continue
@@ -235,7 +238,7 @@ func digitThen(words ...string) func(string) bool {
 			if !isDigitByte(s[i]) {
 				continue
 			}
-			rest := strings.TrimLeft(s[i+1:], "\t\n\f\r ")
+			rest := trimSpaceClass(s[i+1:])
 			for _, w := range words {
 				if strings.HasPrefix(rest, w) {
 					return true
@@ -245,6 +248,32 @@ func digitThen(words ...string) func(string) bool {
 		return false
 	}
 }
+
+// trimSpaceClass drops the leading \s of a regexp ([\t\n\f\r ]), byte
+// by byte: strings.TrimLeft with a cutset builds its set on every call,
+// and a shape check calls it at every digit.
+func trimSpaceClass(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	return s[i:]
+}
+
+// mayContinueDay is false for text continuedDay cannot match: one that,
+// past its leading \s, does not start with a range word or dash.
+func mayContinueDay(s string) bool {
+	rest := trimSpaceClass(s)
+	for _, w := range continuedDayWords {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// continuedDayWords are the ways continuedDay's range is written.
+var continuedDayWords = []string{"到", "至", "~", "～", "-", "—"}
 
 func contains(sub string) func(string) bool {
 	return func(s string) bool { return strings.Contains(s, sub) }

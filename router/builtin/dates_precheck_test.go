@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"time"
 
@@ -71,5 +72,26 @@ var _ = Describe("date pre-checks", func() {
 			}
 		}
 		Expect(skipped).To(BeNumerically(">", 100000))
+	})
+})
+
+var _ = Describe("the day-range pre-checks", func() {
+	It("turn away only text the regexps cannot match", func() {
+		texts := madeUpTexts(11, 30000, strings.Split("到|至|~|～|-|—| |\t|\n|\f|\r|\v|3|12|日|号|x|月|\u00a0|中", "|"))
+		continued, shaped := 0, 0
+		dayMarker := regexp.MustCompile(`\d\s*(?:日|号)`)
+		for _, t := range texts {
+			if continuedDay.MatchString(t) {
+				continued++
+				Expect(mayContinueDay(t)).To(BeTrue(), "%q", t)
+			}
+			if dayMarker.MatchString(t) {
+				shaped++
+			}
+			Expect(digitThen("日", "号")(t)).To(Equal(dayMarker.MatchString(t)), "%q", t)
+			Expect(trimSpaceClass(t)).To(Equal(strings.TrimLeft(t, "\t\n\f\r ")), "%q", t)
+		}
+		Expect(continued).To(BeNumerically(">", 100))
+		Expect(shaped).To(BeNumerically(">", 100))
 	})
 })

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/routebench/routebench/router/internal/prefilter"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -104,13 +105,14 @@ type propPlan struct {
 	integer   bool
 	terms     []enumTerm // enum, longest first
 	date      dateRole
-	layout    string         // how a date or time property is written
-	sub       *extractPlan   // an object's (or an array's objects') own properties
-	anchor    *regexp.Regexp // the pattern as written
-	prefix    string         // anchor.LiteralPrefix(): every match begins with it
-	loose     *memoRegexp    // the pattern unanchored, case-insensitive; nil when too weak to search with
-	cues      []string       // words that name a number ("replica", "副本", "元")
-	nameCues  []string       // the parts of the property's name, the strongest cues
+	layout    string           // how a date or time property is written
+	sub       *extractPlan     // an object's (or an array's objects') own properties
+	anchor    *regexp.Regexp   // the pattern as written
+	prefix    string           // anchor.LiteralPrefix(): every match begins with it
+	loose     *memoRegexp      // the pattern unanchored, case-insensitive; nil when too weak to search with
+	pattern   *compiledPattern // what anchor, prefix and loose come from; nil for other kinds
+	cues      []string         // words that name a number ("replica", "副本", "元")
+	nameCues  []string         // the parts of the property's name, the strongest cues
 	required  bool
 	role      stringRole
 	class     nameClass    // the kind of proper name a string property holds
@@ -334,7 +336,7 @@ func compilePattern(pp *propPlan, pat string) bool {
 	if cp.anchor == nil {
 		return false
 	}
-	pp.anchor, pp.prefix, pp.loose = cp.anchor, cp.prefix, cp.loose
+	pp.anchor, pp.prefix, pp.loose, pp.pattern = cp.anchor, cp.prefix, cp.loose, cp
 	return true
 }
 
@@ -348,6 +350,23 @@ type compiledPattern struct {
 	anchor *regexp.Regexp
 	prefix string
 	loose  *memoRegexp
+	// need is what every match of anchor holds (nil: nothing known), so
+	// a text or token without it is not tried: a pattern without a
+	// literal prefix (a handle such as first.last) would run on every
+	// token of every request.
+	need prefilter.Clauses
+	// found remembers the values found in the last texts: every close
+	// candidate whose schema uses the pattern (the order skills' ORD-…)
+	// looks for it in the same request.
+	found memoOf[patternFound]
+}
+
+// patternFound is findPattern's answer, the value boxed once for every
+// params map it goes into.
+type patternFound struct {
+	value any
+	at    span
+	ok    bool
 }
 
 func newCompiledPattern(pat string) *compiledPattern {
@@ -355,7 +374,7 @@ func newCompiledPattern(pat string) *compiledPattern {
 	if err != nil {
 		return &compiledPattern{}
 	}
-	cp := &compiledPattern{anchor: anchor}
+	cp := &compiledPattern{anchor: anchor, need: prefilter.Required(anchor)}
 	cp.prefix, _ = anchor.LiteralPrefix()
 	core := strings.TrimSuffix(strings.TrimPrefix(pat, "^"), "$")
 	literal := 0
@@ -449,15 +468,16 @@ func (p *extractPlan) fill(text, lower string, dates []dateSpan, known map[strin
 	assignExplicit(p, text, taken, out)
 	for i := range p.props {
 		if pp := &p.props[i]; pp.kind == propPattern {
-			if v, sp, ok := findPattern(pp, text); ok {
-				out[pp.name] = v
-				taken.add(sp.from, sp.to)
+			if f := patternIn(pp, text); f.ok {
+				out[pp.name] = f.value
+				taken.add(f.at.from, f.at.to)
 			}
 		}
 	}
 	// Dates are found even for a skill without date params, so their
 	// digits ("11月3日") are not taken for numbers.
-	ds := assignDates(p, lower, dates, taken, out)
+	var dsRoom [4]dateSpan // a request's usual dates, kept off the heap
+	ds := assignDates(p, lower, dates, taken, out, dsRoom[:0])
 	assignDateTimes(p, text, ds, taken, out)
 	assignEnums(p, text, lower, taken, out)
 	if p.hasNumbers {
@@ -502,16 +522,37 @@ func (p *extractPlan) unfilled(out map[string]any, kind propKind) iter.Seq[*prop
 	}
 }
 
+// patternIn is findPattern's value for text, remembered by the pattern.
+func patternIn(pp *propPlan, text string) patternFound {
+	if pp.pattern == nil {
+		v, sp, ok := findPattern(pp, text)
+		return patternFound{value: v, at: sp, ok: ok}
+	}
+	return pp.pattern.found.recall(text, func(text string) patternFound {
+		v, sp, ok := findPattern(pp, text)
+		if !ok {
+			return patternFound{}
+		}
+		return patternFound{value: v, at: sp, ok: true}
+	})
+}
+
 // findPattern finds a value matching the property's pattern: a whole
 // token first (so "^/" finds a path), then, for id-like patterns, a match
 // inside text, upper-cased when the pattern wants it ("ord-20261103").
+// What it finds depends on the pattern and text alone.
 func findPattern(pp *propPlan, text string) (string, span, bool) {
-	// A token without the literal every match begins with cannot match,
-	// and a text without it holds no such token.
-	if strings.Contains(text, pp.prefix) {
+	// A token without the literal every match begins with, or without
+	// what every match holds, cannot match, and a text without them holds
+	// no such token.
+	var need prefilter.Clauses
+	if pp.pattern != nil {
+		need = pp.pattern.need
+	}
+	if strings.Contains(text, pp.prefix) && need.Hold(text) {
 		for tok := range rawTokens(text) {
 			v := text[tok.from:tok.to]
-			if strings.Contains(v, pp.prefix) && pp.anchor.MatchString(v) {
+			if strings.Contains(v, pp.prefix) && need.Hold(v) && pp.anchor.MatchString(v) {
 				return v, tok, true
 			}
 		}
@@ -536,9 +577,10 @@ func findPattern(pp *propPlan, text string) (string, span, bool) {
 
 // assignDates fills date properties: a start/end pair from a range ("上周",
 // "last 7 days"), from two dates ("from 2026-11-01 to 2026-11-15") or from
-// one day (both ends); a single date property from the first date.
-func assignDates(p *extractPlan, lower string, found []dateSpan, taken *spans, out map[string]any) []dateSpan {
-	var ds []dateSpan
+// one day (both ends); a single date property from the first date. The
+// dates it used are appended to ds (an empty slice with room) and
+// returned; nil when it used none.
+func assignDates(p *extractPlan, lower string, found []dateSpan, taken *spans, out map[string]any, ds []dateSpan) []dateSpan {
 	dated := slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.kind == propDate })
 	countsTime := slices.ContainsFunc(p.props, func(pp propPlan) bool { return pp.counts != "" })
 	for _, d := range found {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -260,12 +261,38 @@ func appendQuotedClip(b []byte, s string, n int) []byte {
 	k := 0
 	for i := range s {
 		if k == n {
-			b = strconv.AppendQuote(b, s[:i])
+			b = appendQuoted(b, s[:i])
 			return append(b[:len(b)-1], "…\""...)
 		}
 		k++
 	}
-	return strconv.AppendQuote(b, s)
+	return appendQuoted(b, s)
+}
+
+// appendQuoted is strconv.AppendQuote. A registry text is usually
+// printable ASCII and CJK ideographs, which AppendQuote copies as they
+// are (but '"' and '\\'); such a text is copied here, without the
+// printability tables AppendQuote searches rune by rune, and any other
+// text is left to AppendQuote.
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < ' ' || c > '~' || c == '"' || c == '\\' {
+				return strconv.AppendQuote(b, s)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !inUnifiedIdeographs(r) { // printable, a spec checks every one
+			return strconv.AppendQuote(b, s)
+		}
+		i += size
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

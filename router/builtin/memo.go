@@ -127,10 +127,16 @@ func (r *memoRegexp) firstSubmatchIndex(s string) []int {
 	return m[0]
 }
 
-// lastDate remembers the last date formatted for a param, boxed: the same
-// day is written for each close candidate that has a date param.
-var lastDate struct {
-	mu     sync.Mutex
+// lastDates remembers the last dates formatted for a param, boxed: the
+// same days are written for each close candidate that has date params,
+// and a range's start and end take turns, so two are remembered.
+var lastDates struct {
+	mu   sync.Mutex
+	last [2]formattedDate
+	next int // the entry the next new date replaces
+}
+
+type formattedDate struct {
 	day    time.Time
 	layout string
 	value  any
@@ -138,16 +144,19 @@ var lastDate struct {
 
 // formatted is day.Format(layout) as an any.
 func formatted(day time.Time, layout string) any {
-	lastDate.mu.Lock()
-	if lastDate.value != nil && lastDate.day == day && lastDate.layout == layout {
-		v := lastDate.value
-		lastDate.mu.Unlock()
-		return v
+	lastDates.mu.Lock()
+	for i := range lastDates.last {
+		if e := &lastDates.last[i]; e.value != nil && e.day == day && e.layout == layout {
+			v := e.value
+			lastDates.mu.Unlock()
+			return v
+		}
 	}
-	lastDate.mu.Unlock()
+	lastDates.mu.Unlock()
 	var v any = day.Format(layout)
-	lastDate.mu.Lock()
-	lastDate.day, lastDate.layout, lastDate.value = day, layout, v
-	lastDate.mu.Unlock()
+	lastDates.mu.Lock()
+	lastDates.last[lastDates.next] = formattedDate{day: day, layout: layout, value: v}
+	lastDates.next = 1 - lastDates.next
+	lastDates.mu.Unlock()
 	return v
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -56,6 +57,19 @@ var _ = Describe("a date formatted for a param", func() {
 				Expect(formatted(d, layout)).To(Equal(d.Format(layout)))
 			}
 		}
+	})
+
+	It("formats a range's start and end once, however often they take turns", func() {
+		start, end := time.Date(2031, 5, 2, 0, 0, 0, 0, time.UTC), time.Date(2031, 5, 6, 0, 0, 0, 0, time.UTC)
+		formatted(start, "2006-01-02")
+		formatted(end, "2006-01-02")
+		allocs := testing.AllocsPerRun(100, func() {
+			formatted(start, "2006-01-02")
+			formatted(end, "2006-01-02")
+		})
+		Expect(allocs).To(BeZero())
+		Expect(formatted(start, "2006-01-02")).To(Equal("2031-05-02"))
+		Expect(formatted(end, "2006-01-02")).To(Equal("2031-05-06"))
 	})
 })
 

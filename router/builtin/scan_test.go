@@ -130,6 +130,34 @@ var _ = Describe("a params pattern's literal prefix", func() {
 	})
 })
 
+var _ = Describe("a params pattern found in a request", func() {
+	It("is what trying every token and match finds, remembered or not, with or without the pre-check", func() {
+		texts := madeUpTexts(7, 20000, strings.Split("ORD-| ord-|TCK-|/|x|1|12345678|204518|0042| |-|zhang.wei|.|wei|a_b|INC-|\u212a|/static|中|, ", "|"))
+		for _, pat := range []string{`^ORD-\d{8}$`, `^TCK-\d{6}$`, `^/`, `^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$`, `^INC-\d{4}$`, `^[a-z]+$`} {
+			remembered := propPlan{kind: propPattern}
+			Expect(compilePattern(&remembered, pat)).To(BeTrue())
+			bare := remembered
+			bare.pattern = nil // no memo, no pre-check: every token is tried
+			found := 0
+			for i, t := range texts {
+				v, sp, ok := findPattern(&bare, t)
+				got := patternIn(&remembered, t)
+				Expect(got.ok).To(Equal(ok), "%s %q", pat, t)
+				if ok {
+					found++
+					Expect(got.value).To(Equal(v), "%s %q", pat, t)
+					Expect(got.at).To(Equal(sp), "%s %q", pat, t)
+				}
+				if i%3 == 0 { // asked again, as the next close candidate asks
+					Expect(patternIn(&remembered, t)).To(Equal(got))
+				}
+			}
+			Expect(found).To(BeNumerically(">", 0), pat)
+		}
+		Expect(newCompiledPattern(`^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$`).need).NotTo(BeNil())
+	})
+})
+
 var _ = Describe("the numbers pre-check", func() {
 	It("passes every text numberRe matches in", func() {
 		texts := madeUpTexts(5, 30000, strings.Split("$|€|¥|￥| |,|.|1|42|1,000|.5|零|一|两|十|百|千|万|x|中|e|-", "|"))

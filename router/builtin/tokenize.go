@@ -58,7 +58,11 @@ type token struct {
 
 // isHan reports whether r is a CJK ideograph; Chinese is tokenized by
 // characters because it has no spaces.
-func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+func isHan(r rune) bool { return r >= firstHan && unicode.Is(unicode.Han, r) }
+
+// firstHan is the lowest Han code point (the table is sorted): the runes
+// below it, every Latin letter among them, are answered without a search.
+var firstHan = rune(unicode.Han.R16[0].Lo)
 
 // isWordRune reports whether r belongs to a Latin-script word or number.
 func isWordRune(r rune) bool {

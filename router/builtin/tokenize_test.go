@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"unicode"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -108,5 +109,21 @@ var _ = Describe("sorting a text's features by hash", func() {
 			featurize(segment(text, nil), &l)
 			Expect(total).To(Equal(len(l)), text)
 		}
+	})
+})
+
+var _ = Describe("the rune classes' shortcuts", func() {
+	It("answer every rune as the Unicode tables do", func() {
+		var wrong []rune
+		for r := rune(0); r <= unicode.MaxRune; r++ {
+			if isHan(r) != unicode.Is(unicode.Han, r) ||
+				inUnifiedIdeographs(r) && (unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) || unicode.IsMark(r)) {
+				wrong = append(wrong, r)
+			}
+		}
+		Expect(wrong).To(BeEmpty())
+		Expect(isHan('中')).To(BeTrue())
+		Expect(inUnifiedIdeographs('中')).To(BeTrue())
+		Expect(casedLetter('É') && casedLetter('ж')).To(BeTrue())
 	})
 })

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -87,5 +88,17 @@ var _ = Describe("verdict JSON", func() {
 				Expect(string(appendQuotedClip([]byte("<"), s, n))).To(Equal("<"+strconv.Quote(clip(s, n))), "%q %d", s, n)
 			}
 		}
+		texts := madeUpTexts(31, 20000, strings.Split("看看|华东区|订单| |a|Z|~|\"|\\|\t|\x7f|\x00|é|\u3000|。|🙂|\xff|\xe4\xb8|一|\u9fff|\u4e00|\u9fa5", "|"))
+		for _, s := range texts {
+			Expect(string(appendQuotedClip([]byte("<"), s, 7))).To(Equal("<"+strconv.Quote(clip(s, 7))), "%q", s)
+			Expect(string(appendQuoted(nil, s))).To(Equal(strconv.Quote(s)), "%q", s)
+		}
+		var unprintable []rune
+		for r := rune(0x4E00); r <= 0x9FFF; r++ {
+			if !strconv.IsPrint(r) {
+				unprintable = append(unprintable, r)
+			}
+		}
+		Expect(unprintable).To(BeEmpty())
 	})
 })

@@ -32,6 +32,23 @@ func (f Filtered) FindAllIndex(text string) [][]int {
 	return f.findAll(text, func(s string) [][]int { return f.re.FindAllStringIndex(s, -1) })
 }
 
+// MatchString is re.MatchString(text): a match lies in one window, and
+// one found in a window is one of text.
+func (f Filtered) MatchString(text string) bool {
+	if !f.clauses.Hold(text) {
+		return false
+	}
+	if f.alpha == nil {
+		return f.re.MatchString(text)
+	}
+	for from, to := range f.windows(text) {
+		if f.re.MatchString(text[from:to]) {
+			return true
+		}
+	}
+	return false
+}
+
 // FindSubmatchIndex is re.FindStringSubmatchIndex(text).
 func (f Filtered) FindSubmatchIndex(text string) []int {
 	if !f.clauses.Hold(text) {

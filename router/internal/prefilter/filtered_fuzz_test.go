@@ -17,6 +17,8 @@ func FuzzFiltered(f *testing.F) {
 		{`(?i)\bk(\d+)\b`, "K7 \u212a8 k"},
 		{`[ ,]*(\d+|x)`, "a , 7,x \xff"},
 		{`(?i)inv-\d{3}|void`, "INV-123 vOiD"},
+		{`(?i)\bORD-\d{8}\b`, "查订单ORD-20261103的状态, ord-123456789 xORD-12345678"},
+		{`(?i)(refund|退款|退).{0,24}\bORD-\d{8}\b`, "给订单 ORD-20261103 退款, refund ORD-55501234"},
 	} {
 		f.Add(seed[0], seed[1])
 	}
@@ -37,6 +39,9 @@ func FuzzFiltered(f *testing.F) {
 		}
 		if got, want := fl.FindSubmatchIndex(text), re.FindStringSubmatchIndex(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q in %q: first match %v, the regexp finds %v", pattern, text, got, want)
+		}
+		if got, want := fl.MatchString(text), re.MatchString(text); got != want {
+			t.Fatalf("%q in %q: matches %v, the regexp says %v", pattern, text, got, want)
 		}
 	})
 }

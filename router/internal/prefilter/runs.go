@@ -251,17 +251,24 @@ func (a *Alphabet) runs(text string, yield func(from, to int) bool) {
 		return yield(max(from-1, 0), min(end+1, len(text)))
 	}
 	for i := 0; i < len(text); {
-		r, size := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
+		var in, key bool
+		size := 1
+		if c := text[i]; c < utf8.RuneSelf {
+			// Most of a request: the two tables read inline.
+			in, key = a.runes.ascii[c], a.key.ascii[c]
+		} else {
 			// Invalid UTF-8 decodes to U+FFFD, which no alphabet holds.
+			var r rune
 			r, size = utf8.DecodeRuneInString(text[i:])
+			in = a.runes.holds(r)
+			key = in && a.key.holds(r)
 		}
-		if a.runes.holds(r) {
+		if in {
 			if start < 0 {
 				start = i
 			}
 			n++
-			keyed = keyed || a.key.holds(r)
+			keyed = keyed || key
 		} else if !flush(i) {
 			return
 		}
