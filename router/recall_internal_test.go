@@ -130,22 +130,7 @@ var _ = g.Describe("recall scores", func() {
 			allowed := append([]*registry.Skill(nil), all...)
 			rng.Shuffle(len(allowed), func(i, j int) { allowed[i], allowed[j] = allowed[j], allowed[i] })
 			allowed = allowed[:10+rng.IntN(31)]
-			// The ranking by definition: score first, then registry order
-			// (0 for a skill the index does not know), stable otherwise.
-			var want []Candidate
-			for _, s := range allowed {
-				var sc float32
-				if i, ok := ix.order[s.Name]; ok {
-					sc = best[i]
-				}
-				want = append(want, Candidate{Skill: s.Name, Score: round4(float64(sc))})
-			}
-			slices.SortStableFunc(want, func(a, b Candidate) int {
-				if a.Score != b.Score {
-					return cmp.Compare(b.Score, a.Score)
-				}
-				return ix.order[a.Skill] - ix.order[b.Skill]
-			})
+			want := rankedByDefinition(ix, best, allowed)
 			Expect(ix.rank(best, allowed, 7, nil)).To(Equal(want[:7]))
 		}
 	})
@@ -179,20 +164,7 @@ var _ = g.Describe("recall scores", func() {
 				rng.Shuffle(len(allowed), func(i, j int) { allowed[i], allowed[j] = allowed[j], allowed[i] })
 			}
 			allowed = allowed[:1+rng.IntN(len(allowed))]
-			var want []Candidate
-			for _, s := range allowed {
-				var sc float32
-				if i, ok := ix.order[s.Name]; ok {
-					sc = best[i]
-				}
-				want = append(want, Candidate{Skill: s.Name, Score: round4(float64(sc))})
-			}
-			slices.SortStableFunc(want, func(a, b Candidate) int {
-				if a.Score != b.Score {
-					return cmp.Compare(b.Score, a.Score)
-				}
-				return ix.order[a.Skill] - ix.order[b.Skill]
-			})
+			want := rankedByDefinition(ix, best, allowed)
 			k := 1 + rng.IntN(len(allowed))
 			got := ix.rank(best, allowed, k, nil)
 			Expect(got).To(Equal(want[:k]))
@@ -295,3 +267,24 @@ var _ = g.Describe("building the recall index", func() {
 		Expect(err).To(MatchError("embed request: the embedding holds a NaN or infinite entry"))
 	})
 })
+
+// rankedByDefinition is recall's ranking by its definition: score first,
+// then registry order (0 for a skill the index does not know), stable
+// otherwise.
+func rankedByDefinition(ix *recallIndex, best []float32, allowed []*registry.Skill) []Candidate {
+	var want []Candidate
+	for _, s := range allowed {
+		var sc float32
+		if i, ok := ix.order[s.Name]; ok {
+			sc = best[i]
+		}
+		want = append(want, Candidate{Skill: s.Name, Score: round4(float64(sc))})
+	}
+	slices.SortStableFunc(want, func(a, b Candidate) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
+		}
+		return ix.order[a.Skill] - ix.order[b.Skill]
+	})
+	return want
+}
