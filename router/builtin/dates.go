@@ -70,8 +70,18 @@ var dateRules = []dateRule{
 }
 
 // continuedDay matches a range's second day written without its month:
-// the "到9日" of "11月3日到9日".
-var continuedDay = regexp.MustCompile(`^\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`)
+// the "到9日" of "11月3日到9日". Its range words are continuedDayWords,
+// which mayContinueDay looks for first.
+var continuedDay = regexp.MustCompile(`^\s*(?:` + quotedAlternation(continuedDayWords) + `)\s*(\d{1,2})\s*[日号]`)
+
+// quotedAlternation is words as a regexp alternation of literals.
+func quotedAlternation(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = regexp.QuoteMeta(w)
+	}
+	return strings.Join(quoted, "|")
+}
 
 // findDates lists the date expressions of lower (lowercased text) in text
 // order; where two overlap the longer wins.
@@ -272,7 +282,8 @@ func mayContinueDay(s string) bool {
 	return false
 }
 
-// continuedDayWords are the ways continuedDay's range is written.
+// continuedDayWords are the ways a range's second day is joined to its
+// first: continuedDay's alternatives.
 var continuedDayWords = []string{"到", "至", "~", "～", "-", "—"}
 
 func contains(sub string) func(string) bool {
