@@ -170,12 +170,6 @@ var _ = Describe("LoadSuites input files", func() {
 	})
 })
 
-// problemText is the whole message of a load error, for specs that look for
-// one problem among several.
-func problemText(err error) string {
-	return strings.Join(problemLines(err), "\n")
-}
-
 var _ = Describe("LoadConfig input files", func() {
 	var dir string
 	BeforeEach(func() { dir = GinkgoT().TempDir() })

@@ -253,18 +253,13 @@ type parsedFile struct {
 	split   *suiteSplit
 }
 
-// parseFiles reads and parses the files, handing each tree to use in file
-// order, so everything after stays deterministic. One tree at a time: a
-// parsed tree is many times its file's size (a 10 MB suite is well over
+// parseFilesWith reads and parses the files, handing each tree to use in
+// file order, so everything after stays deterministic. One tree at a time:
+// a parsed tree is many times its file's size (a 10 MB suite is well over
 // 100 MB of nodes), so holding every file's tree at once, or parsing the
 // next while one is used, made loading the peak of a large run's memory.
-func parseFiles(files []string, use func(parsedFile)) {
-	parseFilesWith(files, nil, 1, use)
-}
-
-// parseFilesWith is parseFiles with the files in whole parsed from their
-// whole tree, and ahead files (0 or 1) read and parsed before they are
-// used. A streamed load reads none ahead: its use of a file takes as long
+// The files in whole are parsed from their whole tree, and ahead files (0
+// or 1) are read and parsed before they are used. A streamed load reads none ahead: its use of a file takes as long
 // as routing the file's cases, and the next file's bytes would wait in
 // memory all that time.
 func parseFilesWith(files []string, whole map[string]bool, ahead int, use func(parsedFile)) {

@@ -2,9 +2,7 @@ package router_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -198,5 +196,3 @@ func names(skills []*registry.Skill) []string {
 	}
 	return out
 }
-
-func quoteAll(xs []string) string { return fmt.Sprintf("%q", strings.Join(xs, ",")) }

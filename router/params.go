@@ -182,20 +182,6 @@ func topField(path string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
 }
 
-// fieldsOf lists the params named by errors, in first-seen order; errors
-// about the params object as a whole name no field.
-func fieldsOf(errs []Error) []string {
-	var out []string
-	for _, e := range errs {
-		f := topField(e.Path)
-		if f == "" || slices.Contains(out, f) {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
 // withoutNulls is dropNulls for params no one else holds (a judge's fresh
 // answer): the map itself when it has no null, so an acting decision does
 // not copy its params.

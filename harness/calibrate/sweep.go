@@ -63,19 +63,6 @@ func (c *Counts) add(r *Record, o *Outcome) {
 	}
 }
 
-func (c *Counts) plus(o Counts) {
-	c.N += o.N
-	c.Acts += o.Acts
-	c.WrongExec += o.WrongExec
-	c.Clarifications += o.Clarifications
-	c.Refusals += o.Refusals
-	c.Correct += o.Correct
-	c.ActExpected += o.ActExpected
-	c.ActCorrect += o.ActCorrect
-	c.RefuseExpected += o.RefuseExpected
-	c.RefuseRecalled += o.RefuseRecalled
-}
-
 func frac(k, n int) float64 {
 	if n == 0 {
 		return 0

@@ -145,15 +145,3 @@ func skipSeparators(data []byte, off int64) int64 {
 	}
 	return off
 }
-
-// rootKind is '[' or '{' for a JSON array or object at the root, else 0.
-func rootKind(data []byte) byte {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	if len(t) == 0 {
-		return 0
-	}
-	if t[0] == '[' || t[0] == '{' {
-		return t[0]
-	}
-	return 0
-}

@@ -14,11 +14,6 @@ func extractFor(skill, text string) map[string]any {
 	return ExtractParams(skillNamed(testRegistry(), skill), text, testNow)
 }
 
-// dateRange is what a date expression fills on a start/end skill.
-func dateRange(start, end string) map[string]any {
-	return map[string]any{"start": start, "end": end}
-}
-
 var _ = Describe("ExtractParams", func() {
 	DescribeTable("relative dates, now = Monday 2026-11-30 10:00 +08:00",
 		func(text, start, end string) {
