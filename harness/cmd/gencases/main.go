@@ -5,6 +5,7 @@
 //
 //	go run ./harness/cmd/gencases -n 10000 -out /tmp/cases
 //	go run ./harness/cmd/gencases -n 1000000 -versions fixtures/ops/prompts/v2 -out /tmp/cases
+//	go run ./harness/cmd/gencases -n 10000 -skills 1000 -out /tmp/cases  # a made-up 1,000-skill registry
 //	routebench run --config /tmp/cases/routebench.yaml --out /tmp/cases/out
 package main
 
@@ -29,12 +30,20 @@ func main() {
 	out := flag.String("out", "", "output directory (required)")
 	seeds := flag.String("seeds", "suites/ops", "directory of seed suite files")
 	versions := flag.String("versions", "fixtures/ops/prompts/v1,fixtures/ops/prompts/v2,fixtures/ops/prompts/v3", "versions for the generated routebench.yaml")
+	skills := flag.Int("skills", 0, "instead of the seeds and versions: a made-up registry of this many skills (DIR/version) and cases for it")
+	examples := flag.Int("examples", 10, "example inputs per made-up skill (with -skills)")
 	flag.Parse()
-	if *out == "" || *n <= 0 {
-		fmt.Fprintln(os.Stderr, "gencases: want -n N (> 0) and -out DIR")
+	if *out == "" || *n <= 0 || *skills < 0 || *examples < 0 {
+		fmt.Fprintln(os.Stderr, "gencases: want -n N (> 0) and -out DIR; -skills and -examples are not negative")
 		os.Exit(2)
 	}
-	if err := generate(*n, *seeds, *out, splitList(*versions)); err != nil {
+	var err error
+	if *skills > 0 {
+		err = generateRegistry(*n, *skills, *examples, *out)
+	} else {
+		err = generate(*n, *seeds, *out, splitList(*versions))
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "gencases: %v\n", err)
 		os.Exit(1)
 	}
