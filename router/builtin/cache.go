@@ -37,7 +37,7 @@ import (
 // whenever fitting, embedding or this encoding changes what a registry
 // fits to: an entry of another format is never read. The fitFormatGuard
 // spec fails when the fit of its registry changes, as a reminder.
-const cacheFormat = "routebench-builtin-fit/3"
+const cacheFormat = "routebench-builtin-fit/4"
 
 // cacheMagic starts every entry file.
 const cacheMagic = "RBFIT\n"
@@ -202,6 +202,7 @@ func encodeFitted(key [32]byte, f *fitted) []byte {
 	e.u64(uint64(f.lin.skills))
 	e.f32s(f.lin.beta[:])
 	e.f32s(f.lin.bias)
+	e.u64s(f.lin.lay.bits)
 	e.f32s(f.lin.w)
 	texts := slices.Sorted(maps.Keys(f.embedded))
 	e.u64(uint64(len(texts)))
@@ -252,6 +253,7 @@ func decodeFitted(data []byte, key [32]byte, skills []*registry.Skill, topK int)
 	lin := &linearModel{skills: int(d.u64())}
 	beta := d.f32s()
 	lin.bias = d.f32s()
+	held := d.u64s()
 	lin.w = d.f32s()
 	n := d.count(24)
 	m.embedded = make(map[string]bucketVec, n)
@@ -283,10 +285,15 @@ func decodeFitted(data []byte, key [32]byte, skills []*registry.Skill, topK int)
 	m.indexVocab()
 	m.groupTexts()
 	m.buildPostings()
-	if len(lin.w) != m.linCount*S {
+	lay := &linLayout{words: (S + 63) / 64, bits: held}
+	if len(held) != m.linCount*lay.words {
 		return nil
 	}
-	lin.rows = m.linRows
+	lay.index()
+	if lay.n != len(lin.w) {
+		return nil
+	}
+	lin.rows, lin.lay = m.linRows, lay
 	f := newFitted(m, topK)
 	f.lin = lin
 	return f

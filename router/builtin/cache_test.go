@@ -189,8 +189,8 @@ var _ = Describe("cacheFormat", func() {
 		skills := testSkills()
 		data := encodeFitted(skillsKey(skills, defaultTopK), fitSkills(skills, defaultTopK))
 		sum := sha256.Sum256(data)
-		Expect(cacheFormat).To(Equal("routebench-builtin-fit/3"))
-		Expect(hex.EncodeToString(sum[:])).To(Equal("b2c92f530b5db6c52b39db5eaad00fb7f1b7dab4cb7392f33d069ee086836bc0"),
+		Expect(cacheFormat).To(Equal("routebench-builtin-fit/4"))
+		Expect(hex.EncodeToString(sum[:])).To(Equal("aec597b9d64159f89961701293b7ba31037bbd183c80a41052ecc0ba459bbf6d"),
 			"the builtin fit changed: bump cacheFormat and update this digest")
 	})
 })

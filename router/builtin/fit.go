@@ -60,10 +60,13 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	lin := make(chan *linearModel, 1)
 	lt := m.linTexts()
+	// One layout for the final layer and the folds': a fold trains on
+	// some of the items, so it touches some of the weights.
+	lay := newLinLayout(lt, items, m.linCount, len(m.skills))
 	slots <- struct{}{}
 	go func() {
 		defer func() { <-slots }()
-		lin <- m.trainOn(lt, items, defaultTraining, trainSeed)
+		lin <- m.trainOn(lt, lay, items, defaultTraining, trainSeed)
 	}()
 	embedded := make(chan map[string]bucketVec, 1)
 	go func() {
@@ -71,7 +74,7 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 		defer func() { <-slots }()
 		embedded <- m.embedAll(recallTexts(skills))
 	}()
-	m.cal = fitCalibration(f.heldOutIn(lt, items, slots))
+	m.cal = fitCalibration(f.heldOutIn(lt, lay, items, slots))
 	f.lin = <-lin
 	m.embedded = <-embedded
 	return f
@@ -93,12 +96,14 @@ func newFitted(m *model, topK int) *fitted {
 // leave-one-out already), among its top-K skills by fit, and records the
 // top candidate's margin, fit and whether it was right.
 func (f *fitted) heldOut(items []trainItem) []heldOut {
-	return f.heldOutIn(f.linTexts(), items, make(chan struct{}, runtime.GOMAXPROCS(0)))
+	lt := f.linTexts()
+	return f.heldOutIn(lt, newLinLayout(lt, items, f.linCount, len(f.skills)), items, make(chan struct{}, runtime.GOMAXPROCS(0)))
 }
 
-// heldOutIn is heldOut for the texts' terms lt, with each fold's training
-// and routing run while holding one of slots.
-func (f *fitted) heldOutIn(lt linTexts, items []trainItem, slots chan struct{}) []heldOut {
+// heldOutIn is heldOut for the texts' terms lt and the layers' layout lay
+// (holding what training on all of items touches), with each fold's
+// training and routing run while holding one of slots.
+func (f *fitted) heldOutIn(lt linTexts, lay *linLayout, items []trainItem, slots chan struct{}) []heldOut {
 	// Only request-like texts calibrate: examples fully, when_to_use lines
 	// at half weight. A glossary line or an enum's synonyms routed as a
 	// request says nothing about how requests go.
@@ -139,7 +144,7 @@ func (f *fitted) heldOutIn(lt linTexts, items []trainItem, slots chan struct{}) 
 					train = append(train, it)
 				}
 			}
-			lin := f.trainOn(lt, train, defaultTraining, trainSeed+uint64(k)+1)
+			lin := f.trainOn(lt, lay, train, defaultTraining, trainSeed+uint64(k)+1)
 			var z []float64
 			for i, it := range items {
 				w := weight(it)

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -17,12 +18,76 @@ type linearModel struct {
 	skills int
 	beta   [numEvidence]float32
 	bias   []float32
-	// rows maps a vocabulary feature to its row of w, -1 for features
-	// that occur in a single text: a weight for them could only memorize
-	// that text. On CLINC150 that is half the vocabulary, and w must stay
-	// small enough for the cache: training is bound by its memory traffic.
+	// rows maps a vocabulary feature to its row, -1 for features that
+	// occur in a single text: a weight for them could only memorize that
+	// text. On CLINC150 that is half the vocabulary, and w must stay small
+	// enough for the cache: training is bound by its memory traffic.
 	rows []int32
-	w    []float32 // row-major: row r's weights at w[r*skills : (r+1)*skills]
+	// lay says which (row, skill) weights w holds, in its order: the ones
+	// training can touch. Every other weight is 0.
+	lay *linLayout
+	w   []float32
+}
+
+// linLayout is which (row, skill) weights a linear layer holds: those its
+// training can touch, a skill among the candidates of an item whose text
+// has the row's feature. Every other weight stays 0 whatever the training,
+// so it is not stored: at 1,000 skills a dense rows × skills matrix was
+// 160 MB, nearly all zeros. Row r's skills are a bitset, bits[r*words:
+// (r+1)*words]; a held weight's place in w is first (the weights held
+// before its 64-skill word) plus the bits set before it in the word.
+type linLayout struct {
+	words int
+	bits  []uint64
+	first []int32
+	n     int // weights held
+}
+
+// newLinLayout holds the weights training on items can touch.
+func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
+	words := (skills + 63) / 64
+	lay := &linLayout{words: words, bits: make([]uint64, rows*words)}
+	for i := range items {
+		it := &items[i]
+		for _, e := range lt.of(it.text) {
+			row := lay.bits[int(e.row)*words : int(e.row)*words+words]
+			for _, s := range it.cands {
+				row[s>>6] |= 1 << (s & 63)
+			}
+		}
+	}
+	lay.index()
+	return lay
+}
+
+// index numbers the held weights (first and n) from bits.
+func (lay *linLayout) index() {
+	lay.first = make([]int32, len(lay.bits))
+	n := 0
+	for k, b := range lay.bits {
+		lay.first[k] = int32(n)
+		n += bits.OnesCount64(b)
+	}
+	lay.n = n
+}
+
+// at is the place in w of row r's weight for skill s, -1 when the layer
+// does not hold it (the weight is 0).
+func (lay *linLayout) at(r, s int32) int {
+	k := int(r)*lay.words + int(s>>6)
+	b, bit := lay.bits[k], uint64(1)<<(s&63)
+	if b&bit == 0 {
+		return -1
+	}
+	return int(lay.first[k]) + bits.OnesCount64(b&(bit-1))
+}
+
+// weight is row r's weight for skill s.
+func (lm *linearModel) weight(r, s int32) float32 {
+	if p := lm.lay.at(r, s); p >= 0 {
+		return lm.w[p]
+	}
+	return 0
 }
 
 // trainItem is one text to learn from.
@@ -92,13 +157,15 @@ func (lt linTexts) of(t int) []linTerm { return lt.terms[lt.start[t]:lt.start[t+
 // train fits the linear model by stochastic gradient descent in a fixed,
 // seeded order, so the same registry always gives the same weights.
 func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearModel {
-	return m.trainOn(m.linTexts(), items, ts, seed)
+	lt := m.linTexts()
+	return m.trainOn(lt, newLinLayout(lt, items, m.linCount, len(m.skills)), items, ts, seed)
 }
 
-// trainOn is train with the texts' terms laid out already.
-func (m *model) trainOn(lt linTexts, items []trainItem, ts trainSettings, seed uint64) *linearModel {
+// trainOn is train with the texts' terms laid out already, holding the
+// weights of lay (which must hold every weight items can touch).
+func (m *model) trainOn(lt linTexts, lay *linLayout, items []trainItem, ts trainSettings, seed uint64) *linearModel {
 	S := len(m.skills)
-	lm := &linearModel{skills: S, bias: make([]float32, S), rows: m.linRows, w: make([]float32, m.linCount*S)}
+	lm := &linearModel{skills: S, bias: make([]float32, S), rows: m.linRows, lay: lay, w: make([]float32, lay.n)}
 	for k := range lm.beta {
 		lm.beta[k] = float32(ts.Beta0 * defaultWeights[k])
 	}
@@ -148,15 +215,15 @@ func (m *model) trainOn(lt linTexts, items []trainItem, ts trainSettings, seed u
 			}
 			// Locals the compiler keeps in registers: through it and lm
 			// it reloaded every slice at every weight it stored.
-			cands, gc, l2, bias, w := it.cands, g[:n], ts.L2, lm.bias, lm.w
+			cands, gc, l2, bias, w, lay := it.cands, g[:n], ts.L2, lm.bias, lm.w, lm.lay
 			for c, s := range cands {
 				bias[s] -= float32(rate * 0.1 * gc[c])
 			}
 			for _, e := range terms {
 				x := float64(e.x)
-				row := w[int(e.row)*S : int(e.row)*S+S]
 				for c, s := range cands {
-					row[s] -= float32(rate * (gc[c]*x + l2*float64(row[s])))
+					p := lay.at(e.row, s)
+					w[p] -= float32(rate * (gc[c]*x + l2*float64(w[p])))
 				}
 			}
 		}
@@ -176,9 +243,9 @@ func (lm *linearModel) evidenceLogits(cands []int32, evs []evidence, z []float64
 	}
 }
 
-// logits writes z_c for each candidate of a vector.
+// logits writes z_c for each candidate of a vector. A weight the layer
+// does not hold is 0 and is added as 0, as a dense matrix's would be.
 func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []float64) {
-	S := lm.skills
 	lm.evidenceLogits(cands, evs, z)
 	for k, f := range v.idx {
 		r := lm.rows[f]
@@ -186,9 +253,8 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 			continue
 		}
 		x := v.val[k]
-		row := lm.w[int(r)*S : int(r)*S+S]
 		for c, s := range cands {
-			z[c] += float64(x * row[s])
+			z[c] += float64(x * lm.weight(r, s))
 		}
 	}
 }
@@ -196,13 +262,11 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 // termLogits is logits for a registry text's terms: the same sums, in
 // the same order.
 func (lm *linearModel) termLogits(terms []linTerm, cands []int32, evs []evidence, z []float64) {
-	S := lm.skills
 	lm.evidenceLogits(cands, evs, z)
 	for _, e := range terms {
 		x := e.x
-		row := lm.w[int(e.row)*S : int(e.row)*S+S]
 		for c, s := range cands {
-			z[c] += float64(x * row[s])
+			z[c] += float64(x * lm.weight(e.row, s))
 		}
 	}
 }
