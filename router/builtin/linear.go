@@ -41,6 +41,12 @@ type linLayout struct {
 	bits  []uint64
 	first []int32
 	n     int // weights held
+	// places are, for each item the layout was made from, the place in w
+	// of each of its terms' weight for each of its candidates (term-major),
+	// from placesOf[its text] on: what training reads and writes at every
+	// step, looked up once. Empty in a layout read back from the cache.
+	places   []int32
+	placesOf []int32
 }
 
 // newLinLayout holds the weights training on items can touch.
@@ -57,7 +63,23 @@ func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 		}
 	}
 	lay.index()
+	lay.placesOf = make([]int32, lt.texts())
+	for i := range items {
+		it := &items[i]
+		lay.placesOf[it.text] = int32(len(lay.places))
+		for _, e := range lt.of(it.text) {
+			for _, s := range it.cands {
+				lay.places = append(lay.places, int32(lay.at(e.row, s)))
+			}
+		}
+	}
 	return lay
+}
+
+// placesFor is item it's places: terms × candidates.
+func (lay *linLayout) placesFor(it *trainItem, terms int) []int32 {
+	from := int(lay.placesOf[it.text])
+	return lay.places[from : from+terms*len(it.cands)]
 }
 
 // index numbers the held weights (first and n) from bits.
@@ -154,6 +176,9 @@ func (m *model) linTexts() linTexts {
 
 func (lt linTexts) of(t int) []linTerm { return lt.terms[lt.start[t]:lt.start[t+1]] }
 
+// texts is how many texts lt lays out.
+func (lt linTexts) texts() int { return len(lt.start) - 1 }
+
 // train fits the linear model by stochastic gradient descent in a fixed,
 // seeded order, so the same registry always gives the same weights.
 func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearModel {
@@ -186,8 +211,9 @@ func (m *model) trainOn(lt linTexts, lay *linLayout, items []trainItem, ts train
 			step++
 			terms := lt.of(it.text)
 			n := len(it.cands)
+			places := lm.lay.placesFor(it, len(terms))
 			z, g = grow(z, n), grow(g, n)
-			lm.termLogits(terms, it.cands, it.evs, z)
+			lm.placedLogits(terms, places, it.cands, it.evs, z)
 			softmaxInPlace(z)
 			// gradient of the loss with respect to each logit
 			switch {
@@ -215,14 +241,13 @@ func (m *model) trainOn(lt linTexts, lay *linLayout, items []trainItem, ts train
 			}
 			// Locals the compiler keeps in registers: through it and lm
 			// it reloaded every slice at every weight it stored.
-			cands, gc, l2, bias, w, lay := it.cands, g[:n], ts.L2, lm.bias, lm.w, lm.lay
+			cands, gc, l2, bias, w := it.cands, g[:n], ts.L2, lm.bias, lm.w
 			for c, s := range cands {
 				bias[s] -= float32(rate * 0.1 * gc[c])
 			}
-			for _, e := range terms {
+			for t, e := range terms {
 				x := float64(e.x)
-				for c, s := range cands {
-					p := lay.at(e.row, s)
+				for c, p := range places[t*n : t*n+n] {
 					w[p] -= float32(rate * (gc[c]*x + l2*float64(w[p])))
 				}
 			}
@@ -255,6 +280,19 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 		x := v.val[k]
 		for c, s := range cands {
 			z[c] += float64(x * lm.weight(r, s))
+		}
+	}
+}
+
+// placedLogits is termLogits for a training item, its weights' places
+// given (linLayout.places): the same sums, in the same order.
+func (lm *linearModel) placedLogits(terms []linTerm, places []int32, cands []int32, evs []evidence, z []float64) {
+	lm.evidenceLogits(cands, evs, z)
+	n := len(cands)
+	for t, e := range terms {
+		x := e.x
+		for c, p := range places[t*n : t*n+n] {
+			z[c] += float64(x * lm.w[p])
 		}
 	}
 }
