@@ -64,6 +64,11 @@ func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 	}
 	lay.index()
 	lay.placesOf = make([]int32, lt.texts())
+	total := 0
+	for i := range items {
+		total += len(lt.of(items[i].text)) * len(items[i].cands)
+	}
+	lay.places = make([]int32, 0, total)
 	for i := range items {
 		it := &items[i]
 		lay.placesOf[it.text] = int32(len(lay.places))
