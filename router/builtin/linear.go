@@ -37,10 +37,14 @@ type linearModel struct {
 // (r+1)*words]; a held weight's place in w is first (the weights held
 // before its 64-skill word) plus the bits set before it in the word.
 type linLayout struct {
-	words int
-	bits  []uint64
-	first []int32
-	n     int // weights held
+	// dense holds every weight, row-major (row r's at r*skills): for a
+	// small matrix, smaller than the places table and faster to train.
+	dense  bool
+	skills int
+	words  int
+	bits   []uint64
+	first  []int32
+	n      int // weights held
 	// places are, for each item the layout was made from, the place in w
 	// of each of its terms' weight for each of its candidates (term-major),
 	// from placesOf[its text] on: what training reads and writes at every
@@ -51,8 +55,25 @@ type linLayout struct {
 
 // newLinLayout holds the weights training on items can touch.
 func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
+	lay := heldLayout(lt, items, rows, skills)
+	// Three layers are in memory at once while fitting (two training, one
+	// trained). Dense when that costs no more than the held weights and
+	// their places table.
+	if 3*rows*skills <= len(lay.places)+3*lay.n {
+		return denseLayout(rows, skills)
+	}
+	return lay
+}
+
+// denseLayout holds every weight of rows × skills.
+func denseLayout(rows, skills int) *linLayout {
+	return &linLayout{dense: true, skills: skills, n: rows * skills}
+}
+
+// heldLayout holds the weights training on items touches.
+func heldLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 	words := (skills + 63) / 64
-	lay := &linLayout{words: words, bits: make([]uint64, rows*words)}
+	lay := &linLayout{skills: skills, words: words, bits: make([]uint64, rows*words)}
 	for i := range items {
 		it := &items[i]
 		for _, e := range lt.of(it.text) {
@@ -101,6 +122,9 @@ func (lay *linLayout) index() {
 // at is the place in w of row r's weight for skill s, -1 when the layer
 // does not hold it (the weight is 0).
 func (lay *linLayout) at(r, s int32) int {
+	if lay.dense {
+		return int(r)*lay.skills + int(s)
+	}
 	k := int(r)*lay.words + int(s>>6)
 	b, bit := lay.bits[k], uint64(1)<<(s&63)
 	if b&bit == 0 {
@@ -216,9 +240,14 @@ func (m *model) trainOn(lt linTexts, lay *linLayout, items []trainItem, ts train
 			step++
 			terms := lt.of(it.text)
 			n := len(it.cands)
-			places := lm.lay.placesFor(it, len(terms))
+			var places []int32
 			z, g = grow(z, n), grow(g, n)
-			lm.placedLogits(terms, places, it.cands, it.evs, z)
+			if lay.dense {
+				lm.termLogits(terms, it.cands, it.evs, z)
+			} else {
+				places = lay.placesFor(it, len(terms))
+				lm.placedLogits(terms, places, it.cands, it.evs, z)
+			}
 			softmaxInPlace(z)
 			// gradient of the loss with respect to each logit
 			switch {
@@ -249,6 +278,16 @@ func (m *model) trainOn(lt linTexts, lay *linLayout, items []trainItem, ts train
 			cands, gc, l2, bias, w := it.cands, g[:n], ts.L2, lm.bias, lm.w
 			for c, s := range cands {
 				bias[s] -= float32(rate * 0.1 * gc[c])
+			}
+			if lay.dense {
+				for _, e := range terms {
+					x := float64(e.x)
+					row := w[int(e.row)*S : int(e.row)*S+S]
+					for c, s := range cands {
+						row[s] -= float32(rate * (gc[c]*x + l2*float64(row[s])))
+					}
+				}
+				continue
 			}
 			for t, e := range terms {
 				x := float64(e.x)
@@ -306,6 +345,16 @@ func (lm *linearModel) placedLogits(terms []linTerm, places []int32, cands []int
 // the same order.
 func (lm *linearModel) termLogits(terms []linTerm, cands []int32, evs []evidence, z []float64) {
 	lm.evidenceLogits(cands, evs, z)
+	if S := lm.skills; lm.lay.dense {
+		for _, e := range terms {
+			x := e.x
+			row := lm.w[int(e.row)*S : int(e.row)*S+S]
+			for c, s := range cands {
+				z[c] += float64(x * row[s])
+			}
+		}
+		return
+	}
 	for _, e := range terms {
 		x := e.x
 		for c, s := range cands {

@@ -83,37 +83,49 @@ func denseTrain(m *model, lt linTexts, items []trainItem, ts trainSettings, seed
 	return bias, w
 }
 
-var _ = Describe("the linear layer's held weights", func() {
-	It("are the dense matrix's, bit for bit, and every weight it leaves out is 0 there", func() {
+var _ = Describe("the linear layer's weights", func() {
+	It("are the dense matrix's, bit for bit, held densely or only where training touches them", func() {
 		for _, m := range []*model{newModel(testSkills()), newModel(wordySkills(30, 5))} {
 			items := m.trainingItems(defaultWeights, trainCands)
 			lt := m.linTexts()
-			lay := newLinLayout(lt, items, m.linCount, len(m.skills))
-			// A fold trains on some items with the layout of all of them.
-			some := items[:len(items)*2/3]
-			for _, train := range [][]trainItem{items, some} {
-				lm := m.trainOn(lt, lay, train, defaultTraining, trainSeed)
-				bias, dense := denseTrain(m, lt, train, defaultTraining, trainSeed)
-				Expect(lm.bias).To(Equal(bias))
-				S := len(m.skills)
-				held, nonzero := 0, 0
-				for r := range m.linCount {
-					for s := range S {
-						want := dense[r*S+s]
-						if want != 0 {
-							nonzero++
+			S := len(m.skills)
+			held := heldLayout(lt, items, m.linCount, S)
+			// Fewer weights held than the dense matrix has: the point.
+			Expect(held.n).To(BeNumerically("<", m.linCount*S))
+			for _, lay := range []*linLayout{held, denseLayout(m.linCount, S)} {
+				// A fold trains on some items with the layout of all of them.
+				some := items[:len(items)*2/3]
+				for _, train := range [][]trainItem{items, some} {
+					lm := m.trainOn(lt, lay, train, defaultTraining, trainSeed)
+					bias, dense := denseTrain(m, lt, train, defaultTraining, trainSeed)
+					Expect(lm.bias).To(Equal(bias))
+					counted, nonzero := 0, 0
+					for r := range m.linCount {
+						for s := range S {
+							want := dense[r*S+s]
+							if want != 0 {
+								nonzero++
+							}
+							if lay.at(int32(r), int32(s)) >= 0 {
+								counted++
+							}
+							Expect(math.Float32bits(lm.weight(int32(r), int32(s)))).To(Equal(math.Float32bits(want)), "dense %v, row %d skill %d", lay.dense, r, s)
 						}
-						if lay.at(int32(r), int32(s)) >= 0 {
-							held++
-						}
-						Expect(math.Float32bits(lm.weight(int32(r), int32(s)))).To(Equal(math.Float32bits(want)), "row %d skill %d", r, s)
 					}
+					Expect(counted).To(Equal(lay.n))
+					Expect(nonzero).To(BeNumerically(">", 0))
 				}
-				Expect(held).To(Equal(lay.n))
-				Expect(nonzero).To(BeNumerically(">", 0))
-				// Fewer weights held than the dense matrix has: the point.
-				Expect(lay.n).To(BeNumerically("<", m.linCount*S))
 			}
 		}
+	})
+
+	It("are held densely when three dense layers cost no more than the held ones and their places", func() {
+		m := newModel(testSkills())
+		items := m.trainingItems(defaultWeights, trainCands)
+		lt := m.linTexts()
+		S := len(m.skills)
+		held := heldLayout(lt, items, m.linCount, S)
+		lay := newLinLayout(lt, items, m.linCount, S)
+		Expect(lay.dense).To(Equal(3*m.linCount*S <= len(held.places)+3*held.n))
 	})
 })
