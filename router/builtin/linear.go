@@ -53,15 +53,17 @@ type linLayout struct {
 	placesOf []int32
 }
 
-// newLinLayout holds the weights training on items can touch.
+// newLinLayout lays out the weights training on items can touch: densely
+// or only those.
 func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
-	lay := heldLayout(lt, items, rows, skills)
+	lay := touchedLayout(lt, items, rows, skills)
 	// Three layers are in memory at once while fitting (two training, one
 	// trained). Dense when that costs no more than the held weights and
 	// their places table.
-	if 3*rows*skills <= len(lay.places)+3*lay.n {
+	if 3*rows*skills <= placeCount(lt, items)+3*lay.n {
 		return denseLayout(rows, skills)
 	}
+	lay.place(lt, items)
 	return lay
 }
 
@@ -70,8 +72,17 @@ func denseLayout(rows, skills int) *linLayout {
 	return &linLayout{dense: true, skills: skills, n: rows * skills}
 }
 
-// heldLayout holds the weights training on items touches.
+// heldLayout holds the weights training on items touches, with their
+// places.
 func heldLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
+	lay := touchedLayout(lt, items, rows, skills)
+	lay.place(lt, items)
+	return lay
+}
+
+// touchedLayout holds the weights training on items touches, without
+// their places yet.
+func touchedLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 	words := (skills + 63) / 64
 	lay := &linLayout{skills: skills, words: words, bits: make([]uint64, rows*words)}
 	for i := range items {
@@ -84,12 +95,22 @@ func heldLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 		}
 	}
 	lay.index()
-	lay.placesOf = make([]int32, lt.texts())
+	return lay
+}
+
+// placeCount is how many places training on items looks up.
+func placeCount(lt linTexts, items []trainItem) int {
 	total := 0
 	for i := range items {
 		total += len(lt.of(items[i].text)) * len(items[i].cands)
 	}
-	lay.places = make([]int32, 0, total)
+	return total
+}
+
+// place fills in the places of items' weights.
+func (lay *linLayout) place(lt linTexts, items []trainItem) {
+	lay.placesOf = make([]int32, lt.texts())
+	lay.places = make([]int32, 0, placeCount(lt, items))
 	for i := range items {
 		it := &items[i]
 		lay.placesOf[it.text] = int32(len(lay.places))
@@ -99,7 +120,6 @@ func heldLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 			}
 		}
 	}
-	return lay
 }
 
 // placesFor is item it's places: terms × candidates.

@@ -126,6 +126,6 @@ var _ = Describe("the linear layer's weights", func() {
 		S := len(m.skills)
 		held := heldLayout(lt, items, m.linCount, S)
 		lay := newLinLayout(lt, items, m.linCount, S)
-		Expect(lay.dense).To(Equal(3*m.linCount*S <= len(held.places)+3*held.n))
+		Expect(lay.dense).To(Equal(3*m.linCount*S <= placeCount(lt, items)+3*held.n))
 	})
 })
