@@ -23,8 +23,8 @@ type linearModel struct {
 	// text. On CLINC150 that is half the vocabulary, and w must stay small
 	// enough for the cache: training is bound by its memory traffic.
 	rows []int32
-	// lay says which (row, skill) weights w holds, in its order: the ones
-	// training can touch. Every other weight is 0.
+	// lay says which (row, skill) weights w holds, in its order: all of
+	// them, or the ones training can touch. Every other weight is 0.
 	lay *linLayout
 	w   []float32
 }
@@ -48,7 +48,8 @@ type linLayout struct {
 	// places are, for each item the layout was made from, the place in w
 	// of each of its terms' weight for each of its candidates (term-major),
 	// from placesOf[its text] on: what training reads and writes at every
-	// step, looked up once. Empty in a layout read back from the cache.
+	// step, looked up once. Dropped after the fit; routing looks weights
+	// up with at.
 	places   []int32
 	placesOf []int32
 }
@@ -70,14 +71,6 @@ func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 // denseLayout holds every weight of rows × skills.
 func denseLayout(rows, skills int) *linLayout {
 	return &linLayout{dense: true, skills: skills, n: rows * skills}
-}
-
-// heldLayout holds the weights training on items touches, with their
-// places.
-func heldLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
-	lay := touchedLayout(lt, items, rows, skills)
-	lay.place(lt, items)
-	return lay
 }
 
 // touchedLayout holds the weights training on items touches, without

@@ -83,6 +83,14 @@ func denseTrain(m *model, lt linTexts, items []trainItem, ts trainSettings, seed
 	return bias, w
 }
 
+// heldLayout holds the weights training on items touches, with their
+// places, whatever newLinLayout would choose.
+func heldLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
+	lay := touchedLayout(lt, items, rows, skills)
+	lay.place(lt, items)
+	return lay
+}
+
 var _ = Describe("the linear layer's weights", func() {
 	It("are the dense matrix's, bit for bit, held densely or only where training touches them", func() {
 		for _, m := range []*model{newModel(testSkills()), newModel(wordySkills(30, 5))} {
