@@ -145,37 +145,28 @@ func writeFile(s seedFile, from, to int, path string) error {
 			doc.Content = append(doc.Content, s.root.Content[i], s.root.Content[i+1])
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<16)
-	frame, err := encode(doc)
-	if err == nil {
+	return writeLines(path, func(w *bufio.Writer) error {
+		frame, err := encode(doc)
+		if err != nil {
+			return err
+		}
 		w.Write(frame)
 		w.WriteString("cases:\n")
-	}
-	for j := from; j < to && err == nil; j++ {
-		seed := s.cases[j%len(s.cases)]
-		var item []byte
-		item, err = encode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{variant(seed, j/len(s.cases))}})
-		for line := range bytes.Lines(item) {
-			if len(bytes.TrimSpace(line)) > 0 {
-				w.WriteString("  ")
+		for j := from; j < to; j++ {
+			seed := s.cases[j%len(s.cases)]
+			item, err := encode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{variant(seed, j/len(s.cases))}})
+			if err != nil {
+				return err
 			}
-			w.Write(line)
+			for line := range bytes.Lines(item) {
+				if len(bytes.TrimSpace(line)) > 0 {
+					w.WriteString("  ")
+				}
+				w.Write(line)
+			}
 		}
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // encode is a node as YAML with the suites' two-space indent.

@@ -118,7 +118,7 @@ func (r *synthRegistry) writeVersion(dir string, examples int) error {
 			return err
 		}
 	}
-	return writeLines(filepath.Join(dir, "skills.yaml"), func(w *bufio.Writer) {
+	return writeLines(filepath.Join(dir, "skills.yaml"), func(w *bufio.Writer) error {
 		w.WriteString("skills:\n")
 		for i := range r.topics {
 			fmt.Fprintf(w, "  - name: %s\n", skillName(i))
@@ -131,6 +131,7 @@ func (r *synthRegistry) writeVersion(dir string, examples int) error {
 				fmt.Fprintf(w, "      - {input: %s, params: {}}\n", r.phrase(i, 4+r.rng.IntN(5)))
 			}
 		}
+		return nil
 	})
 }
 
@@ -142,7 +143,7 @@ func (r *synthRegistry) writeSuites(dir string, n int) error {
 	}
 	for part, from := 1, 0; from < n; part, from = part+1, from+fileCases {
 		path := filepath.Join(dir, fmt.Sprintf("synthetic-%d.yaml", part))
-		err := writeLines(path, func(w *bufio.Writer) {
+		err := writeLines(path, func(w *bufio.Writer) error {
 			w.WriteString("suite: normal\n")
 			w.WriteString("defaults:\n  caller: {scopes: [synth:read]}\n  now: \"2026-11-30T10:00:00+08:00\"\n")
 			w.WriteString("cases:\n")
@@ -154,6 +155,7 @@ func (r *synthRegistry) writeSuites(dir string, n int) error {
 				s := r.rng.IntN(len(r.topics))
 				fmt.Fprintf(w, "  - {id: s-%07d, input: %s, expect: {action: execute, skill: %s}}\n", k, r.phrase(s, 4+r.rng.IntN(5)), skillName(s))
 			}
+			return nil
 		})
 		if err != nil {
 			return err
@@ -176,15 +178,18 @@ func generateRegistry(n, skills, examples int, out string) error {
 	return writeConfig(out, []string{version})
 }
 
-// writeLines creates path and writes it through a buffer.
-func writeLines(path string, write func(*bufio.Writer)) error {
+// writeLines creates path and writes it through a buffer; write's error,
+// or the buffer's or the file's, is the path's.
+func writeLines(path string, write func(*bufio.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<16)
-	write(w)
-	err = w.Flush()
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
