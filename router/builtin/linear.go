@@ -58,9 +58,11 @@ type linLayout struct {
 // or only those.
 func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 	lay := touchedLayout(lt, items, rows, skills)
-	// Three layers are in memory at once while fitting (two training, one
-	// trained). Dense when that costs no more than the held weights and
-	// their places table.
+	// Three layers are in memory at once while fitting on two cores (two
+	// training, one trained); more cores train more at once, which only
+	// moves where dense stops paying. Dense when that costs no more than
+	// the held weights and their places table. Either way the weights are
+	// the same: the choice is memory and speed, never the fit.
 	if 3*rows*skills <= placeCount(lt, items)+3*lay.n {
 		return denseLayout(rows, skills)
 	}
@@ -369,12 +371,20 @@ func (lm *linearModel) evidenceLogits(cands []int32, evs []evidence, z []float64
 // does not hold is 0 and is added as 0, as a dense matrix's would be.
 func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []float64) {
 	lm.evidenceLogits(cands, evs, z)
+	dense, S := lm.lay.dense, lm.skills
 	for k, f := range v.idx {
 		r := lm.rows[f]
 		if r < 0 {
 			continue
 		}
 		x := v.val[k]
+		if dense { // every request's path: a row of the matrix, no lookup
+			row := lm.w[int(r)*S : int(r)*S+S]
+			for c, s := range cands {
+				z[c] += float64(x * row[s])
+			}
+			continue
+		}
 		for c, s := range cands {
 			z[c] += float64(x * lm.weight(r, s))
 		}
