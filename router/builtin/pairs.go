@@ -128,8 +128,8 @@ func (r rank) before(o rank) bool {
 // pairWorker is one core's part of the scan.
 type pairWorker struct {
 	acc   []float32 // the routed text's cosines to the later texts
-	cen   []float32 // its cosines to the skills' centroids
-	dense []float32 // the folded row's centroid by feature, zero elsewhere
+	cen   []float32 // its cosines to the skills' centroids (without pairScan.cen)
+	dense []float32 // the folded row's centroid by feature, zero elsewhere (the same)
 	// rowTop, rowHint and rowNeg are the row of the skill whose texts are
 	// being routed, by position: the two largest weighted cosines to its
 	// positive texts (as float64 bits), the largest to its hint texts and
@@ -194,9 +194,13 @@ func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
 
 func (ps *pairScan) newWorker() *pairWorker {
 	n := len(ps.order)
-	return &pairWorker{acc: make([]float32, n), cen: make([]float32, len(ps.m.skills)), dense: make([]float32, len(ps.m.idf)),
+	wk := &pairWorker{acc: make([]float32, n),
 		rowTop: make([][2]uint64, n), rowHint: make([]float64, n), rowNeg: make([]float64, n),
 		best: make([]rank, n*ps.keep), count: make([]int32, n), floor: make([]rank, n), evs: make([]evidence, n*ps.keep)}
+	if ps.cen == nil { // the centroid cosines are computed where needed
+		wk.cen, wk.dense = make([]float32, len(ps.m.skills)), make([]float32, len(ps.m.idf))
+	}
+	return wk
 }
 
 // items runs the scan and makes every text's training item. Skills are
