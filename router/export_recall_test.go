@@ -24,9 +24,15 @@ func RecallForTest(ctx context.Context, r *Router, text string, scopes []string)
 			allowed = append(allowed, s)
 		}
 	}
-	best, err := r.base.index.scores(ctx, text, nil)
+	// The recall buffers come from the router's pool, as a routing's do.
+	buf, _ := r.scratch.Get().(*routeScratch)
+	if buf == nil {
+		buf = new(routeScratch)
+	}
+	defer r.scratch.Put(buf)
+	best, err := r.base.index.scores(ctx, text, buf)
 	if err != nil {
 		return nil, err
 	}
-	return r.base.index.rank(best, allowed, r.topK(), nil), nil
+	return r.base.index.rankWith(best, allowed, r.topK(), nil, buf), nil
 }

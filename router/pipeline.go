@@ -98,7 +98,7 @@ func (rt *routing) recallRank(ctx context.Context, allowed []*registry.Skill, k 
 		}
 		rt.recalled, rt.recalledIx = best, rt.set.index
 	}
-	return rt.set.index.rank(rt.recalled, allowed, k, dst), nil
+	return rt.set.index.rankWith(rt.recalled, allowed, k, dst, rt.routeScratch()), nil
 }
 
 // routeScratch is the routing's recall buffers, taken from the router's

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -132,6 +133,32 @@ var _ = g.Describe("recall scores", func() {
 			allowed = allowed[:10+rng.IntN(31)]
 			want := rankedByDefinition(ix, best, allowed)
 			Expect(ix.rank(best, allowed, 7, nil)).To(Equal(want[:7]))
+		}
+	})
+
+	g.It("rank the top few of many skills by selection as sorting them all would, ties and all", func() {
+		ix := &recallIndex{order: map[string]int{}}
+		var all []*registry.Skill
+		for i := range 300 {
+			s := &registry.Skill{Name: fmt.Sprintf("skill_%03d", i)}
+			ix.order[s.Name] = i
+			ix.skills = append(ix.skills, s)
+			all = append(all, s)
+		}
+		rng := rand.New(rand.NewPCG(21, 4))
+		for trial := range 100 {
+			best := make([]float32, len(all))
+			for i := range best {
+				best[i] = float32(rng.IntN(9)) / 8 // few values: ties across the k-th place
+			}
+			allowed := append([]*registry.Skill(nil), all...)
+			if trial%2 == 0 {
+				rng.Shuffle(len(allowed), func(i, j int) { allowed[i], allowed[j] = allowed[j], allowed[i] })
+			}
+			allowed = allowed[:150+rng.IntN(151)]
+			k := 1 + rng.IntN(selectMax)
+			want := rankedByDefinition(ix, best, allowed)
+			Expect(ix.rank(best, allowed, k, nil)).To(Equal(want[:k]), "trial %d, k %d", trial, k)
 		}
 	})
 
