@@ -38,13 +38,12 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkRecall1000 is the recall stage alone on a made-up registry of
-// 1,000 skills with 10 example inputs each (benchreg) and the builtin
-// models: the scan of some 11,000 recall documents and the top-k choice
-// among 1,000 skills that every request of a large registry pays. The
-// requests are every fifth skill's first example with a word of another
-// skill's appended, so they match their own skill's documents only in part.
-func BenchmarkRecall1000(b *testing.B) {
+// builtin1000 is a router with the builtin models on a made-up registry
+// of 1,000 skills with 10 example inputs each (benchreg), and requests for
+// it: every fifth skill's first example with a word of another skill's
+// appended, so they match their own skill's documents only in part.
+func builtin1000(b *testing.B) (*router.Router, []string) {
+	b.Helper()
 	v := syntheticVersion(1000, 10)
 	f, err := models.Factory(models.Builtin, models.Builtin)
 	if err != nil {
@@ -60,6 +59,14 @@ func BenchmarkRecall1000(b *testing.B) {
 		other := strings.Fields(skills[(i*7+3)%len(skills)].Examples[1].Input)
 		texts = append(texts, skills[i].Examples[0].Input+" "+other[len(other)-1])
 	}
+	return r, texts
+}
+
+// BenchmarkRecall1000 is the recall stage alone on builtin1000's registry:
+// the scan of some 11,000 recall documents and the top-k choice among
+// 1,000 skills that every request of a large registry pays.
+func BenchmarkRecall1000(b *testing.B) {
+	r, texts := builtin1000(b)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -67,6 +74,22 @@ func BenchmarkRecall1000(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if _, err := router.RecallForTest(ctx, r, texts[i%len(texts)], []string{"orders:read"}); err != nil {
 			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
+}
+
+// BenchmarkRoute1000 is a whole decision on builtin1000's registry.
+func BenchmarkRoute1000(b *testing.B) {
+	r, texts := builtin1000(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		req := router.Request{Text: texts[i%len(texts)], Caller: router.Caller{Scopes: []string{"orders:read"}}, Now: now}
+		if d, err := r.Route(ctx, req); err != nil || d.Action == "" {
+			b.Fatalf("route: %v %+v", err, d)
 		}
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")

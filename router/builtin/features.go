@@ -89,6 +89,10 @@ type scratch struct {
 	qVal   []float32
 	docAcc []float32
 	cenAcc []float32
+	// the query's place by feature, zeros between uses, and the features
+	// a vector shares with it (accumulateOnly)
+	qPlace []int32
+	shared []sharedTerm
 	first  []float64 // per skill, while collecting evidence
 	second []float64
 	// the judge's per-candidate buffers (fitted.rank)

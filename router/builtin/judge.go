@@ -162,14 +162,15 @@ func (f *fitted) knowsAll(cands []*registry.Skill) bool {
 // confidence, ties by name.
 func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands []*registry.Skill) []rankedCandidate {
 	f.query(sc, text)
-	f.accumulate(sc)
 	n := len(cands)
 	idx := sc.candIdx[:0]
-	evs := sc.evs[:0]
 	for _, c := range cands {
-		i := f.byName[c.Name]
-		idx = append(idx, int32(i))
-		evs = append(evs, f.evidenceFor(sc, i, -1))
+		idx = append(idx, int32(f.byName[c.Name]))
+	}
+	f.accumulateFor(sc, idx)
+	evs := sc.evs[:0]
+	for _, i := range idx {
+		evs = append(evs, f.evidenceFor(sc, int(i), -1))
 	}
 	z := slices.Grow(sc.logits[:0], n)[:n]
 	clear(z)

@@ -86,6 +86,98 @@ func (m *model) accumulate(sc *scratch) {
 	}
 }
 
+// accumulateFor is accumulate for what the judge reads of skills (its
+// candidates): their centroids' cosines and their positive, hint and
+// negative texts' (evidenceFor, reason); the other entries are zero.
+// accumulate walks the posting list of every feature of the query, which
+// in a registry of a thousand skills is most of a decision's time for
+// the few skills a judge weighs, so it is used only when its lists are
+// the shorter work. The values are the same bit for bit (queryCosine).
+func (m *model) accumulateFor(sc *scratch, skills []int32) {
+	full, own := 0, 0
+	for _, id := range sc.qIdx {
+		full += int(m.docPost.start[id+1]-m.docPost.start[id]) + int(m.cenPost.start[id+1]-m.cenPost.start[id])
+	}
+	for _, s := range skills {
+		own += len(m.centroid[s].idx)
+		for _, list := range [3][]int32{m.positives[s], m.hints[s], m.negatives[s]} {
+			for _, t := range list {
+				own += len(m.docs[t].idx)
+			}
+		}
+	}
+	if full <= own+len(sc.qIdx) || !m.accumulateOnly(sc, skills) {
+		m.accumulate(sc)
+	}
+}
+
+// accumulateOnly is accumulateFor by way of the skills' own vectors. It
+// is false, having done nothing, for a query that lists a feature twice
+// (accumulate would add both; none does).
+func (m *model) accumulateOnly(sc *scratch, skills []int32) bool {
+	if len(sc.qPlace) < len(m.idf) {
+		sc.qPlace = make([]int32, len(m.idf))
+	}
+	// The query's features by place: k+1 for its k-th, 0 for one it lacks.
+	place := sc.qPlace
+	defer func() {
+		for _, id := range sc.qIdx {
+			place[id] = 0
+		}
+	}()
+	for k, id := range sc.qIdx {
+		if place[id] != 0 {
+			return false
+		}
+		place[id] = int32(k + 1)
+	}
+	sc.docAcc = zeroed(sc.docAcc, len(m.texts))
+	sc.cenAcc = zeroed(sc.cenAcc, len(m.skills))
+	for _, s := range skills {
+		sc.cenAcc[s] = queryCosine(sc, m.centroid[s])
+		for _, list := range [3][]int32{m.positives[s], m.hints[s], m.negatives[s]} {
+			for _, t := range list {
+				sc.docAcc[t] = queryCosine(sc, m.docs[t])
+			}
+		}
+	}
+	return true
+}
+
+// queryCosine is the query's cosine to v summed as accumulate sums it:
+// the products of the features both have, in the query's order (the
+// other products are zeros, which leave a sum as it is), so the value is
+// the same bit for bit. sc.qPlace holds the query's places.
+func queryCosine(sc *scratch, v sparseVec) float32 {
+	shared := sc.shared[:0]
+	for k, f := range v.idx {
+		if p := sc.qPlace[f]; p != 0 {
+			// Kept in the query's order as they come: a vector shares few
+			// features with a request.
+			e := sharedTerm{place: p, val: v.val[k]}
+			i := len(shared)
+			shared = append(shared, e)
+			for ; i > 0 && shared[i-1].place > p; i-- {
+				shared[i] = shared[i-1]
+			}
+			shared[i] = e
+		}
+	}
+	sc.shared = shared
+	var dot float32
+	for _, e := range shared {
+		dot += sc.qVal[e.place-1] * e.val
+	}
+	return dot
+}
+
+// sharedTerm is a feature a vector shares with the query: its place in
+// the query (k+1) and the vector's weight.
+type sharedTerm struct {
+	place int32
+	val   float32
+}
+
 // addPostings adds qv times feature id's weight in every vector holding
 // it. This loop is most of a registry's fitting time (every text is routed
 // against all others), so it is written for bounds-check elimination.
