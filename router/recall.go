@@ -32,7 +32,6 @@ import (
 // conversion, so every architecture agrees), and the terms skipped are
 // exact zeros.
 type recallIndex struct {
-	coll  *chromem.Collection
 	embed EmbeddingFunc
 	// embedInto is Models.EmbedInto, nil when the embedder has none.
 	embedInto func(ctx context.Context, text string, dst []float32) ([]float32, error)
@@ -85,8 +84,19 @@ func skillDocs(s *registry.Skill) []recallDoc {
 }
 
 // buildIndex embeds every skill's documents (in parallel: a remote embedder
-// is latency-bound, the builtin one CPU-bound) and loads them into chromem.
+// is latency-bound, the builtin one CPU-bound) and loads them into chromem,
+// which normalises them; the index keeps its copy of the vectors, and the
+// collection, which nothing queries once the copy is made, is let go: it
+// held every document's text and a dense vector for each (26 MB for a
+// registry of 13,000 texts, twice that in the heap's growth).
 func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFunc) (*recallIndex, error) {
+	ix, _, err := buildIndexIn(ctx, skills, embed)
+	return ix, err
+}
+
+// buildIndexIn is buildIndex returning the chromem collection too, for the
+// specs that hold the index's scores to chromem's own query.
+func buildIndexIn(ctx context.Context, skills []*registry.Skill, embed EmbeddingFunc) (*recallIndex, *chromem.Collection, error) {
 	ix := &recallIndex{embed: embed, order: make(map[string]int, len(skills)), rows: make([][2]int, len(skills))}
 	var docs []recallDoc
 	for i, s := range skills {
@@ -102,9 +112,8 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	db := chromem.NewDB()
 	coll, err := db.CreateCollection("skills", nil, chromem.EmbeddingFunc(embed))
 	if err != nil {
-		return nil, fmt.Errorf("create recall collection: %w", err)
+		return nil, nil, fmt.Errorf("create recall collection: %w", err)
 	}
-	ix.coll = coll
 	// Each document is embedded, added and read back on a worker: chromem
 	// holds its documents under a lock, and normalising and copying a
 	// 15,000-document registry's vectors one by one took a core for a
@@ -130,7 +139,7 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	nnz := 0
 	for i, d := range docs {
 		if errs[i] != nil {
-			return nil, errs[i]
+			return nil, nil, errs[i]
 		}
 		if stored[i].vec == nil {
 			continue // nothing to index: see addDoc
@@ -138,7 +147,7 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 		if ix.dim == 0 {
 			ix.dim = len(stored[i].vec)
 		} else if len(stored[i].vec) != ix.dim {
-			return nil, fmt.Errorf("embed %s of skill %s: %d dimensions, other documents have %d", d.id, d.skill, len(stored[i].vec), ix.dim)
+			return nil, nil, fmt.Errorf("embed %s of skill %s: %d dimensions, other documents have %d", d.id, d.skill, len(stored[i].vec), ix.dim)
 		}
 		k := ix.order[d.skill]
 		if ix.rows[k][1] == 0 {
@@ -149,11 +158,11 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 		nnz += len(stored[i].nonZero)
 	}
 	if ix.nrows > math.MaxInt32 {
-		return nil, fmt.Errorf("index %d recall documents: at most %d fit", ix.nrows, math.MaxInt32)
+		return nil, nil, fmt.Errorf("index %d recall documents: at most %d fit", ix.nrows, math.MaxInt32)
 	}
 	if float64(nnz) <= sparseShare*float64(ix.nrows)*float64(ix.dim) {
 		ix.post = newPostings(stored, ix.dim, nnz)
-		return ix, nil
+		return ix, coll, nil
 	}
 	// One allocation for every row: grown by appending, 15,000 rows of 512
 	// were copied again and again.
@@ -161,7 +170,7 @@ func buildIndex(ctx context.Context, skills []*registry.Skill, embed EmbeddingFu
 	for _, sd := range stored {
 		ix.vecs = append(ix.vecs, sd.vec...)
 	}
-	return ix, nil
+	return ix, coll, nil
 }
 
 // storedDoc is a document's embedding as chromem stored it (normalised),

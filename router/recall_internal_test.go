@@ -58,13 +58,13 @@ var _ = g.Describe("recall scores", func() {
 		fn   EmbeddingFunc
 	}{{"sparse", wordVector}, {"dense", denseVector}} {
 		g.It("equal chromem's own query, skill by skill, with a "+embed.name+" embedder", func(ctx g.SpecContext) {
-			ix, err := buildIndex(ctx, skills, embed.fn)
+			ix, coll, err := buildIndexIn(ctx, skills, embed.fn)
 			Expect(err).NotTo(HaveOccurred())
-			n := ix.coll.Count()
+			n := coll.Count()
 			for _, text := range texts {
 				q, err := embed.fn(ctx, text)
 				Expect(err).NotTo(HaveOccurred())
-				res, err := ix.coll.QueryEmbedding(ctx, q, n, nil, nil)
+				res, err := coll.QueryEmbedding(ctx, q, n, nil, nil)
 				Expect(err).NotTo(HaveOccurred())
 				want := make([]float32, len(skills))
 				seen := make([]bool, len(skills))
@@ -258,9 +258,9 @@ var _ = g.Describe("building the recall index", func() {
 			}
 			return wordVector(ctx, text)
 		}
-		ix, err := buildIndex(ctx, skills, nothing)
+		ix, coll, err := buildIndexIn(ctx, skills, nothing)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(ix.coll.Count()).To(Equal(5))
+		Expect(coll.Count()).To(Equal(5))
 		Expect(ix.rows).To(Equal([][2]int{{0, 2}, {2, 5}}))
 		Expect(ix.nrows).To(Equal(5))
 		// Word buckets are sparse: kept by dimension only.
