@@ -127,3 +127,17 @@ func BenchmarkTrain150(b *testing.B) {
 		m.train(items, defaultTraining, trainSeed)
 	}
 }
+
+// BenchmarkTrain1000 is one training of the linear layer on a made-up
+// registry of 1,000 skills with 10 examples each, whose layer holds only
+// the weights training touches (linLayout): its steps look weights up
+// through the places table.
+func BenchmarkTrain1000(b *testing.B) {
+	m := newModel(syntheticSkills(1000, 10, 1))
+	items := m.trainingItems(defaultWeights, trainCands)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.train(items, defaultTraining, trainSeed)
+	}
+}
