@@ -15,12 +15,13 @@ import (
 	"github.com/routebench/routebench/router/registry"
 )
 
-// recallIndex is stage 2: a chromem-go collection holding one document per
-// description, when_to_use item and example input of every skill (never the
-// params schema, whose field names would pull unrelated requests in). A
-// skill's recall score is its best document's cosine similarity.
+// recallIndex is stage 2: one document per description, when_to_use item
+// and example input of every skill (never the params schema, whose field
+// names would pull unrelated requests in), stored through a chromem-go
+// collection. A skill's recall score is its best document's cosine
+// similarity.
 //
-// chromem holds the documents and normalises their embeddings; requests
+// chromem stores the documents and normalises their embeddings; requests
 // are scored against a copy of those normalised vectors, grouped by skill
 // (by dimension for sparse ones, the builtin embedder's; row by row for
 // dense ones), rather than through chromem's query. A chromem query scans
