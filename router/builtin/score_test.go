@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -88,3 +89,44 @@ var _ = Describe("a request's cosines for the judge's candidates", func() {
 		Expect(sc.docAcc[0]).To(Equal(d.val[0]), "both halves added")
 	})
 })
+
+// FuzzQueryCosines holds the judge's candidate-only cosines to the
+// posting lists' for any request text, on a registry of roles of every
+// kind and on one of few words, with candidates picked from the text.
+func FuzzQueryCosines(f *testing.F) {
+	for _, s := range []string{"plim vosk tarn", "退款 订单 refund the order", "", "quib quib quib fesh", "\x00\xff restart"} {
+		f.Add(s, uint8(3))
+	}
+	models := []*model{newModel(testSkills()), newModel(wordySkills(40, 6))}
+	f.Fuzz(func(t *testing.T, text string, pick uint8) {
+		sc := getScratch()
+		defer putScratch(sc)
+		for _, m := range models {
+			m.query(sc, text)
+			m.accumulate(sc)
+			doc := append([]float32(nil), sc.docAcc...)
+			cen := append([]float32(nil), sc.cenAcc...)
+			var cands []int32
+			for s := range m.skills {
+				if (s+int(pick))%3 == 0 {
+					cands = append(cands, int32(s))
+				}
+			}
+			if !m.accumulateOnly(sc, cands) {
+				continue // a feature listed twice: left to the posting lists
+			}
+			for _, s := range cands {
+				if math.Float32bits(sc.cenAcc[s]) != math.Float32bits(cen[s]) {
+					t.Fatalf("%q: centroid of skill %d: %v, posting lists %v", text, s, sc.cenAcc[s], cen[s])
+				}
+				for _, list := range [3][]int32{m.positives[s], m.hints[s], m.negatives[s]} {
+					for _, u := range list {
+						if math.Float32bits(sc.docAcc[u]) != math.Float32bits(doc[u]) {
+							t.Fatalf("%q: text %d of skill %d: %v, posting lists %v", text, u, s, sc.docAcc[u], doc[u])
+						}
+					}
+				}
+			}
+		}
+	})
+}
