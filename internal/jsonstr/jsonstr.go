@@ -26,11 +26,16 @@ func plainWords(s string) int {
 		w := s[i : i+8]
 		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		// A byte's high bit is set in has(c) exactly where x holds c
-		// (bytes of 0x80 and above, caught by x&highs, are masked out by
-		// ^x); x-0x20*ones does the same for bytes below 0x20.
-		q, bs, lt, gt, amp := x^('"'*ones), x^('\\'*ones), x^('<'*ones), x^('>'*ones), x^('&'*ones)
-		special := x | (q-ones)&^q | (bs-ones)&^bs | (lt-ones)&^lt | (gt-ones)&^gt | (amp-ones)&^amp | (x-0x20*ones)&^x
+		// A byte of v is 0 exactly where x holds one of the bytes v tests
+		// for; (v-ones)&^v sets the high bit of a zero byte (and maybe of
+		// bytes above it, which only stops the word early). '<' and '>'
+		// differ only in bit 0x02 and '"' and '&' only in 0x04, so one
+		// test each covers both of a pair. Bytes of 0x80 and above are
+		// caught by x itself, and x-0x20*ones&^x catches those below 0x20.
+		ltgt := (x | 0x02*ones) ^ '>'*ones
+		qamp := (x | 0x04*ones) ^ '&'*ones
+		bs := x ^ '\\'*ones
+		special := x | (ltgt-ones)&^ltgt | (qamp-ones)&^qamp | (bs-ones)&^bs | (x-0x20*ones)&^x
 		if special&highs != 0 {
 			break
 		}

@@ -1,6 +1,7 @@
 package jsonstr
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -58,5 +59,17 @@ func BenchmarkAppend(b *testing.B) {
 	var buf []byte
 	for b.Loop() {
 		buf = Append(buf[:0], s)
+	}
+}
+
+// plainWords stops only at a word holding a byte that needs escaping or
+// starts a multi-byte character: words of any other byte are stepped over
+// (a stop there would be no error, only slower).
+func TestPlainWordsStepsOverEveryPlainByte(t *testing.T) {
+	for c := byte(0x20); c < 0x80; c++ {
+		s := string(bytes.Repeat([]byte{c}, 16))
+		if want := map[bool]int{true: 16, false: 0}[safe[c]]; plainWords(s) != want {
+			t.Errorf("plainWords(%q) = %d, want %d", s, plainWords(s), want)
+		}
 	}
 }
