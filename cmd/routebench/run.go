@@ -229,6 +229,8 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	}
 	prog.phase("scoring %s results and writing reports", thousands(outcome.Done))
 	heap.enter("score")
+	stopPacing := paceGCUnderPeak()
+	defer stopPacing()
 	if err := writeOutputs(cmd.OutOrStdout(), o.out, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
