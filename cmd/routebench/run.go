@@ -499,7 +499,7 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 	collected := reports.NewCollector()
 	if err := collectInTwo(rs, func(i int, r *harness.Result) {
 		scorer.Add(r)
-		series.Add(i, r)
+		series.AddScored(i, r, scorer.DecisionIndicators())
 	}, collected.Add); err != nil {
 		return err
 	}

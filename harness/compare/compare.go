@@ -209,8 +209,14 @@ func (t unitTerms) get(bit uint) (value, ok bool) {
 }
 
 func recordOf(pos int, r *harness.Result, indicators indicatorReader) record {
+	return recordWith(pos, r, indicators, nil)
+}
+
+// recordWith is recordOf; given, when not nil, are the indicators of r's
+// decisions (harness.DecisionResults order) already worked out.
+func recordWith(pos int, r *harness.Result, indicators indicatorReader, given []map[string]bool) record {
 	return record{pos: pos, id: r.Case, hash: r.CaseHash, version: r.Version, suite: r.Suite, pass: r.Pass,
-		failure: r.Failure, action: r.Decision.Action, skill: r.Decision.Skill, units: units(r, indicators)}
+		failure: r.Failure, action: r.Decision.Action, skill: r.Decision.Skill, units: units(r, indicators, given)}
 }
 
 func recordsOf(rs []harness.Result, indicators IndicatorFunc) []record {
@@ -325,15 +331,24 @@ type pair struct{ base, head *record }
 // units are a result's paired terms: its indicators for a single case; for
 // a conversation, each turn's indicators with turn_accuracy, then the
 // conversation's success alone.
-func units(r *harness.Result, indicators indicatorReader) []unitTerms {
+func units(r *harness.Result, indicators indicatorReader, given []map[string]bool) []unitTerms {
 	success, turns, ok := harness.ConversationIndicators(*r)
 	if !ok {
+		if given != nil {
+			return []unitTerms{termsOf(given[0])}
+		}
 		return []unitTerms{termsOf(indicators(r))}
 	}
 	out := make([]unitTerms, 0, len(turns)+1)
 	for k := range r.Turns {
-		tr := harness.TurnDecision(r, k)
-		out = append(out, termsOf(indicators(&tr)).with(harness.TurnAccuracy, turns[k]))
+		var m map[string]bool
+		if given != nil {
+			m = given[k]
+		} else {
+			tr := harness.TurnDecision(r, k)
+			m = indicators(&tr)
+		}
+		out = append(out, termsOf(m).with(harness.TurnAccuracy, turns[k]))
 	}
 	return append(out, unitTerms{}.with(harness.ConversationSuccessRate, success))
 }
