@@ -245,6 +245,13 @@ func (p pendingFlip) fill(head *harness.Result) {
 // pairRecords compares head against base; the flips it returns still need
 // their texts (pendingFlip.fill).
 func pairRecords(base, head []record, th stats.Thresholds) (Comparison, []pendingFlip) {
+	return pairRecordsWith(base, head, th, stats.NewMemoBootstrap(th))
+}
+
+// pairRecordsWith is pairRecords working out intervals with ci, which
+// may have worked out others under the same thresholds (another
+// comparison of a series): an interval depends on its tally alone.
+func pairRecordsWith(base, head []record, th stats.Thresholds, ci *stats.MemoBootstrap) (Comparison, []pendingFlip) {
 	c := Comparison{Thresholds: th}
 	var baseByID map[string]*record
 	c.Base, baseByID = index("base", base, &c.Warnings)
@@ -277,7 +284,6 @@ func pairRecords(base, head []record, th stats.Thresholds) (Comparison, []pendin
 	}
 	// Groups and metrics over the same cases often tally alike: each
 	// interval is worked out once.
-	ci := stats.NewMemoBootstrap(th)
 	for _, g := range groupNames(pairs) {
 		var members []int
 		n := 0

@@ -192,12 +192,15 @@ func compactHash(h string) string {
 func (c *SeriesCollector) Series(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
 	s := Series{Versions: c.versions}
 	var pending []pendingFlip
+	// The comparisons share their intervals: metrics that two versions
+	// decide alike tally alike in each comparison with a third.
+	ci := stats.NewMemoBootstrap(th)
 	pair := func(base, head, against string) error {
 		b, h, err := c.records(base, head)
 		if err != nil {
 			return err
 		}
-		cmp, p := pairRecords(b, h, th)
+		cmp, p := pairRecordsWith(b, h, th, ci)
 		cmp.Against = against
 		s.Comparisons = append(s.Comparisons, cmp)
 		pending = append(pending, p...)
