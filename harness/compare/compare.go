@@ -405,11 +405,13 @@ func pairCases(base, head map[string]*record, warns *[]stats.Warning) []pair {
 			pairs = append(pairs, pair{base[id], h})
 		}
 	}
-	for _, id := range sortedKeys(head) {
+	// Only the head's unpaired ids need sorting (usually none), not all.
+	for id := range head {
 		if _, ok := base[id]; !ok {
 			onlyHead = append(onlyHead, id)
 		}
 	}
+	slices.Sort(onlyHead)
 	if len(changed) > 0 {
 		*warns = append(*warns, stats.Warning{Kind: WarnHashChanged, Message: fmt.Sprintf(
 			"%d %s changed between the runs (case_hash differs: %s): left out; run both versions on the same suites",
