@@ -251,7 +251,7 @@ func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
 		}
 	}
 
-	m[DecisionAccuracy] = DecisionCorrect(e, d) && r.Failure != FailPolicyViolation
+	m[DecisionAccuracy], m[WrongExecutionRate], m[ClarificationRate] = decisionTerms(r)
 
 	if e.Action.Acts() {
 		m[SkillAccuracy] = d.Skill == e.Skill
@@ -266,12 +266,9 @@ func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
 	}
 	m[RefusalAccuracy] = decidedRefuse == expectedRefuse
 
-	m[ClarificationRate] = d.Action == router.Clarify
 	if e.Action == router.Clarify {
 		m[ClarifyRecall] = d.Action == router.Clarify
 	}
-
-	m[WrongExecutionRate] = d.Action.Acts() && (d.Action != e.Action || d.Skill != e.Skill)
 
 	if e.Action.Acts() && d.Action.Acts() && d.Skill == e.Skill && len(e.Params) > 0 {
 		kinds := mismatchKinds(ResultParamMismatches(*r))
@@ -303,6 +300,18 @@ func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
 		}
 	}
 	return m
+}
+
+// decisionTerms are the indicators every decision a case expects an
+// action of has: decision_accuracy, wrong_execution_rate and
+// clarification_rate, for a reader that needs only those (per-skill
+// counts) without the rest of indicatorsInto's map.
+func decisionTerms(r *Result) (correct, wrongExecution, clarifies bool) {
+	e, d := &r.Expect, &r.Decision
+	correct = DecisionCorrect(*e, *d) && r.Failure != FailPolicyViolation
+	wrongExecution = d.Action.Acts() && (d.Action != e.Action || d.Skill != e.Skill)
+	clarifies = d.Action == router.Clarify
+	return correct, wrongExecution, clarifies
 }
 
 func hasParamsError(d router.Decision, layer string) bool {

@@ -45,10 +45,8 @@ func PerSkill(results []Result) []SkillRow {
 type SkillCounter struct {
 	rows  map[skillKey]*SkillRow
 	order map[string]int
-	// indicators is reused for each decision's, and drs for each
-	// result's decisions.
-	indicators map[string]bool
-	drs        []Result
+	// drs is reused for each result's decisions.
+	drs []Result
 }
 
 type skillKey struct{ version, skill string }
@@ -80,19 +78,17 @@ func (c *SkillCounter) Add(r *Result) {
 			row = &SkillRow{Version: r.Version, Skill: skill}
 			c.rows[k] = row
 		}
-		if c.indicators == nil {
-			c.indicators = make(map[string]bool, 24)
-		}
-		clear(c.indicators)
-		m := indicatorsInto(c.indicators, d)
+		// indicatorsInto's terms, read without its map (the decision
+		// expects an action, so each is set).
+		correct, wrongExecution, clarifies := decisionTerms(d)
 		row.N++
-		if m[DecisionAccuracy] {
+		if correct {
 			row.Correct++
 		}
-		if m[WrongExecutionRate] {
+		if wrongExecution {
 			row.WrongExecutions++
 		}
-		if m[ClarificationRate] {
+		if clarifies {
 			row.Clarifications++
 		}
 	}

@@ -161,6 +161,12 @@ func (s *Scorer) Add(r *Result) {
 	}
 }
 
+// DecisionIndicators are the indicators (Indicators) of each decision of
+// the result last added, in DecisionResults order, for another reader of
+// the same pass: the Scorer's own maps, to read, not change, before the
+// next Add.
+func (s *Scorer) DecisionIndicators() []map[string]bool { return s.indicators[:len(s.ts)] }
+
 // Summary is every version's groups so far.
 func (s *Scorer) Summary() Summary {
 	sum := Summary{Format: FormatVersion, Versions: make([]VersionSummary, len(s.order))}

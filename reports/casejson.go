@@ -375,16 +375,5 @@ func (w *caseDataWriter) float(x float64) {
 		}
 		return
 	}
-	format := byte('f')
-	if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
-		format = 'e'
-	}
-	w.b = strconv.AppendFloat(w.b, x, format, -1, 64)
-	if format == 'e' {
-		n := len(w.b)
-		if n >= 4 && w.b[n-4] == 'e' && w.b[n-3] == '-' && w.b[n-2] == '0' {
-			w.b[n-2] = w.b[n-1]
-			w.b = w.b[:n-1]
-		}
-	}
+	w.b, _ = jsonstr.AppendFloat(w.b, x)
 }

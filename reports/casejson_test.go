@@ -32,6 +32,16 @@ var _ = Describe("the case data writer", func() {
 		results[6].Decision.Confidence = 1e-9
 		results[7].Decision.Candidates = nil
 		results[8].Tags = nil
+		// Trace steps of every shape: errors with and without a
+		// confidence, top skills without scores, scores with a
+		// confidence, and words alone.
+		conf := 0.81234
+		results[9].Decision.Trace = append(results[9].Decision.Trace,
+			router.TraceStep{Stage: "validate", Errors: []router.Error{{Category: router.CatParams, Message: nasty}}},
+			router.TraceStep{Stage: "judge", Confidence: &conf, Errors: []router.Error{{Category: "judge", Message: "bad json"}}, Note: nasty},
+			router.TraceStep{Stage: "recall", Top: []string{"get_order", nasty}},
+			router.TraceStep{Stage: "recall", Scores: []router.Candidate{{Skill: "get_order", Score: 0.33333}, {Skill: nasty, Score: 1e-9}}, Confidence: &conf},
+			router.TraceStep{Stage: "rules", Matched: []string{nasty}})
 		versions := []string{results[0].Version}
 		for _, r := range results {
 			if r.Version != versions[len(versions)-1] {

@@ -229,6 +229,8 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	}
 	prog.phase("scoring %s results and writing reports", thousands(outcome.Done))
 	heap.enter("score")
+	stopPacing := paceGCUnderPeak()
+	defer stopPacing()
 	if err := writeOutputs(cmd.OutOrStdout(), o.out, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
@@ -497,7 +499,7 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 	collected := reports.NewCollector()
 	if err := collectInTwo(rs, func(i int, r *harness.Result) {
 		scorer.Add(r)
-		series.Add(i, r)
+		series.AddScored(i, r, scorer.DecisionIndicators())
 	}, collected.Add); err != nil {
 		return err
 	}

@@ -209,8 +209,14 @@ func (t unitTerms) get(bit uint) (value, ok bool) {
 }
 
 func recordOf(pos int, r *harness.Result, indicators indicatorReader) record {
+	return recordWith(pos, r, indicators, nil)
+}
+
+// recordWith is recordOf; given, when not nil, are the indicators of r's
+// decisions (harness.DecisionResults order) already worked out.
+func recordWith(pos int, r *harness.Result, indicators indicatorReader, given []map[string]bool) record {
 	return record{pos: pos, id: r.Case, hash: r.CaseHash, version: r.Version, suite: r.Suite, pass: r.Pass,
-		failure: r.Failure, action: r.Decision.Action, skill: r.Decision.Skill, units: units(r, indicators)}
+		failure: r.Failure, action: r.Decision.Action, skill: r.Decision.Skill, units: units(r, indicators, given)}
 }
 
 func recordsOf(rs []harness.Result, indicators IndicatorFunc) []record {
@@ -239,6 +245,13 @@ func (p pendingFlip) fill(head *harness.Result) {
 // pairRecords compares head against base; the flips it returns still need
 // their texts (pendingFlip.fill).
 func pairRecords(base, head []record, th stats.Thresholds) (Comparison, []pendingFlip) {
+	return pairRecordsWith(base, head, th, stats.NewMemoBootstrap(th))
+}
+
+// pairRecordsWith is pairRecords working out intervals with ci, which
+// may have worked out others under the same thresholds (another
+// comparison of a series): an interval depends on its tally alone.
+func pairRecordsWith(base, head []record, th stats.Thresholds, ci *stats.MemoBootstrap) (Comparison, []pendingFlip) {
 	c := Comparison{Thresholds: th}
 	var baseByID map[string]*record
 	c.Base, baseByID = index("base", base, &c.Warnings)
@@ -271,7 +284,6 @@ func pairRecords(base, head []record, th stats.Thresholds) (Comparison, []pendin
 	}
 	// Groups and metrics over the same cases often tally alike: each
 	// interval is worked out once.
-	ci := stats.NewMemoBootstrap(th)
 	for _, g := range groupNames(pairs) {
 		var members []int
 		n := 0
@@ -325,15 +337,24 @@ type pair struct{ base, head *record }
 // units are a result's paired terms: its indicators for a single case; for
 // a conversation, each turn's indicators with turn_accuracy, then the
 // conversation's success alone.
-func units(r *harness.Result, indicators indicatorReader) []unitTerms {
+func units(r *harness.Result, indicators indicatorReader, given []map[string]bool) []unitTerms {
 	success, turns, ok := harness.ConversationIndicators(*r)
 	if !ok {
+		if given != nil {
+			return []unitTerms{termsOf(given[0])}
+		}
 		return []unitTerms{termsOf(indicators(r))}
 	}
 	out := make([]unitTerms, 0, len(turns)+1)
 	for k := range r.Turns {
-		tr := harness.TurnDecision(r, k)
-		out = append(out, termsOf(indicators(&tr)).with(harness.TurnAccuracy, turns[k]))
+		var m map[string]bool
+		if given != nil {
+			m = given[k]
+		} else {
+			tr := harness.TurnDecision(r, k)
+			m = indicators(&tr)
+		}
+		out = append(out, termsOf(m).with(harness.TurnAccuracy, turns[k]))
 	}
 	return append(out, unitTerms{}.with(harness.ConversationSuccessRate, success))
 }
@@ -384,11 +405,13 @@ func pairCases(base, head map[string]*record, warns *[]stats.Warning) []pair {
 			pairs = append(pairs, pair{base[id], h})
 		}
 	}
-	for _, id := range sortedKeys(head) {
+	// Only the head's unpaired ids need sorting (usually none), not all.
+	for id := range head {
 		if _, ok := base[id]; !ok {
 			onlyHead = append(onlyHead, id)
 		}
 	}
+	slices.Sort(onlyHead)
 	if len(changed) > 0 {
 		*warns = append(*warns, stats.Warning{Kind: WarnHashChanged, Message: fmt.Sprintf(
 			"%d %s changed between the runs (case_hash differs: %s): left out; run both versions on the same suites",

@@ -83,6 +83,19 @@ var _ = Describe("Paired", func() {
 		))
 	})
 
+	It("names the first unpaired cases of each side in id order, however the results come", func() {
+		base, head := scenario()
+		rs := head.results
+		for _, id := range []string{"zeta", "new-b", "alpha", "new-a", "mid"} {
+			r := rs[0]
+			r.Case = id
+			rs = append([]harness.Result{r}, rs...)
+		}
+		c := compare.PairedWith(base.results, rs, stats.DefaultThresholds, indicators(base, head))
+		Expect(c.Warnings).To(ContainElement(stats.Warning{Kind: compare.WarnUnpaired,
+			Message: "6 cases only in head (alpha, mid, new-000, and 3 more): left out; run both versions on the same suites"}))
+	})
+
 	It("groups all cases, then suites normal, boundary, adversarial", func() {
 		c := comparison()
 		var names []string

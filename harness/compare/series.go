@@ -87,8 +87,10 @@ func PairedSeriesStreamWith(rs harness.ResultStream, th stats.Thresholds, indica
 // kept encoded (recordSpill) until Series pairs two versions' records.
 type SeriesCollector struct {
 	indicators indicatorReader
-	versions   []string
-	version    map[string]uint64 // a version's number in versions
+	// own says indicators are harness's own (AddScored may take them).
+	own      bool
+	versions []string
+	version  map[string]uint64 // a version's number in versions
 	// counts are the records of each version, so records reads them back
 	// into slices made at their size.
 	counts []int
@@ -105,11 +107,29 @@ type SeriesCollector struct {
 // NewSeriesCollector starts an empty collection; indicators is nil
 // (harness.Indicators) unless a caller defines its own metrics.
 func NewSeriesCollector(indicators IndicatorFunc) *SeriesCollector {
-	return &SeriesCollector{indicators: readerOf(indicators), version: map[string]uint64{}, wordIndex: map[string]uint64{}}
+	return &SeriesCollector{indicators: readerOf(indicators), own: indicators == nil,
+		version: map[string]uint64{}, wordIndex: map[string]uint64{}}
 }
 
 // Add records the result at position i of the stream.
-func (c *SeriesCollector) Add(i int, r *harness.Result) {
+func (c *SeriesCollector) Add(i int, r *harness.Result) { c.add(i, r, nil) }
+
+// AddScored is Add for a result a harness.Scorer has just added:
+// decisions are its indicators (Scorer.DecisionIndicators), which a
+// collector of harness's own indicators takes instead of working them out
+// again. They are only read.
+func (c *SeriesCollector) AddScored(i int, r *harness.Result, decisions []map[string]bool) {
+	n := 1
+	if r.IsConversation() {
+		n = len(r.Turns)
+	}
+	if !c.own || len(decisions) != n {
+		decisions = nil
+	}
+	c.add(i, r, decisions)
+}
+
+func (c *SeriesCollector) add(i int, r *harness.Result, decisions []map[string]bool) {
 	v, seen := c.version[r.Version]
 	if !seen {
 		v = uint64(len(c.versions))
@@ -118,7 +138,7 @@ func (c *SeriesCollector) Add(i int, r *harness.Result) {
 		c.counts = append(c.counts, 0)
 	}
 	c.counts[v]++
-	rec := recordOf(i, r, c.indicators)
+	rec := recordWith(i, r, c.indicators, decisions)
 	rec.hash = compactHash(rec.hash)
 	c.spill.put(v, &rec, c.word)
 	// The first version is every comparison's base, never a head: its
@@ -172,12 +192,15 @@ func compactHash(h string) string {
 func (c *SeriesCollector) Series(rs harness.ResultStream, th stats.Thresholds) (Series, error) {
 	s := Series{Versions: c.versions}
 	var pending []pendingFlip
+	// The comparisons share their intervals: metrics that two versions
+	// decide alike tally alike in each comparison with a third.
+	ci := stats.NewMemoBootstrap(th)
 	pair := func(base, head, against string) error {
 		b, h, err := c.records(base, head)
 		if err != nil {
 			return err
 		}
-		cmp, p := pairRecords(b, h, th)
+		cmp, p := pairRecordsWith(b, h, th, ci)
 		cmp.Against = against
 		s.Comparisons = append(s.Comparisons, cmp)
 		pending = append(pending, p...)

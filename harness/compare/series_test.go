@@ -145,4 +145,50 @@ var _ = Describe("PairedSeriesStream", func() {
 			Expect(string(got)).To(Equal(string(want)), "spilled above %d bytes", above)
 		}
 	})
+
+	It("pairs from a Scorer's indicators (AddScored) exactly as from its own, conversations' turns included", func() {
+		rs := results()
+		want, err := json.Marshal(compare.PairedSeries(rs, stats.DefaultThresholds))
+		Expect(err).NotTo(HaveOccurred())
+		scorer := harness.NewScorer()
+		c := compare.NewSeriesCollector(nil)
+		for i := range rs {
+			scorer.Add(&rs[i])
+			c.AddScored(i, &rs[i], scorer.DecisionIndicators())
+		}
+		s, err := c.Series(harness.SliceStream(rs), stats.DefaultThresholds)
+		Expect(err).NotTo(HaveOccurred())
+		got, err := json.Marshal(s)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got)).To(Equal(string(want)))
+	})
+
+	It("leaves given indicators aside where the collector has metrics of its own, or where they do not fit the result", func() {
+		rs, ind := threeVersions()
+		want, err := json.Marshal(compare.PairedSeriesWith(rs, stats.DefaultThresholds, ind))
+		Expect(err).NotTo(HaveOccurred())
+		wrong := []map[string]bool{{da: true}}
+		c := compare.NewSeriesCollector(ind)
+		for i := range rs {
+			c.AddScored(i, &rs[i], wrong)
+		}
+		s, err := c.Series(harness.SliceStream(rs), stats.DefaultThresholds)
+		Expect(err).NotTo(HaveOccurred())
+		got, err := json.Marshal(s)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got)).To(Equal(string(want)), "own metrics")
+
+		rs = results()
+		want, err = json.Marshal(compare.PairedSeries(rs, stats.DefaultThresholds))
+		Expect(err).NotTo(HaveOccurred())
+		c = compare.NewSeriesCollector(nil)
+		for i := range rs {
+			c.AddScored(i, &rs[i], []map[string]bool{})
+		}
+		s, err = c.Series(harness.SliceStream(rs), stats.DefaultThresholds)
+		Expect(err).NotTo(HaveOccurred())
+		got, err = json.Marshal(s)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got)).To(Equal(string(want)), "no indicators given")
+	})
 })

@@ -38,3 +38,59 @@ func FuzzAppendFloat(f *testing.F) {
 		}
 	})
 }
+
+// Floats nearest a decimal of up to four places (scores and confidences)
+// are written from their digits: the same bytes as json.Marshal, at every
+// such decimal from -2 to 2 and at larger magnitudes up to where the
+// shortcut stops, and floats of more places beside them.
+func TestAppendFloatFewDecimals(t *testing.T) {
+	check := func(f float64) {
+		t.Helper()
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := AppendFloat([]byte("x"), f); !ok || string(got) != "x"+string(want) {
+			t.Fatalf("AppendFloat(%v) = %s, %v; want %s", f, got, ok, want)
+		}
+	}
+	for k := -20000; k <= 20000; k++ {
+		check(float64(k) / 1e4)
+		check(float64(k)/1e4 + 1e-9)
+		check(math.Nextafter(float64(k)/1e4, 3))
+	}
+	for _, f := range []float64{999999999.9999, 999999999.99995, 1e9, -1e9, 123456789.0001, 0.00005, 1e-4, 5e-5, 0.1 + 0.2, 1.0 / 3} {
+		check(f)
+	}
+}
+
+// FuzzAppendFloatFewDecimals compares AppendFloat with json.Marshal on
+// decimals of up to six places and their neighbouring floats, where the
+// shortcut for four places is taken or just missed.
+func FuzzAppendFloatFewDecimals(f *testing.F) {
+	f.Add(int64(1312), uint8(4), int8(0))
+	f.Add(int64(-99999999999999), uint8(4), int8(1))
+	f.Fuzz(func(t *testing.T, k int64, places uint8, step int8) {
+		x := float64(k) / math.Pow10(int(places%7))
+		for ; step > 0; step-- {
+			x = math.Nextafter(x, math.Inf(1))
+		}
+		for ; step < 0; step++ {
+			x = math.Nextafter(x, math.Inf(-1))
+		}
+		want, err := json.Marshal(x)
+		got, ok := AppendFloat(nil, x)
+		if (err == nil) != ok || ok && string(got) != string(want) {
+			t.Fatalf("AppendFloat(%v) = %s, %v; json.Marshal: %s, %v", x, got, ok, want, err)
+		}
+	})
+}
+
+func BenchmarkAppendFloat(b *testing.B) {
+	var buf []byte
+	for b.Loop() {
+		buf, _ = AppendFloat(buf[:0], 0.1312)
+		buf, _ = AppendFloat(buf, 0.0436)
+		buf, _ = AppendFloat(buf, 0.9)
+	}
+}

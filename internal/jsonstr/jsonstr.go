@@ -26,11 +26,16 @@ func plainWords(s string) int {
 		w := s[i : i+8]
 		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		// A byte's high bit is set in has(c) exactly where x holds c
-		// (bytes of 0x80 and above, caught by x&highs, are masked out by
-		// ^x); x-0x20*ones does the same for bytes below 0x20.
-		q, bs, lt, gt, amp := x^('"'*ones), x^('\\'*ones), x^('<'*ones), x^('>'*ones), x^('&'*ones)
-		special := x | (q-ones)&^q | (bs-ones)&^bs | (lt-ones)&^lt | (gt-ones)&^gt | (amp-ones)&^amp | (x-0x20*ones)&^x
+		// A byte of v is 0 exactly where x holds one of the bytes v tests
+		// for; (v-ones)&^v sets the high bit of a zero byte (and maybe of
+		// bytes above it, which only stops the word early). '<' and '>'
+		// differ only in bit 0x02 and '"' and '&' only in 0x04, so one
+		// test each covers both of a pair. Bytes of 0x80 and above are
+		// caught by x itself, and x-0x20*ones&^x catches those below 0x20.
+		ltgt := (x | 0x02*ones) ^ '>'*ones
+		qamp := (x | 0x04*ones) ^ '&'*ones
+		bs := x ^ '\\'*ones
+		special := x | (ltgt-ones)&^ltgt | (qamp-ones)&^qamp | (bs-ones)&^bs | (x-0x20*ones)&^x
 		if special&highs != 0 {
 			break
 		}
@@ -45,50 +50,52 @@ func Append(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		i += plainWords(s[i:])
-		if i == len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if safe[c] {
+		// The word plainWords stopped at (or the last bytes, fewer than
+		// 8) is read byte by byte, then words again: a multi-byte
+		// character or a short string's tail costs no call a byte.
+		for end := min(i+8, len(s)); i < end; {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if safe[c] {
+					i++
+					continue
+				}
+				b = append(b, s[start:i]...)
+				switch c {
+				case '"', '\\':
+					b = append(b, '\\', c)
+				case '\b':
+					b = append(b, '\\', 'b')
+				case '\f':
+					b = append(b, '\\', 'f')
+				case '\n':
+					b = append(b, '\\', 'n')
+				case '\r':
+					b = append(b, '\\', 'r')
+				case '\t':
+					b = append(b, '\\', 't')
+				default:
+					b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+				}
 				i++
+				start = i
 				continue
 			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				b = append(b, s[start:i]...)
+				b = append(b, `\ufffd`...)
+			case r == '\u2028' || r == '\u2029':
+				b = append(b, s[start:i]...)
+				b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
 			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+				i += size
+				continue
 			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
 			i += size
-			continue
+			start = i
 		}
-		i += size
-		start = i
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
