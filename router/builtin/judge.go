@@ -100,7 +100,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		if v.Params == nil {
 			v.Params = extractDated(planFor(top.skill), req.Text, lower, dates, f.known)
 		}
-		dropNonFinite(v.Params)
+		settleParams(v.Params)
 		v.Reason = f.reason(sc, ranked)
 	}
 	// The params read only to weigh a candidate go back for the next
@@ -297,31 +297,63 @@ func appendQuoted(b []byte, s string) []byte {
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
-// dropNonFinite removes numbers JSON cannot hold (NaN, ±Inf: "1e400",
-// "NaN" written by the user) from extracted params, at any depth, so the
-// param is missing and asked for rather than failing the whole decision.
-func dropNonFinite(params map[string]any) {
+// settleParams readies extracted params for the answer, at any depth:
+// numbers JSON cannot hold (NaN, ±Inf: "1e400", "NaN" written by the
+// user) are removed, so the param is missing and asked for rather than
+// failing the whole decision; and ints (integer properties' values) become
+// the float64 that decoding their JSON gives, which is written the same
+// (every int up to 2^53 is a float64 and encodes to its digits), so the
+// router takes the answer as a value instead of parsing its JSON again.
+// An int past 2^53 stays as it is. A list holding an int is copied, not
+// changed.
+func settleParams(params map[string]any) {
 	for k, v := range params {
-		if !finiteValue(v) {
+		d, keep, changed := settledValue(v)
+		switch {
+		case !keep:
 			delete(params, k)
+		case changed:
+			params[k] = d
 		}
 	}
 }
 
-func finiteValue(v any) bool {
+// exactInts is the largest magnitude up to which every integer is a
+// float64 (2^53).
+const exactInts = 1 << 53
+
+// settledValue is v as settleParams leaves it: keep is false for a value to
+// remove (a list is removed whole for one such number), changed is true
+// when d replaces v.
+func settledValue(v any) (d any, keep, changed bool) {
 	switch x := v.(type) {
 	case float64:
-		return !math.IsNaN(x) && !math.IsInf(x, 0)
+		return v, !math.IsNaN(x) && !math.IsInf(x, 0), false
 	case float32:
-		return finiteValue(float64(x))
+		return v, !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0), false
+	case int:
+		if x >= -exactInts && x <= exactInts {
+			return float64(x), true, true
+		}
 	case map[string]any:
-		dropNonFinite(x)
+		settleParams(x)
 	case []any:
-		for _, e := range x {
-			if !finiteValue(e) {
-				return false
+		var out []any
+		for i, e := range x {
+			d, keep, changed := settledValue(e)
+			if !keep {
+				return v, false, false
+			}
+			if changed {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = d
 			}
 		}
+		if out != nil {
+			return out, true, true
+		}
 	}
-	return true
+	return v, true, false
 }
