@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -28,6 +29,11 @@ type fitted struct {
 	stems [][]string
 	// schemaStems are each skill's schema words (see schemaStems).
 	schemaStems []map[string]bool
+	// quoted holds, per registry text, the text as a reason quotes it
+	// (quotedClip), made the first time a reason names the text: it
+	// depends on the text alone, and quoting one that is not plain ASCII
+	// or ideographs was most of writing a reason.
+	quoted []atomic.Pointer[string]
 }
 
 const (
@@ -84,7 +90,7 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 // newFitted wraps m with what is read off the skills directly (names,
 // schemas, example values); the linear layer and calibration come later.
 func newFitted(m *model, topK int) *fitted {
-	f := &fitted{model: m, topK: topK, known: knownValues(m.skills)}
+	f := &fitted{model: m, topK: topK, known: knownValues(m.skills), quoted: make([]atomic.Pointer[string], len(m.texts))}
 	for _, s := range m.skills {
 		f.stems = append(f.stems, nameStems(s.Name))
 		f.schemaStems = append(f.schemaStems, schemaStems(s))

@@ -237,7 +237,7 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 	b = append(b, ')')
 	if best >= 0 {
 		b = append(b, "; closest registry text "...)
-		b = appendQuotedClip(b, f.texts[best].text, 60)
+		b = append(b, f.quotedClip(best)...)
 		b = append(b, " (cos "...)
 		b = strconv.AppendFloat(b, bestCos, 'f', 2, 64)
 		b = append(b, ')')
@@ -252,6 +252,21 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 	sc.reason = b
 	return string(b)
 }
+
+// quotedClip is registry text t shortened to reasonClip runes and quoted
+// (appendQuotedClip), made once per text.
+func (f *fitted) quotedClip(t int32) string {
+	if q := f.quoted[t].Load(); q != nil {
+		return *q
+	}
+	q := string(appendQuotedClip(nil, f.texts[t].text, reasonClip))
+	f.quoted[t].Store(&q) // a racing request stores the same string
+	return q
+}
+
+// reasonClip is how many runes of the closest registry text a reason
+// quotes.
+const reasonClip = 60
 
 // appendQuotedClip appends s shortened to at most n runes, the cut marked
 // with "…", quoted as strconv.AppendQuote quotes it; the quoted cut, then

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -337,5 +338,28 @@ var _ = Describe("the answer handed over as a value", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(asFloat).To(Equal(asInt), "%d is written the same either way", n)
 		}
+	})
+})
+
+var _ = Describe("a reason's quote of the closest registry text", func() {
+	It("is made once per text, as quoting the text shortened makes it", func() {
+		reg := testRegistry()
+		j := newJudge(reg, defaultTopK)
+		req := router.JudgeRequest{Text: "把预发的 payment-api 扩到 6 个副本", Now: testNow, Candidates: reg.Skills}
+		first, err := j.Judge(context.Background(), req)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(first.Raw).To(ContainSubstring("closest registry text"))
+		made := 0
+		for t := range j.fit.quoted {
+			if q := j.fit.quoted[t].Load(); q != nil {
+				made++
+				Expect(*q).To(Equal(string(appendQuotedClip(nil, j.fit.texts[t].text, reasonClip))))
+				Expect(first.Raw).To(ContainSubstring(strings.Trim(strconv.Quote(*q), `"`)))
+			}
+		}
+		Expect(made).To(Equal(1))
+		again, err := j.Judge(context.Background(), req)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again.Raw).To(Equal(first.Raw))
 	})
 })
