@@ -100,8 +100,9 @@ type scratch struct {
 	// a request's weighed features (featureMemo)
 	weights []float64
 	wids    []int32
-	// the judge's answer: its JSON and its reason, built here
-	raw, reason []byte
+	// the judge's answer: its JSON and its reason (and the reason's JSON
+	// string), built here
+	raw, reason, reasonJSON []byte
 	// found holds the judge's dates of a request; probed and probedSpans
 	// the dates countTerms finds itself (segment's)
 	found       []dateSpan

@@ -30,10 +30,10 @@ type fitted struct {
 	// schemaStems are each skill's schema words (see schemaStems).
 	schemaStems []map[string]bool
 	// quoted holds, per registry text, the text as a reason quotes it
-	// (quotedClip), made the first time a reason names the text: it
-	// depends on the text alone, and quoting one that is not plain ASCII
-	// or ideographs was most of writing a reason.
-	quoted []atomic.Pointer[string]
+	// (quotedClip) and as its JSON writes that, made the first time a
+	// reason names the text: they depend on the text alone, and quoting
+	// and escaping a Chinese text was most of writing a reason.
+	quoted []atomic.Pointer[quotedText]
 }
 
 const (
@@ -90,7 +90,7 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 // newFitted wraps m with what is read off the skills directly (names,
 // schemas, example values); the linear layer and calibration come later.
 func newFitted(m *model, topK int) *fitted {
-	f := &fitted{model: m, topK: topK, known: knownValues(m.skills), quoted: make([]atomic.Pointer[string], len(m.texts))}
+	f := &fitted{model: m, topK: topK, known: knownValues(m.skills), quoted: make([]atomic.Pointer[quotedText], len(m.texts))}
 	for _, s := range m.skills {
 		f.stems = append(f.stems, nameStems(s.Name))
 		f.schemaStems = append(f.schemaStems, schemaStems(s))
