@@ -184,8 +184,9 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 	best := slices.Max(z)
 	words := appendContentStems(sc.words[:0], text, lower)
 	sc.words = words
+	sm := softmaxOf(z)
 	for c := range cands {
-		in := candidateInput(z, c, evs)
+		in := candidateInputIn(z, c, evs, sm)
 		var params map[string]any
 		if z[c] >= best-coverageMargin {
 			in.nameCover, in.paramCover, in.schemaCover, params = f.coverage(int(idx[c]), text, lower, dates, words)
