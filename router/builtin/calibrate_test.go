@@ -142,3 +142,66 @@ var _ = Describe("calibration", func() {
 		Expect(outcome{right: 0.45, inScope: 0.5}.none()).To(BeFalse())
 	})
 })
+
+var _ = Describe("a candidate's calibration input with the softmax worked out once", func() {
+	// candidateInputAlone is candidateInput as it was written before the
+	// softmax was shared: the largest logit and the sum found per
+	// candidate.
+	candidateInputAlone := func(z []float64, c int, evs []evidence) calInput {
+		margin := maxMargin
+		mx := z[c]
+		for o := range z {
+			if o != c {
+				margin = min(margin, z[c]-z[o])
+			}
+			mx = max(mx, z[o])
+		}
+		var sum float64
+		for _, v := range z {
+			sum += math.Exp(v - mx)
+		}
+		fit := defaultWeights.fit(evs[c])
+		return calInput{margin: margin, prob: math.Exp(z[c]-mx) / sum, fit: fit,
+			learned: z[c]/defaultTraining.Beta0 - fit, nearest: evs[c][evNearest]}
+	}
+	// bits are the fields' bits, any NaN as one (a NaN's payload is never
+	// read: it sorts, rounds and encodes as any NaN does).
+	bits := func(in calInput) [5]uint64 {
+		var out [5]uint64
+		for i, x := range []float64{in.margin, in.prob, in.fit, in.learned, in.nearest} {
+			out[i] = math.Float64bits(x)
+			if math.IsNaN(x) {
+				out[i] = math.Float64bits(math.NaN())
+			}
+		}
+		return out
+	}
+
+	It("is the same bits as working it out per candidate", func() {
+		rng := rand.New(rand.NewPCG(15, 4))
+		odd := []float64{0, math.Copysign(0, -1), 1, -1, 700, -700, math.Inf(1), math.Inf(-1), math.NaN()}
+		for range 5000 {
+			n := 1 + rng.IntN(12)
+			z, evs := make([]float64, n), make([]evidence, n)
+			for i := range z {
+				switch rng.IntN(5) {
+				case 0:
+					z[i] = odd[rng.IntN(len(odd))]
+				case 1:
+					if i > 0 {
+						z[i] = z[rng.IntN(i)] // a tie
+					}
+				default:
+					z[i] = rng.NormFloat64() * 4
+				}
+				for k := range evs[i] {
+					evs[i][k] = rng.Float64()
+				}
+			}
+			sm := softmaxOf(z)
+			for c := range z {
+				Expect(bits(candidateInputIn(z, c, evs, sm))).To(Equal(bits(candidateInputAlone(z, c, evs))), "%v, candidate %d", z, c)
+			}
+		}
+	})
+})

@@ -104,8 +104,9 @@ type scratch struct {
 	// a request's weighed features (featureMemo)
 	weights []float64
 	wids    []int32
-	// the judge's answer: its JSON and its reason, built here
-	raw, reason []byte
+	// the judge's answer: its JSON and its reason (and the reason's JSON
+	// string), built here
+	raw, reason, reasonJSON []byte
 	// found holds the judge's dates of a request; probed and probedSpans
 	// the dates countTerms finds itself (segment's)
 	found       []dateSpan
@@ -154,11 +155,12 @@ func (sc *scratch) countTerms(text string) []termCount {
 
 // sortByHash returns fs ordered by hash, in sc.sorted: one pass of
 // bucketing by the hash's top bits (FNV's are well mixed, so buckets hold
-// about one feature each), then insertion sort within each bucket. A text's
-// few hundred features are sorted several times faster than by comparison
-// sorting, which was a third of featurizing a request. Features of equal
-// hash (the same feature) end up next to each other in some order, which
-// countTerms' merge does not see.
+// about one feature each), then insertion sort, which only sorts within
+// buckets. A text's few hundred features are sorted several times faster
+// than by comparison sorting, which was a third of featurizing a request.
+// Features of equal hash (the same feature) end up next to each other in
+// the order they came (the sort is stable); countTerms' merge does not
+// see it.
 func (sc *scratch) sortByHash(fs []hashedFeature) []hashedFeature {
 	if len(fs) < 24 {
 		insertionSortByHash(fs)
@@ -181,12 +183,11 @@ func (sc *scratch) sortByHash(fs []hashedFeature) []hashedFeature {
 		out[next[k]] = f
 		next[k]++
 	}
-	// next[k] is now where bucket k ends; bucket k starts where k-1 ends.
-	from := int32(0)
-	for k := range next {
-		insertionSortByHash(out[from:next[k]])
-		from = next[k]
-	}
+	// Every hash of a bucket is below every hash of the next, so one
+	// insertion sort of the whole moves no feature out of its bucket: it
+	// sorts each bucket as sorting them one by one would, without a call
+	// per bucket (most hold one feature or none).
+	insertionSortByHash(out)
 	sc.bucketStarts, sc.sorted = starts, out
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -28,6 +29,11 @@ type fitted struct {
 	stems [][]string
 	// schemaStems are each skill's schema words (see schemaStems).
 	schemaStems []map[string]bool
+	// quoted holds, per registry text, the text as a reason quotes it
+	// (quotedClip) and as its JSON writes that, made the first time a
+	// reason names the text: they depend on the text alone, and quoting
+	// and escaping a Chinese text was most of writing a reason.
+	quoted []atomic.Pointer[quotedText]
 }
 
 const (
@@ -84,7 +90,7 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 // newFitted wraps m with what is read off the skills directly (names,
 // schemas, example values); the linear layer and calibration come later.
 func newFitted(m *model, topK int) *fitted {
-	f := &fitted{model: m, topK: topK, known: knownValues(m.skills)}
+	f := &fitted{model: m, topK: topK, known: knownValues(m.skills), quoted: make([]atomic.Pointer[quotedText], len(m.texts))}
 	for _, s := range m.skills {
 		f.stems = append(f.stems, nameStems(s.Name))
 		f.schemaStems = append(f.schemaStems, schemaStems(s))
@@ -219,20 +225,38 @@ func knownValues(skills []*registry.Skill) map[string][]string {
 // candidateInput is the calibration input of candidate c given all
 // candidates' logits z and similarity evidence evs.
 func candidateInput(z []float64, c int, evs []evidence) calInput {
-	margin := maxMargin
-	mx := z[c]
-	for o := range z {
-		if o != c {
-			margin = min(margin, z[c]-z[o])
-		}
-		mx = max(mx, z[o])
+	return candidateInputIn(z, c, evs, softmaxOf(z))
+}
+
+// softmax is what a candidate's softmax probability is read against: the
+// largest logit and the sum of exp(z - it) over all candidates, the same
+// for every candidate of a request (max picks the same value whatever
+// order it sees the logits in, +0 over -0, NaN if any).
+type softmax struct{ mx, sum float64 }
+
+func softmaxOf(z []float64) softmax {
+	mx := z[0]
+	for _, v := range z {
+		mx = max(mx, v)
 	}
 	var sum float64
 	for _, v := range z {
 		sum += math.Exp(v - mx)
 	}
+	return softmax{mx: mx, sum: sum}
+}
+
+// candidateInputIn is candidateInput with the candidates' softmax (sm,
+// softmaxOf(z)) worked out once for all of them.
+func candidateInputIn(z []float64, c int, evs []evidence, sm softmax) calInput {
+	margin := maxMargin
+	for o := range z {
+		if o != c {
+			margin = min(margin, z[c]-z[o])
+		}
+	}
 	fit := defaultWeights.fit(evs[c])
-	return calInput{margin: margin, prob: math.Exp(z[c]-mx) / sum, fit: fit,
+	return calInput{margin: margin, prob: math.Exp(z[c]-sm.mx) / sm.sum, fit: fit,
 		learned: z[c]/defaultTraining.Beta0 - fit, nearest: evs[c][evNearest]}
 }
 

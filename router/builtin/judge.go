@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/routebench/routebench/internal/jsonstr"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -87,6 +88,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 	top := ranked[0]
 
 	v := verdict{Skill: top.skill.Name, Confidence: top.conf}
+	var reasonJSON []byte // v.Reason's JSON string, when the reason wrote it
 	if o := f.cal.outcome(top.in); o.none() {
 		v = verdict{
 			Skill:      router.NoneChoice,
@@ -100,8 +102,9 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 		if v.Params == nil {
 			v.Params = extractDated(planFor(top.skill), req.Text, lower, dates, f.known)
 		}
-		dropNonFinite(v.Params)
+		settleParams(v.Params)
 		v.Reason = f.reason(sc, ranked)
+		reasonJSON = sc.reasonJSON
 	}
 	// The params read only to weigh a candidate go back for the next
 	// request; the answer's (the top one's, unless nothing fits) stay.
@@ -111,7 +114,7 @@ func (j *Judge) Judge(ctx context.Context, req router.JudgeRequest) (router.Judg
 			releaseParams(r.params)
 		}
 	}
-	raw, err := appendVerdict(sc.raw[:0], v)
+	raw, err := appendVerdict(sc.raw[:0], v, reasonJSON)
 	if err != nil {
 		return router.JudgeResponse{}, fmt.Errorf("encode builtin verdict: %w", err)
 	}
@@ -182,8 +185,9 @@ func (f *fitted) rank(sc *scratch, text, lower string, dates []dateSpan, cands [
 	best := slices.Max(z)
 	words := appendContentStems(sc.words[:0], text, lower)
 	sc.words = words
+	sm := softmaxOf(z)
 	for c := range cands {
-		in := candidateInput(z, c, evs)
+		in := candidateInputIn(z, c, evs, sm)
 		var params map[string]any
 		if z[c] >= best-coverageMargin {
 			in.nameCover, in.paramCover, in.schemaCover, params = f.coverage(int(idx[c]), text, lower, dates, words)
@@ -220,7 +224,8 @@ func requiresAny(s *registry.Skill) bool {
 }
 
 // reason says why the top candidate won: the registry text it is closest
-// to, and the runner-up. Built by hand: it is on every request's path.
+// to, and the runner-up. Built by hand: it is on every request's path. Its
+// JSON string is written beside it, in sc.reasonJSON (see reasonText).
 func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 	top := ranked[0]
 	best, bestCos := int32(-1), 0.0
@@ -229,30 +234,91 @@ func (f *fitted) reason(sc *scratch, ranked []rankedCandidate) string {
 			best, bestCos = t, c
 		}
 	}
-	b := sc.reason[:0]
-	b = append(b, top.skill.Name...)
-	b = append(b, " fits best (p="...)
-	b = strconv.AppendFloat(b, top.prob, 'f', 2, 64)
-	b = append(b, ", fit "...)
-	b = strconv.AppendFloat(b, top.fit, 'f', 2, 64)
-	b = append(b, ')')
+	r := reasonText{plain: sc.reason[:0], json: append(sc.reasonJSON[:0], '"')}
+	r.text(top.skill.Name)
+	r.ascii(" fits best (p=")
+	r.float(top.prob)
+	r.ascii(", fit ")
+	r.float(top.fit)
+	r.ascii(")")
 	if best >= 0 {
-		b = append(b, "; closest registry text "...)
-		b = appendQuotedClip(b, f.texts[best].text, 60)
-		b = append(b, " (cos "...)
-		b = strconv.AppendFloat(b, bestCos, 'f', 2, 64)
-		b = append(b, ')')
+		r.ascii("; closest registry text ")
+		r.quoted(f.quotedClip(best))
+		r.ascii(" (cos ")
+		r.float(bestCos)
+		r.ascii(")")
 	}
 	if len(ranked) > 1 {
-		b = append(b, "; runner-up "...)
-		b = append(b, ranked[1].skill.Name...)
-		b = append(b, " (p="...)
-		b = strconv.AppendFloat(b, ranked[1].prob, 'f', 2, 64)
-		b = append(b, ')')
+		r.ascii("; runner-up ")
+		r.text(ranked[1].skill.Name)
+		r.ascii(" (p=")
+		r.float(ranked[1].prob)
+		r.ascii(")")
 	}
-	sc.reason = b
-	return string(b)
+	sc.reason, sc.reasonJSON = r.plain, append(r.json, '"')
+	return string(r.plain)
 }
+
+// reasonText is a reason being written, and its JSON string (jsonstr.Append's
+// bytes) beside it. JSON escapes rune by rune (an invalid byte on its own),
+// and each part of a reason meets the next at an ASCII byte, so the JSON of
+// the whole is the parts' escaped forms joined: the quote of a registry
+// text is escaped once per text, not on every request (a Chinese text is
+// decoded rune by rune).
+type reasonText struct{ plain, json []byte }
+
+// ascii appends s, ASCII that JSON writes as it is.
+func (r *reasonText) ascii(s string) {
+	r.plain = append(r.plain, s...)
+	r.json = append(r.json, s...)
+}
+
+// text appends s, escaped in the JSON.
+func (r *reasonText) text(s string) {
+	r.plain = append(r.plain, s...)
+	r.json = appendEscaped(r.json, s)
+}
+
+// float appends x with two decimals.
+func (r *reasonText) float(x float64) {
+	n := len(r.plain)
+	r.plain = strconv.AppendFloat(r.plain, x, 'f', 2, 64)
+	r.json = append(r.json, r.plain[n:]...)
+}
+
+// quoted appends a quoted registry text.
+func (r *reasonText) quoted(q *quotedText) {
+	r.plain = append(r.plain, q.plain...)
+	r.json = append(r.json, q.json...)
+}
+
+// appendEscaped appends s as JSON writes it inside a string: jsonstr.Append
+// without the quotes.
+func appendEscaped(b []byte, s string) []byte {
+	k := len(b)
+	b = jsonstr.Append(b, s)
+	return append(b[:k], b[k+1:len(b)-1]...)
+}
+
+// quotedText is a registry text as a reason quotes it (quoted and
+// shortened), and that as JSON writes it inside a string.
+type quotedText struct{ plain, json string }
+
+// quotedClip is registry text t shortened to reasonClip runes and quoted
+// (appendQuotedClip), made once per text.
+func (f *fitted) quotedClip(t int32) *quotedText {
+	if q := f.quoted[t].Load(); q != nil {
+		return q
+	}
+	plain := string(appendQuotedClip(nil, f.texts[t].text, reasonClip))
+	q := &quotedText{plain: plain, json: string(appendEscaped(nil, plain))}
+	f.quoted[t].Store(q) // a racing request stores the same texts
+	return q
+}
+
+// reasonClip is how many runes of the closest registry text a reason
+// quotes.
+const reasonClip = 60
 
 // appendQuotedClip appends s shortened to at most n runes, the cut marked
 // with "…", quoted as strconv.AppendQuote quotes it; the quoted cut, then
@@ -298,31 +364,63 @@ func appendQuoted(b []byte, s string) []byte {
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
-// dropNonFinite removes numbers JSON cannot hold (NaN, ±Inf: "1e400",
-// "NaN" written by the user) from extracted params, at any depth, so the
-// param is missing and asked for rather than failing the whole decision.
-func dropNonFinite(params map[string]any) {
+// settleParams readies extracted params for the answer, at any depth:
+// numbers JSON cannot hold (NaN, ±Inf: "1e400", "NaN" written by the
+// user) are removed, so the param is missing and asked for rather than
+// failing the whole decision; and ints (integer properties' values) become
+// the float64 that decoding their JSON gives, which is written the same
+// (every int up to 2^53 is a float64 and encodes to its digits), so the
+// router takes the answer as a value instead of parsing its JSON again.
+// An int past 2^53 stays as it is. A list holding an int is copied, not
+// changed.
+func settleParams(params map[string]any) {
 	for k, v := range params {
-		if !finiteValue(v) {
+		d, keep, changed := settledValue(v)
+		switch {
+		case !keep:
 			delete(params, k)
+		case changed:
+			params[k] = d
 		}
 	}
 }
 
-func finiteValue(v any) bool {
+// exactInts is the largest magnitude up to which every integer is a
+// float64 (2^53).
+const exactInts = 1 << 53
+
+// settledValue is v as settleParams leaves it: keep is false for a value to
+// remove (a list is removed whole for one such number), changed is true
+// when d replaces v.
+func settledValue(v any) (d any, keep, changed bool) {
 	switch x := v.(type) {
 	case float64:
-		return !math.IsNaN(x) && !math.IsInf(x, 0)
+		return v, !math.IsNaN(x) && !math.IsInf(x, 0), false
 	case float32:
-		return finiteValue(float64(x))
+		return v, !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0), false
+	case int:
+		if x >= -exactInts && x <= exactInts {
+			return float64(x), true, true
+		}
 	case map[string]any:
-		dropNonFinite(x)
+		settleParams(x)
 	case []any:
-		for _, e := range x {
-			if !finiteValue(e) {
-				return false
+		var out []any
+		for i, e := range x {
+			d, keep, changed := settledValue(e)
+			if !keep {
+				return v, false, false
+			}
+			if changed {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = d
 			}
 		}
+		if out != nil {
+			return out, true, true
+		}
 	}
-	return true
+	return v, true, false
 }

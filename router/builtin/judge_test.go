@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/routebench/routebench/internal/jsonstr"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -290,5 +291,79 @@ var _ = Describe("numbers JSON cannot hold", func() {
 				}
 			}
 		}
+	})
+})
+
+var _ = Describe("the answer handed over as a value", func() {
+	It("holds the params as decoding its JSON gives them, and the JSON holds them as extracted", func() {
+		// A made-up request with an integer param: the value the router
+		// reads must be what parsing Raw gives (float64), Raw must be the
+		// extracted params' own JSON.
+		reg := testRegistry()
+		text := "scale checkout-api in staging to 12 replicas"
+		v, resp := judged(reg, text)
+		Expect(v.Skill).To(Equal("scale_service"), resp.Raw)
+		value, ok := resp.Value.(*router.Verdict)
+		Expect(ok).To(BeTrue())
+		var doc struct {
+			Params map[string]any `json:"params"`
+		}
+		Expect(json.Unmarshal([]byte(resp.Raw), &doc)).To(Succeed())
+		Expect(value.Params).To(Equal(doc.Params))
+		Expect(value.Params).To(HaveKeyWithValue("replicas", 12.0))
+		extracted := ExtractParams(skillNamed(reg, "scale_service"), text, testNow)
+		Expect(extracted).To(HaveKeyWithValue("replicas", 12))
+		want, err := json.Marshal(extracted)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Raw).To(ContainSubstring(`"params":` + string(want)))
+	})
+
+	It("turns ints into float64 at any depth, copying lists, and leaves ints past 2^53 and non-finite numbers as before", func() {
+		shared := []any{1, "a"}
+		nested := map[string]any{"n": -7, "x": math.Inf(1)}
+		params := map[string]any{
+			"small": 3, "big": 1<<53 + 1, "edge": -(1 << 53), "list": shared, "obj": nested,
+			"nan": math.NaN(), "bad_list": []any{2, math.NaN()}, "s": "text", "f": 2.5,
+		}
+		settleParams(params)
+		Expect(params).To(Equal(map[string]any{
+			"small": 3.0, "big": 1<<53 + 1, "edge": -float64(1 << 53), "list": []any{1.0, "a"},
+			"obj": map[string]any{"n": -7.0}, "s": "text", "f": 2.5,
+		}))
+		Expect(shared).To(Equal([]any{1, "a"}), "a list is copied, not changed")
+		for _, n := range []int{0, 1, -1, 12, 1 << 40, 1 << 53, -(1 << 53)} {
+			asInt, err := json.Marshal(n)
+			Expect(err).NotTo(HaveOccurred())
+			asFloat, err := json.Marshal(float64(n))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(asFloat).To(Equal(asInt), "%d is written the same either way", n)
+		}
+	})
+})
+
+var _ = Describe("a reason's quote of the closest registry text", func() {
+	It("is made once per text, as quoting the text shortened makes it", func() {
+		reg := testRegistry()
+		j := newJudge(reg, defaultTopK)
+		req := router.JudgeRequest{Text: "把预发的 payment-api 扩到 6 个副本", Now: testNow, Candidates: reg.Skills}
+		first, err := j.Judge(context.Background(), req)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(first.Raw).To(ContainSubstring("closest registry text"))
+		// The fit is shared with other specs' judges of this registry:
+		// every text quoted so far is there, this request's among them.
+		inRaw := 0
+		for t := range j.fit.quoted {
+			if q := j.fit.quoted[t].Load(); q != nil {
+				Expect(q.plain).To(Equal(string(appendQuotedClip(nil, j.fit.texts[t].text, reasonClip))))
+				Expect(q.json).To(Equal(strings.TrimSuffix(strings.TrimPrefix(string(jsonstr.Append(nil, q.plain)), `"`), `"`)))
+				if strings.Contains(first.Raw, "closest registry text "+q.json+" (cos") {
+					inRaw++
+				}
+			}
+		}
+		Expect(inRaw).To(Equal(1))
+		again, err := j.Judge(context.Background(), req)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again.Raw).To(Equal(first.Raw))
 	})
 })

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -284,9 +285,63 @@ func charGrams(word string, e emitter) {
 	n++
 	offs[n] = len(word) + 2 // end
 	// The marked word has n runes; gram [a, a+g) covers offs[a]..offs[a+g].
+	if fh, ok := e.(*featureHasher); ok {
+		fh.charGrams(word, offs[:n+1])
+		return
+	}
 	for g := 3; g <= 5; g++ {
 		for a := 0; a+g <= n; a++ {
 			emitMarked(e, word, offs[a], offs[a+g])
+		}
+	}
+}
+
+// charGrams is charGrams for the hasher: the same features in the same
+// order, each 4-gram's hash carried on from the 3-gram it starts with and
+// each 5-gram's from that 4-gram (FNV-1a reads bytes one by one, so the
+// hash of a gram is its prefix's hash fed the bytes that follow), not
+// hashed again from its first byte. offs are the rune offsets of "<word>"
+// and its end.
+func (fh *featureHasher) charGrams(word string, offs []int) {
+	n := len(offs) - 1 // runes of the marked word
+	if n < 3 {
+		return
+	}
+	c3, c4, c5 := n-2, max(n-3, 0), max(n-4, 0)
+	base := len(fh.out)
+	fh.out = slices.Grow(fh.out, c3+c4+c5)[:base+c3+c4+c5]
+	grams3, grams4, grams5 := fh.out[base:base+c3], fh.out[base+c3:base+c3+c4], fh.out[base+c3+c4:]
+	end := len(word) + 1 // the offset of '>'
+	// feed hashes the marked word's bytes from..to into h.
+	feed := func(h uint64, from, to int) uint64 {
+		for p := from; p < to; p++ {
+			var c byte
+			switch p {
+			case 0:
+				c = '<'
+			case end:
+				c = '>'
+			default:
+				c = word[p-1]
+			}
+			h ^= uint64(c)
+			h *= fnvPrime
+		}
+		return h
+	}
+	start := uint64(fnvOffset)
+	start ^= uint64(kindCharGram)
+	start *= fnvPrime
+	for a := 0; a < c3; a++ {
+		h := feed(start, offs[a], offs[a+3])
+		grams3[a] = hashedFeature{hash: h, kind: kindCharGram}
+		if a < c4 {
+			h = feed(h, offs[a+3], offs[a+4])
+			grams4[a] = hashedFeature{hash: h, kind: kindCharGram}
+		}
+		if a < c5 {
+			h = feed(h, offs[a+4], offs[a+5])
+			grams5[a] = hashedFeature{hash: h, kind: kindCharGram}
 		}
 	}
 }

@@ -127,3 +127,41 @@ var _ = Describe("the rune classes' shortcuts", func() {
 		Expect(casedLetter('É') && casedLetter('ж')).To(BeTrue())
 	})
 })
+
+// pieceHasher hashes each feature from its pieces, as featureHasher.emit
+// does, but is not a *featureHasher: charGrams takes its general path.
+type pieceHasher struct{ out []hashedFeature }
+
+func (p *pieceHasher) emit(kind featureKind, a, b, c string) {
+	p.out = append(p.out, hashedFeature{hash: featureHash(kind, a, b, c), kind: kind})
+}
+
+var _ = Describe("character n-grams hashed by carrying a gram's hash on", func() {
+	It("are the features, in the order, that hashing each gram whole gives", func() {
+		words := []string{"", "a", "ab", "abc", "orders", "replicas", "naïve", "café", "日本", "x-ray", strings.Repeat("z", 59), strings.Repeat("é", 40), strings.Repeat("q", 80)}
+		rng := rand.New(rand.NewPCG(15, 2026))
+		alphabet := []rune("abcdeé中-_0")
+		for range 300 {
+			w := make([]rune, rng.IntN(70))
+			for i := range w {
+				w[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			words = append(words, string(w))
+		}
+		for _, w := range words {
+			var fast featureHasher
+			var whole pieceHasher
+			charGrams(w, &fast)
+			charGrams(w, &whole)
+			Expect(fast.out).To(Equal(whole.out), "%q", w)
+		}
+		for _, text := range []string{"Show me the refunds for ORD-20261103 from last week", "把预发的 payment-api 扩到 6 个副本 please, naïve café"} {
+			var fast featureHasher
+			var whole pieceHasher
+			featurize(segment(text, nil), &fast)
+			featurize(segment(text, nil), &whole)
+			Expect(fast.out).To(Equal(whole.out), text)
+			Expect(len(fast.out)).To(BeNumerically(">", 20))
+		}
+	})
+})

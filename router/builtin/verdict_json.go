@@ -11,8 +11,9 @@ import (
 // cost more than the rest of the encoding. ok is false when a value is of
 // a type this encoder does not write (see jsonstr.AppendValue); the
 // caller then uses json.Marshal itself. The verdict-JSON spec checks it byte for byte
-// against json.Marshal.
-func appendVerdictJSON(b []byte, v verdict) ([]byte, bool) {
+// against json.Marshal. reasonJSON is v.Reason's JSON string when the
+// caller wrote it already (nil: it is escaped here).
+func appendVerdictJSON(b []byte, v verdict, reasonJSON []byte) ([]byte, bool) {
 	b = append(b, `{"skill":`...)
 	b = jsonstr.Append(b, v.Skill)
 	b = append(b, `,"confidence":`...)
@@ -28,15 +29,19 @@ func appendVerdictJSON(b []byte, v verdict) ([]byte, bool) {
 	}
 	if v.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = jsonstr.Append(b, v.Reason)
+		if reasonJSON != nil {
+			b = append(b, reasonJSON...)
+		} else {
+			b = jsonstr.Append(b, v.Reason)
+		}
 	}
 	return append(b, '}'), true
 }
 
 // appendVerdict appends json.Marshal(v)'s bytes to b, by hand when
 // appendVerdictJSON can.
-func appendVerdict(b []byte, v verdict) ([]byte, error) {
-	if out, ok := appendVerdictJSON(b, v); ok {
+func appendVerdict(b []byte, v verdict, reasonJSON []byte) ([]byte, error) {
+	if out, ok := appendVerdictJSON(b, v, reasonJSON); ok {
 		return out, nil
 	}
 	// appendVerdictJSON may have written part of it.

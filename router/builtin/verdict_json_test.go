@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/routebench/routebench/internal/jsonstr"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -53,20 +55,20 @@ var _ = Describe("verdict JSON", func() {
 			}
 			want, err := json.Marshal(v)
 			Expect(err).NotTo(HaveOccurred())
-			got, ok := appendVerdictJSON(nil, v)
+			got, ok := appendVerdictJSON(nil, v, nil)
 			Expect(ok).To(BeTrue())
 			Expect(string(got)).To(Equal(string(want)))
 		}
 	})
 
 	It("leaves other types and non-finite numbers to json.Marshal", func() {
-		_, ok := appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"n": int64(3)}})
+		_, ok := appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"n": int64(3)}}, nil)
 		Expect(ok).To(BeFalse())
-		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"l": []string{"x"}}})
+		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Params: map[string]any{"l": []string{"x"}}}, nil)
 		Expect(ok).To(BeFalse())
-		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Confidence: math.NaN()})
+		_, ok = appendVerdictJSON(nil, verdict{Skill: "a", Confidence: math.NaN()}, nil)
 		Expect(ok).To(BeFalse())
-		raw, err := appendVerdict([]byte("x"), verdict{Skill: "a", Params: map[string]any{"n": int64(3)}})
+		raw, err := appendVerdict([]byte("x"), verdict{Skill: "a", Params: map[string]any{"n": int64(3)}}, nil)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(raw)).To(Equal(`x{"skill":"a","confidence":0,"params":{"n":3}}`))
 	})
@@ -100,5 +102,34 @@ var _ = Describe("verdict JSON", func() {
 			}
 		}
 		Expect(unprintable).To(BeEmpty())
+	})
+})
+
+var _ = Describe("a reason written with its JSON beside it", func() {
+	It("has the JSON string jsonstr.Append writes for the whole reason", func() {
+		// Names and registry texts as anything a registry may hold:
+		// quotes, markup, control bytes, U+2028, invalid UTF-8 (cut in
+		// the middle of a rune too); as in a reason, an ASCII literal
+		// stands between two parts.
+		parts := []string{"", "scale_service", "引号\"和\\反斜杠", "<b>&amp;</b>", "tab\tnew\nline\x01", "\xff\xfe", "\xe4\xb8", "\xad尾", "sep\u2028\u2029", "emoji 😀", "把预发的 payment-api 扩到 6 个副本，“马上”"}
+		rng := rand.New(rand.NewPCG(15, 3))
+		for range 3000 {
+			r := reasonText{json: []byte{'"'}}
+			for range 1 + rng.IntN(6) {
+				r.ascii([]string{" fits best (p=", ", fit ", ")", "; closest registry text ", " (cos ", "; runner-up ", " (p="}[rng.IntN(7)])
+				switch rng.IntN(4) {
+				case 0:
+					r.text(parts[rng.IntN(len(parts))])
+				case 1:
+					r.float(rng.NormFloat64())
+				case 2:
+					plain := string(appendQuotedClip(nil, parts[rng.IntN(len(parts))]+parts[rng.IntN(len(parts))], 1+rng.IntN(8)))
+					r.quoted(&quotedText{plain: plain, json: string(appendEscaped(nil, plain))})
+				default:
+					r.ascii([]string{" fits best (p=", ", fit ", ")", "; closest registry text ", " (cos ", "; runner-up ", " (p="}[rng.IntN(7)])
+				}
+			}
+			Expect(string(append(r.json, '"'))).To(Equal(string(jsonstr.Append(nil, string(r.plain)))), "%q", r.plain)
+		}
 	})
 })

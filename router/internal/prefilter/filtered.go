@@ -10,16 +10,23 @@ import (
 // when its matches are made of few kinds of rune, only in the runs of
 // those that can hold a match (AlphabetOf). Its answers are the regexp's
 // own. Searching run by run pays even in short requests: a search tries
-// the regexp at every position of what it is given.
+// the regexp at every position of what it is given. A regexp without such
+// runs whose matches all begin with one of a few literals (LeadsOf) is
+// searched from the first of them.
 type Filtered struct {
 	re      *regexp.Regexp
 	clauses Clauses
 	alpha   *Alphabet
+	leads   Leads
 }
 
 // Filter reads re's prefilters.
 func Filter(re *regexp.Regexp) Filtered {
-	return Filtered{re: re, clauses: Required(re), alpha: AlphabetOf(re)}
+	f := Filtered{re: re, clauses: Required(re), alpha: AlphabetOf(re)}
+	if f.alpha == nil {
+		f.leads = LeadsOf(re)
+	}
+	return f
 }
 
 // FindAllSubmatchIndex is re.FindAllStringSubmatchIndex(text, -1).
@@ -39,7 +46,8 @@ func (f Filtered) MatchString(text string) bool {
 		return false
 	}
 	if f.alpha == nil {
-		return f.re.MatchString(text)
+		from, ok := f.leads.From(text)
+		return ok && f.re.MatchString(text[from:])
 	}
 	for from, to := range f.windows(text) {
 		if f.re.MatchString(text[from:to]) {
@@ -55,7 +63,14 @@ func (f Filtered) FindSubmatchIndex(text string) []int {
 		return nil
 	}
 	if f.alpha == nil {
-		return f.re.FindStringSubmatchIndex(text)
+		from, ok := f.leads.From(text)
+		if !ok {
+			return nil
+		}
+		if m := f.re.FindStringSubmatchIndex(text[from:]); m != nil {
+			return shift(m, from)
+		}
+		return nil
 	}
 	for from, to := range f.windows(text) {
 		if m := f.re.FindStringSubmatchIndex(text[from:to]); m != nil {
@@ -70,7 +85,15 @@ func (f Filtered) findAll(text string, search func(string) [][]int) [][]int {
 		return nil
 	}
 	if f.alpha == nil {
-		return search(text)
+		from, ok := f.leads.From(text)
+		if !ok {
+			return nil
+		}
+		found := search(text[from:])
+		for _, m := range found {
+			shift(m, from)
+		}
+		return found
 	}
 	var out [][]int
 	for from, to := range f.windows(text) {

@@ -19,6 +19,14 @@ func FuzzFiltered(f *testing.F) {
 		{`(?i)inv-\d{3}|void`, "INV-123 vOiD"},
 		{`(?i)\bORD-\d{8}\b`, "查订单ORD-20261103的状态, ord-123456789 xORD-12345678"},
 		{`(?i)(refund|退款|退).{0,24}\bORD-\d{8}\b`, "给订单 ORD-20261103 退款, refund ORD-55501234"},
+		// Searched from the first of their leading literals.
+		{`(?:标题是|标题为|标题|titled|title\s*[:：]|called|about|关于)\s*[:：]?\s*(.+)`, "a ticket titled: disk full, about it\n标题是 x"},
+		{`\bfor\s+(\w+)`, "before for x, forfor for y"},
+		{`(?m)^abc|xyz`, "q\nabc xyz abc"},
+		{`\Bfoo|\bbar`, "xfoo foo 中bar é bar"},
+		{`a\x{FFFD}b|ab`, "a\xffb a\uFFFDb ab"},
+		{`(?:说|saying)\s*(.+)`, "他说你好。 saying hi"},
+		{`[:：\x{FFFD}]\s*(.+)|[ab]x`, "title: x；标题：y \xff z bx"},
 	} {
 		f.Add(seed[0], seed[1])
 	}
