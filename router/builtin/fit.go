@@ -82,7 +82,7 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	}()
 	m.cal = fitCalibration(f.heldOutIn(lt, lay, items, slots))
 	f.lin = <-lin
-	lay.places, lay.placesOf = nil, nil // training's alone: routing looks weights up
+	lay.dropPlaces()
 	m.embedded = <-embedded
 	return f
 }

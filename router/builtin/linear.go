@@ -45,14 +45,25 @@ type linLayout struct {
 	bits   []uint64
 	first  []int32
 	n      int // weights held
-	// places are, for each item the layout was made from, the place in w
-	// of each of its terms' weight for each of its candidates (term-major),
+	// places are, for each item the layout was made from, the place of
+	// each of its terms' weight for each of its candidates (term-major),
 	// from placesOf[its text] on: what training reads and writes at every
-	// step, looked up once. Dropped after the fit; routing looks weights
-	// up with at.
-	places   []int32
+	// step, looked up once. A place counts from its row's first held
+	// weight (rowBase), so it fits 16 bits whenever the skills do (a row
+	// holds at most one weight a skill): half the memory of a place in w,
+	// and the table was the fit's largest allocation on a registry of a
+	// thousand skills (55 MB of 195). Nil when the skills do not fit 16
+	// bits (training looks every weight up with at instead) and after the
+	// fit (routing does).
+	places   []uint16
 	placesOf []int32
+	// rowFirst is rowBase by row, beside the places: first's entries are
+	// a row's words apart, and reading them cost a cache miss a term.
+	rowFirst []int32
 }
+
+// maxPlaced is the most skills a places table can number within a row.
+const maxPlaced = 1 << 16
 
 // newLinLayout lays out the weights training on items can touch: densely
 // or only those.
@@ -61,12 +72,15 @@ func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 	// Three layers are in memory at once while fitting on two cores (two
 	// training, one trained); more cores train more at once, which only
 	// moves where dense stops paying. Dense when that costs no more than
-	// the held weights and their places table. Either way the weights are
-	// the same: the choice is memory and speed, never the fit.
-	if 3*rows*skills <= placeCount(lt, items)+3*lay.n {
+	// the held weights and their places table (a place is half a weight's
+	// bytes). Either way the weights are the same: the choice is memory
+	// and speed, never the fit.
+	if 6*rows*skills <= placeCount(lt, items)+6*lay.n {
 		return denseLayout(rows, skills)
 	}
-	lay.place(lt, items)
+	if skills <= maxPlaced {
+		lay.place(lt, items)
+	}
 	return lay
 }
 
@@ -102,23 +116,41 @@ func placeCount(lt linTexts, items []trainItem) int {
 	return total
 }
 
-// place fills in the places of items' weights.
+// place fills in the places of items' weights; the skills must fit
+// maxPlaced.
 func (lay *linLayout) place(lt linTexts, items []trainItem) {
 	lay.placesOf = make([]int32, lt.texts())
-	lay.places = make([]int32, 0, placeCount(lt, items))
+	lay.places = make([]uint16, 0, placeCount(lt, items))
+	lay.rowFirst = make([]int32, len(lay.bits)/lay.words)
+	for r := range lay.rowFirst {
+		lay.rowFirst[r] = lay.first[r*lay.words]
+	}
 	for i := range items {
 		it := &items[i]
 		lay.placesOf[it.text] = int32(len(lay.places))
 		for _, e := range lt.of(it.text) {
+			base := lay.rowBase(e.row)
 			for _, s := range it.cands {
-				lay.places = append(lay.places, int32(lay.at(e.row, s)))
+				lay.places = append(lay.places, uint16(lay.at(e.row, s)-base))
 			}
 		}
 	}
 }
 
+// rowBase is the place in w of row r's first held weight, which its
+// places count from; the layout must be placed.
+func (lay *linLayout) rowBase(r int32) int {
+	return int(lay.rowFirst[r])
+}
+
+// dropPlaces lets the places go once training is done: routing looks
+// weights up with at.
+func (lay *linLayout) dropPlaces() {
+	lay.places, lay.placesOf, lay.rowFirst = nil, nil, nil
+}
+
 // placesFor is item it's places: terms × candidates.
-func (lay *linLayout) placesFor(it *trainItem, terms int) []int32 {
+func (lay *linLayout) placesFor(it *trainItem, terms int) []uint16 {
 	from := int(lay.placesOf[it.text])
 	return lay.places[from : from+terms*len(it.cands)]
 }
@@ -238,10 +270,13 @@ func (m *model) trainOn(lt linTexts, lay *linLayout, items []trainItem, ts train
 	for k := range lm.beta {
 		lm.beta[k] = float32(ts.Beta0 * defaultWeights[k])
 	}
-	if lay.dense {
+	switch {
+	case lay.dense:
 		sgd(lm, denseSteps{lm: lm, skills: S}, lt, items, ts, seed)
-	} else {
+	case lay.placesOf != nil:
 		sgd(lm, heldSteps{lm: lm, lay: lay}, lt, items, ts, seed)
+	default:
+		sgd(lm, lookupSteps{lm: lm, lay: lay}, lt, items, ts, seed)
 	}
 	return lm
 }
@@ -289,10 +324,33 @@ func (h heldSteps) logits(it *trainItem, terms []linTerm, z []float64) {
 }
 
 func (h heldSteps) update(it *trainItem, terms []linTerm, gc []float64, rate, l2 float64) {
-	places, w, n := h.lay.placesFor(it, len(terms)), h.lm.w, len(gc)
+	places, n := h.lay.placesFor(it, len(terms)), len(gc)
 	for t, e := range terms {
 		x := float64(e.x)
+		w := h.lm.w[h.lay.rowBase(e.row):]
 		for c, p := range places[t*n : t*n+n] {
+			w[p] -= float32(rate * (gc[c]*x + l2*float64(w[p])))
+		}
+	}
+}
+
+// lookupSteps steps a layer holding the touched weights without a places
+// table (more skills than a place numbers), looking each weight up.
+type lookupSteps struct {
+	lm  *linearModel
+	lay *linLayout
+}
+
+func (l lookupSteps) logits(it *trainItem, terms []linTerm, z []float64) {
+	l.lm.termLogits(terms, it.cands, it.evs, z)
+}
+
+func (l lookupSteps) update(it *trainItem, terms []linTerm, gc []float64, rate, l2 float64) {
+	w := l.lm.w
+	for _, e := range terms {
+		x := float64(e.x)
+		for c, s := range it.cands {
+			p := l.lay.at(e.row, s)
 			w[p] -= float32(rate * (gc[c]*x + l2*float64(w[p])))
 		}
 	}
@@ -406,13 +464,14 @@ func (lm *linearModel) denseLogits(terms []linTerm, cands []int32, evs []evidenc
 
 // placedLogits is termLogits for a training item, its weights' places
 // given (linLayout.places): the same sums, in the same order.
-func (lm *linearModel) placedLogits(terms []linTerm, places []int32, cands []int32, evs []evidence, z []float64) {
+func (lm *linearModel) placedLogits(terms []linTerm, places []uint16, cands []int32, evs []evidence, z []float64) {
 	lm.evidenceLogits(cands, evs, z)
 	n := len(cands)
 	for t, e := range terms {
 		x := e.x
+		w := lm.w[lm.lay.rowBase(e.row):]
 		for c, p := range places[t*n : t*n+n] {
-			z[c] += float64(x * lm.w[p])
+			z[c] += float64(x * w[p])
 		}
 	}
 }

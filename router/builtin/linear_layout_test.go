@@ -92,7 +92,7 @@ func heldLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 }
 
 var _ = Describe("the linear layer's weights", func() {
-	It("are the dense matrix's, bit for bit, held densely or only where training touches them", func() {
+	It("are the dense matrix's, bit for bit, held densely or only where training touches them, with places or without", func() {
 		for _, m := range []*model{newModel(testSkills()), newModel(wordySkills(30, 5))} {
 			items := m.trainingItems(defaultWeights, trainCands)
 			lt := m.linTexts()
@@ -100,7 +100,12 @@ var _ = Describe("the linear layer's weights", func() {
 			held := heldLayout(lt, items, m.linCount, S)
 			// Fewer weights held than the dense matrix has: the point.
 			Expect(held.n).To(BeNumerically("<", m.linCount*S))
-			for _, lay := range []*linLayout{held, denseLayout(m.linCount, S)} {
+			// Held without a places table, as for more skills than a
+			// place numbers: every weight looked up.
+			lookedUp := touchedLayout(lt, items, m.linCount, S)
+			Expect(held.placesOf).NotTo(BeNil())
+			Expect(lookedUp.placesOf).To(BeNil())
+			for _, lay := range []*linLayout{held, lookedUp, denseLayout(m.linCount, S)} {
 				// A fold trains on some items with the layout of all of them.
 				some := items[:len(items)*2/3]
 				for _, train := range [][]trainItem{items, some} {
@@ -134,6 +139,8 @@ var _ = Describe("the linear layer's weights", func() {
 		S := len(m.skills)
 		held := heldLayout(lt, items, m.linCount, S)
 		lay := newLinLayout(lt, items, m.linCount, S)
-		Expect(lay.dense).To(Equal(3*m.linCount*S <= placeCount(lt, items)+3*held.n))
+		// In bytes: three dense layers against three held ones and a
+		// places table of two bytes a place.
+		Expect(lay.dense).To(Equal(3*4*m.linCount*S <= 2*placeCount(lt, items)+3*4*held.n))
 	})
 })
