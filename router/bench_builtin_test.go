@@ -23,6 +23,12 @@ func builtinV2Router(b *testing.B) *router.Router {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return builtinRouter(b, v)
+}
+
+// builtinRouter is a router for v with the builtin models.
+func builtinRouter(b *testing.B, v *registry.Version) *router.Router {
+	b.Helper()
 	f, err := models.Factory(models.Builtin, models.Builtin)
 	if err != nil {
 		b.Fatal(err)

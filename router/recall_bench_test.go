@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/routebench/routebench/router"
-	"github.com/routebench/routebench/router/models"
 )
 
 // BenchmarkRecall is the recall stage alone (request embedding and the
@@ -17,15 +16,23 @@ import (
 func BenchmarkRecall(b *testing.B) {
 	r := builtinV2Router(b)
 	ctx := context.Background()
-	b.ReportAllocs()
-	cpu0 := cpuTime()
-	for i := 0; b.Loop(); i++ {
+	loopCPU(b, func(i int) {
 		if _, err := router.RecallForTest(ctx, r, benchTexts[i%len(benchTexts)], suiteScopes); err != nil {
 			b.Fatal(err)
 		}
+	})
+}
+
+// loopCPU runs step(i) for b's iterations and reports the CPU time an
+// iteration took beside ns/op: CPU time is what a shared machine does not
+// inflate the way it inflates ns/op.
+func loopCPU(b *testing.B, step func(i int)) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		step(i)
 	}
-	// CPU time is what a shared machine does not inflate the way it
-	// inflates ns/op.
 	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
 }
 
@@ -45,14 +52,7 @@ func cpuTime() time.Duration {
 func builtin1000(b *testing.B) (*router.Router, []string) {
 	b.Helper()
 	v := syntheticVersion(1000, 10)
-	f, err := models.Factory(models.Builtin, models.Builtin)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := router.New(v, f)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := builtinRouter(b, v)
 	skills := v.Registry.Skills
 	var texts []string
 	for i := 0; i < len(skills); i += 5 {
@@ -68,29 +68,21 @@ func builtin1000(b *testing.B) (*router.Router, []string) {
 func BenchmarkRecall1000(b *testing.B) {
 	r, texts := builtin1000(b)
 	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for i := 0; b.Loop(); i++ {
+	loopCPU(b, func(i int) {
 		if _, err := router.RecallForTest(ctx, r, texts[i%len(texts)], []string{"orders:read"}); err != nil {
 			b.Fatal(err)
 		}
-	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
+	})
 }
 
 // BenchmarkRoute1000 is a whole decision on builtin1000's registry.
 func BenchmarkRoute1000(b *testing.B) {
 	r, texts := builtin1000(b)
 	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for i := 0; b.Loop(); i++ {
+	loopCPU(b, func(i int) {
 		req := router.Request{Text: texts[i%len(texts)], Caller: router.Caller{Scopes: []string{"orders:read"}}, Now: now}
 		if d, err := r.Route(ctx, req); err != nil || d.Action == "" {
 			b.Fatalf("route: %v %+v", err, d)
 		}
-	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
+	})
 }

@@ -37,13 +37,7 @@ var _ = Describe("pairwise evidence", func() {
 		m := newModel(testSkills())
 		// The registry has texts of every role, hint texts among another
 		// skill's, so every branch of the pairing is taken.
-		hints, negatives := 0, 0
-		for s := range m.skills {
-			hints += len(m.hints[s])
-			negatives += len(m.negatives[s])
-		}
-		Expect(hints).To(BeNumerically(">", 0))
-		Expect(negatives).To(BeNumerically(">", 0))
+		expectEveryRole(m)
 		paired := m.trainingItems(defaultWeights, trainCands)
 		Expect(paired).To(HaveLen(len(m.texts)))
 		Expect(paired).To(Equal(itemsAlone(m, defaultWeights, trainCands)))
@@ -95,6 +89,19 @@ func itemsAlone(m *model, w scoreWeights, maxCands int) []trainItem {
 		items[t] = m.trainingItem(t, best, evs[m.texts[t].skill])
 	}
 	return items
+}
+
+// expectEveryRole checks m has hint texts and counter-examples, besides
+// the positive texts every registry has.
+func expectEveryRole(m *model) {
+	GinkgoHelper()
+	hints, negatives := 0, 0
+	for s := range m.skills {
+		hints += len(m.hints[s])
+		negatives += len(m.negatives[s])
+	}
+	Expect(hints).To(BeNumerically(">", 0))
+	Expect(negatives).To(BeNumerically(">", 0))
 }
 
 // wordySkills makes n skills of m examples from a dozen made-up words;

@@ -61,14 +61,7 @@ var _ = Describe("a request's cosines for the judge's candidates", func() {
 	}
 
 	It("equal the posting lists' on a registry with hints and counter-examples", func() {
-		m := newModel(testSkills())
-		hints, negatives := 0, 0
-		for s := range m.skills {
-			hints += len(m.hints[s])
-			negatives += len(m.negatives[s])
-		}
-		Expect(hints).To(BeNumerically(">", 0))
-		Expect(negatives).To(BeNumerically(">", 0))
+		expectEveryRole(newModel(testSkills()))
 		check(testSkills(), 1)
 	})
 
