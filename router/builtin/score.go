@@ -94,19 +94,26 @@ func (m *model) accumulate(sc *scratch) {
 // the few skills a judge weighs, so it is used only when its lists are
 // the shorter work. The values are the same bit for bit (queryCosine).
 func (m *model) accumulateFor(sc *scratch, skills []int32) {
-	full, own := 0, 0
+	full := 0
 	for _, id := range sc.qIdx {
 		full += int(m.docPost.start[id+1]-m.docPost.start[id]) + int(m.cenPost.start[id+1]-m.cenPost.start[id])
 	}
+	// The candidates' vectors are counted only until they are the longer
+	// work, which on a small registry is after a few.
+	own := len(sc.qIdx)
 	for _, s := range skills {
 		own += len(m.centroid[s].idx)
 		for _, list := range [3][]int32{m.positives[s], m.hints[s], m.negatives[s]} {
 			for _, t := range list {
 				own += len(m.docs[t].idx)
 			}
+			if own >= full {
+				m.accumulate(sc)
+				return
+			}
 		}
 	}
-	if full <= own+len(sc.qIdx) || !m.accumulateOnly(sc, skills) {
+	if !m.accumulateOnly(sc, skills) {
 		m.accumulate(sc)
 	}
 }
