@@ -50,23 +50,24 @@ func (fh *featureHasher) emit(kind featureKind, a, b, c string) {
 
 // featureHash is the hash of the feature made of a, b and c in turn.
 func featureHash(kind featureKind, a, b, c string) uint64 {
-	h := uint64(fnvOffset)
-	h ^= uint64(kind)
-	h *= fnvPrime
+	h := kindHash(kind)
 	for i := 0; i < len(a); i++ {
-		h ^= uint64(a[i])
-		h *= fnvPrime
+		h = fnvByte(h, a[i])
 	}
 	for i := 0; i < len(b); i++ {
-		h ^= uint64(b[i])
-		h *= fnvPrime
+		h = fnvByte(h, b[i])
 	}
 	for i := 0; i < len(c); i++ {
-		h ^= uint64(c[i])
-		h *= fnvPrime
+		h = fnvByte(h, c[i])
 	}
 	return h
 }
+
+// kindHash is the hash a feature of kind starts from, before its bytes.
+func kindHash(kind featureKind) uint64 { return fnvByte(fnvOffset, byte(kind)) }
+
+// fnvByte is FNV-1a's step: h fed one byte.
+func fnvByte(h uint64, c byte) uint64 { return (h ^ uint64(c)) * fnvPrime }
 
 // termCount is a distinct feature of a text with how often it occurs.
 type termCount struct {

@@ -324,14 +324,11 @@ func (fh *featureHasher) charGrams(word string, offs []int) {
 			default:
 				c = word[p-1]
 			}
-			h ^= uint64(c)
-			h *= fnvPrime
+			h = fnvByte(h, c)
 		}
 		return h
 	}
-	start := uint64(fnvOffset)
-	start ^= uint64(kindCharGram)
-	start *= fnvPrime
+	start := kindHash(kindCharGram)
 	for a := 0; a < c3; a++ {
 		h := feed(start, offs[a], offs[a+3])
 		grams3[a] = hashedFeature{hash: h, kind: kindCharGram}
