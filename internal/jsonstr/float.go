@@ -30,8 +30,9 @@ func AppendFloat(b []byte, f float64) (out []byte, ok bool) {
 	return b, true
 }
 
-// fewDecimals is how many decimals appendFewDecimals writes at most, and
-// fewDecimalsBelow the magnitude it takes.
+// fewDecimals is how many decimals appendFewDecimals writes at most,
+// fewDecimalsScale 10 to that power, and fewDecimalsBelow the magnitude
+// it takes.
 const (
 	fewDecimals      = 4
 	fewDecimalsScale = 1e4
