@@ -110,53 +110,21 @@ type strID int
 type interner struct {
 	index   map[string]strID
 	strings []string
-	// small says index is built only once the table outgrows
-	// smallInterned strings; until then id looks through strings, which
-	// for a few strings is quicker than hashing (caseViews interns each
-	// result's few strings in a table of its own).
-	small bool
 }
-
-// smallInterned is how many strings a small interner looks through.
-const smallInterned = 32
 
 func newInterner() *interner {
 	return &interner{index: map[string]strID{"": 0}, strings: []string{""}}
 }
 
-// newSmallInterner is an interner for a few strings at a time.
-func newSmallInterner() *interner {
-	return &interner{strings: []string{""}, small: true}
-}
-
 // reset empties the table for reuse.
 func (t *interner) reset() {
-	if t.small {
-		t.index = nil
-	} else {
-		clear(t.index)
-		t.index[""] = 0
-	}
+	clear(t.index)
+	t.index[""] = 0
 	clear(t.strings[1:])
 	t.strings = t.strings[:1]
 }
 
 func (t *interner) id(s string) strID {
-	if t.index == nil {
-		for i, x := range t.strings {
-			if x == s {
-				return strID(i)
-			}
-		}
-		if len(t.strings) < smallInterned {
-			t.strings = append(t.strings, s)
-			return strID(len(t.strings) - 1)
-		}
-		t.index = make(map[string]strID, 2*smallInterned)
-		for i, x := range t.strings {
-			t.index[x] = strID(i)
-		}
-	}
 	if i, ok := t.index[s]; ok {
 		return i
 	}

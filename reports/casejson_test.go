@@ -28,7 +28,11 @@ var _ = Describe("the case data writer", func() {
 		results[3].Pass = false
 		results[4].Expect.Params = map[string]harness.ParamMatcher{"a": {Equals: nasty}, "b": {AnyOf: []any{1, 2.5, "x"}},
 			"c": {Regex: "^<x>$"}, "d": {Absent: true}, "e": {Equals: map[string]any{"z": 1e-7, "y": []any{true, nil}}}}
+		// A value only encoding/json writes (an int64) sends the whole
+		// map through it.
+		results[10].Expect.Params = map[string]harness.ParamMatcher{"n": {Equals: int64(7)}, "m": {AnyOf: []any{"<a>"}}}
 		results[5].Decision.Params = map[string]any{"amount": 1e21, "note": nasty}
+		results[11].Decision.Params = map[string]any{"limit": int64(3), "note": "x"}
 		results[6].Decision.Confidence = 1e-9
 		results[7].Decision.Candidates = nil
 		results[8].Tags = nil

@@ -36,12 +36,11 @@ import (
 type caseViews struct {
 	// recs are the views by the results' stream positions.
 	recs *spool.Records
-	// strs and w are reused for every view.
-	strs *interner
-	w    caseDataWriter
-	buf  []byte
-	err  error
-	mu   sync.Mutex // guards reading (the spool's final flush)
+	// enc and buf are reused for every view.
+	enc *viewEncoder
+	buf []byte
+	err error
+	mu  sync.Mutex // guards reading (the spool's final flush)
 }
 
 // viewsInMemory is how many bytes of views stay in memory before the spool
@@ -49,7 +48,7 @@ type caseViews struct {
 const viewsInMemory = 256 << 10
 
 func newCaseViews() *caseViews {
-	return &caseViews{recs: spool.NewRecords("case-views", viewsInMemory), strs: newSmallInterner(), w: caseDataWriter{holes: true}}
+	return &caseViews{recs: spool.NewRecords("case-views", viewsInMemory), enc: newViewEncoder()}
 }
 
 // add keeps the view of the result at stream position i.
@@ -60,40 +59,42 @@ func (v *caseViews) add(i int, r *harness.Result) {
 	b = appendViewString(b, r.Failure)
 	b = appendViewString(b, string(r.Decision.Action))
 	b = appendViewString(b, r.Decision.Skill)
-	b = appendViewBool(b, r.IsConversation())
+	conv := r.IsConversation()
+	convText := conversationTextOf(r)
+	b = appendViewBool(b, conv)
 	b = appendViewString(b, r.Input)
-	b = appendViewString(b, conversationTextOf(r))
+	b = appendViewString(b, convText)
 
 	// The case part, as if this were the row's first result.
-	v.strs.reset()
-	var c caseJSON
-	caseHeadOf(v.strs, &c, r)
-	b = appendViewString(b, c.Input)
-	b = appendViewTable(b, v.strs.strings)
-	w := &v.w
+	e := v.enc
+	shown := truncateRunes(r.Input, maxInputRunes)
+	if conv {
+		shown = convText
+	}
+	b = appendViewString(b, shown)
+	e.t.reset()
+	w := &e.w
 	w.b = w.b[:0]
-	f := fields{w: w} // after the row's id: never the first member
-	w.caseHead(&f, &c)
-	b = appendViewBytes(b, w.b)
-	w.b = w.b[:0]
-	w.caseTail(&f, &c)
-	b = appendViewBytes(b, w.b)
+	e.caseHead(r, shown)
+	head := len(w.b)
+	e.caseTail(r)
+	b = e.t.appendTo(b)
+	b = appendViewBytes(b, w.b[:head])
+	b = appendViewBytes(b, w.b[head:])
 
 	// The result's column, but for its input: its members before the
 	// input (the object opened), then those after it (each with its
 	// comma, which goes when nothing comes before it).
-	v.strs.reset()
-	rj := resultPartOf(v.strs, r)
-	b = appendViewTable(b, v.strs.strings)
+	e.t.reset()
 	w.b = w.b[:0]
-	f = w.object()
-	w.resultHead(&f, rj)
+	f := w.object()
+	e.resultHead(&f, r)
+	head = len(w.b)
+	e.resultTail(r)
+	b = e.t.appendTo(b)
 	b = appendViewBool(b, f.first)
-	b = appendViewBytes(b, w.b)
-	w.b = w.b[:0]
-	f = fields{w: w}
-	w.resultTail(&f, rj)
-	b = appendViewBytes(b, w.b)
+	b = appendViewBytes(b, w.b[:head])
+	b = appendViewBytes(b, w.b[head:])
 	if w.err != nil && v.err == nil {
 		v.err = w.err
 	}
@@ -117,15 +118,6 @@ func appendViewString(b []byte, s string) []byte {
 func appendViewBytes(b, s []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
-}
-
-// appendViewTable writes an interner's strings but the first ("").
-func appendViewTable(b []byte, strs []string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(strs)-1))
-	for _, s := range strs[1:] {
-		b = appendViewString(b, s)
-	}
-	return b
 }
 
 // view is one result's view read back; its slices point into its buffer.

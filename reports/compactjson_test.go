@@ -148,8 +148,8 @@ var _ = Describe("the interner of a result's view", func() {
 			words = append(words, []string{"", "a", "b", "区域", "skill_" + string(rune('a'+rng.IntN(26))) + string(rune('a'+rng.IntN(26)))}[rng.IntN(5)])
 		}
 		for _, every := range []int{1, 7, 40, 200, 5000} {
-			small, ordinary := reports.InternedForTest(words, every)
-			Expect(small).To(Equal(ordinary), "reset every %d", every)
+			view, ordinary := reports.InternedForTest(words, every)
+			Expect(view).To(Equal(ordinary), "reset every %d", every)
 		}
 	})
 })

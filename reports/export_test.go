@@ -121,19 +121,21 @@ func PlainJSONForTest(v map[string]any) (own, reference string, err error) {
 	return string(w.b), string(js), errors.Join(err, w.err)
 }
 
-// InternedForTest interns words with a small interner and an ordinary
-// one, each reset before every resetEvery-th word, and gives both ids.
-func InternedForTest(words []string, resetEvery int) (small, ordinary []int) {
-	s, o := newSmallInterner(), newInterner()
+// InternedForTest interns words with a view's string table and an
+// ordinary interner, each reset before every resetEvery-th word, and
+// gives both ids.
+func InternedForTest(words []string, resetEvery int) (view, ordinary []int) {
+	var t viewTable
+	o := newInterner()
 	for i, w := range words {
 		if i%resetEvery == 0 {
-			s.reset()
+			t.reset()
 			o.reset()
 		}
-		small = append(small, int(s.id(w)))
+		view = append(view, int(t.id(w)))
 		ordinary = append(ordinary, int(o.id(w)))
 	}
-	return small, ordinary
+	return view, ordinary
 }
 
 // TraceTextForTest is a stage's record as junit.xml's trace line and the

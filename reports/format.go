@@ -288,41 +288,50 @@ func encodedJSON(v any) string {
 // else, or a string or key with <, > or &, which jsonstr escapes and
 // compactJSON does not; encoding/json writes those.
 func flatParamsJSON(m map[string]any) (string, bool) {
-	keys := make([]string, 0, len(m))
+	b, ok := appendFlatParamsJSON(make([]byte, 0, 16*len(m)+2), m)
+	if !ok {
+		return "", false
+	}
+	return string(b), true
+}
+
+// appendFlatParamsJSON appends flatParamsJSON's bytes to b; when ok is
+// false, what it appended is to be taken back.
+func appendFlatParamsJSON(b []byte, m map[string]any) ([]byte, bool) {
+	var room [16]string // most params: no allocation for the keys
+	keys := room[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	b := make([]byte, 0, 16*len(m)+2)
 	b = append(b, '{')
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		if strings.ContainsAny(k, "<>&") {
-			return "", false
+			return b, false
 		}
 		b = jsonstr.Append(b, k)
 		b = append(b, ':')
 		switch x := m[k].(type) {
 		case string:
 			if strings.ContainsAny(x, "<>&") {
-				return "", false
+				return b, false
 			}
 			b = jsonstr.Append(b, x)
 		case float64:
 			var ok bool
 			if b, ok = jsonstr.AppendFloat(b, x); !ok {
-				return "", false
+				return b, false
 			}
 		case bool:
 			b = strconv.AppendBool(b, x)
 		case nil:
 			b = append(b, "null"...)
 		default:
-			return "", false
+			return b, false
 		}
 	}
-	b = append(b, '}')
-	return string(b), true
+	return append(b, '}'), true
 }

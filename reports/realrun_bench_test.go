@@ -47,3 +47,28 @@ func BenchmarkWritersRealRun(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCollectorRealRun is the reports' share of a run's scoring
+// pass: every result of a real run's results.jsonl (read into memory
+// first) added to a Collector, as `run` adds them while routing.
+//
+//	ROUTEBENCH_RESULTS=/tmp/cases/out/results.jsonl go test ./reports/ -run '^$' -bench CollectorRealRun -benchmem
+func BenchmarkCollectorRealRun(b *testing.B) {
+	path := os.Getenv("ROUTEBENCH_RESULTS")
+	if path == "" {
+		b.Skip("set ROUTEBENCH_RESULTS to a results.jsonl")
+	}
+	results, err := harness.ReadResults(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		c := reports.NewCollector()
+		for i := range results {
+			c.Add(i, &results[i])
+		}
+	}
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+}
