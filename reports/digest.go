@@ -163,16 +163,30 @@ func (d *digest) fetchFlipInputs(in *Input) error {
 	return nil
 }
 
-// wantedFlips is the (head, case) of every flip in in.Comparisons.
+// wantedFlips is the (head, case) of every flip a report lists: the
+// first flipsShown each way of each head's comparison with the base, as
+// flipSets takes them (in.seen set).
 func wantedFlips(in *Input) map[flipKey]bool {
 	want := map[flipKey]bool{}
-	for _, c := range in.Comparisons {
-		for _, k := range append(flipKeys(c.Head, c.Fixed), flipKeys(c.Head, c.Broken)...) {
+	versions := in.versionOrder()
+	if len(versions) < 2 {
+		return want
+	}
+	for _, head := range versions[1:] {
+		c := in.comparison(versions[0], head)
+		if c == nil {
+			continue
+		}
+		for _, k := range append(flipKeys(head, firstFlips(c.Fixed, flipsShown)), flipKeys(head, firstFlips(c.Broken, flipsShown))...) {
 			want[k] = true
 		}
 	}
 	return want
 }
+
+// flipsShown is the most flips a report lists each way: report.html's
+// (summary.md lists fewer).
+const flipsShown = max(flipLimit, mdFlipRows)
 
 // Collector gathers what report.html, summary.md and junit.xml read off
 // the results in one pass shared with other readers (scoring, the paired

@@ -17,11 +17,14 @@ type flip struct {
 	BaseFailure, HeadFailure string
 }
 
-// flipSet is the cases whose outcome changed from base to head.
+// flipSet is the cases whose outcome changed from base to head: how
+// many each way, and the first of them in order, as many as a report
+// lists.
 type flipSet struct {
-	Base, Head string
-	Fixed      []flip
-	Broken     []flip
+	Base, Head      string
+	FixedN, BrokenN int
+	Fixed           []flip
+	Broken          []flip
 	// Paired is true when the flips come from a paired comparison, false
 	// when they were read off the results by case ID.
 	Paired   bool
@@ -29,8 +32,10 @@ type flipSet struct {
 }
 
 // flipSets pairs every later version with the first: from the given
-// comparison when there is one, else by case ID from the results.
-func (in *Input) flipSets(versions []string, d *digest) []flipSet {
+// comparison when there is one, else by case ID from the results. Each
+// set lists up to shown flips each way (a report lists no more, and a
+// large run flips thousands of cases).
+func (in *Input) flipSets(versions []string, d *digest, shown int) []flipSet {
 	if len(versions) < 2 {
 		return nil
 	}
@@ -39,16 +44,16 @@ func (in *Input) flipSets(versions []string, d *digest) []flipSet {
 	for _, head := range versions[1:] {
 		c := in.comparison(base, head)
 		if c == nil {
-			sets = append(sets, flipsFromResults(base, head, d.version(base).flips, d.version(head).flips))
+			sets = append(sets, flipsFromResults(base, head, d.version(base).flips, d.version(head).flips, shown))
 			continue
 		}
 		// A comparison keeps its inputs already cut; the results have
 		// them whole (the digest kept those of the flipped cases).
-		s := flipSet{Base: base, Head: head, Paired: true}
-		for _, f := range c.Fixed {
+		s := flipSet{Base: base, Head: head, Paired: true, FixedN: len(c.Fixed), BrokenN: len(c.Broken)}
+		for _, f := range firstFlips(c.Fixed, shown) {
 			s.Fixed = append(s.Fixed, fromCompare(f, head, d.flipInputs))
 		}
-		for _, f := range c.Broken {
+		for _, f := range firstFlips(c.Broken, shown) {
 			s.Broken = append(s.Broken, fromCompare(f, head, d.flipInputs))
 		}
 		for _, w := range c.Warnings {
@@ -58,6 +63,9 @@ func (in *Input) flipSets(versions []string, d *digest) []flipSet {
 	}
 	return sets
 }
+
+// firstFlips is the first n of flips, in the comparison's order.
+func firstFlips(flips []compare.Flip, n int) []compare.Flip { return flips[:min(len(flips), n)] }
 
 func fromCompare(f compare.Flip, head string, inputs map[[2]string]string) flip {
 	input, ok := inputs[[2]string{head, f.Case}]
@@ -73,8 +81,8 @@ func newFlip(id, suite, input, baseFailure, headFailure string) flip {
 }
 
 // flipsFromResults pairs two versions' results by case ID, for reports
-// made without a comparison.
-func flipsFromResults(base, head string, baseResults, headResults []flipTerms) flipSet {
+// made without a comparison, and keeps the first shown each way.
+func flipsFromResults(base, head string, baseResults, headResults []flipTerms, shown int) flipSet {
 	s := flipSet{Base: base, Head: head}
 	before := make(map[string]*flipTerms, len(baseResults))
 	for i := range baseResults {
@@ -95,6 +103,8 @@ func flipsFromResults(base, head string, baseResults, headResults []flipTerms) f
 	}
 	sortFlips(s.Fixed)
 	sortFlips(s.Broken)
+	s.FixedN, s.BrokenN = len(s.Fixed), len(s.Broken)
+	s.Fixed, s.Broken = s.Fixed[:min(len(s.Fixed), shown)], s.Broken[:min(len(s.Broken), shown)]
 	return s
 }
 

@@ -60,7 +60,6 @@ type htmlView struct {
 	PerSkill    skillTable
 	Flips       []flipSet
 	Changes     []changeView
-	FlipLimit   int
 	CaseCount   int
 	RowCount    int
 	// Workflows draws each workflow run; WorkflowTotal counts them all.
@@ -238,9 +237,8 @@ func buildHTMLView(in *Input, d *digest) *htmlView {
 		Reliability: reliability(versions, cals),
 		Trends:      trendCharts(in.Trend),
 		Failures:    in.failures(versions, d),
-		Flips:       in.flipSets(versions, d),
+		Flips:       in.flipSets(versions, d, flipLimit),
 		Changes:     changeViews(in.Changes),
-		FlipLimit:   flipLimit,
 		RowCount:    d.rows,
 		CaseData:    caseDataPlaceholder,
 		CSS:         template.CSS(reportCSS),

@@ -97,14 +97,14 @@ func WriteMarkdown(w io.Writer, in Input) error {
 		}
 	}
 
-	for _, fs := range in.flipSets(versions, d) {
+	for _, fs := range in.flipSets(versions, d, mdFlipRows) {
 		fmt.Fprintf(&b, "\n### %s → %s: %d broken, %d fixed\n", mdEscape(fs.Base), mdEscape(fs.Head),
-			len(fs.Broken), len(fs.Fixed))
+			fs.BrokenN, fs.FixedN)
 		for _, warn := range fs.Warnings {
 			b.WriteString("\n> ⚠️ " + mdEscape(warn) + "\n")
 		}
-		writeFlips(&b, "Broken", fs.Broken, true)
-		writeFlips(&b, "Fixed", fs.Fixed, false)
+		writeFlips(&b, "Broken", fs.Broken, fs.BrokenN, true)
+		writeFlips(&b, "Fixed", fs.Fixed, fs.FixedN, false)
 	}
 	// Names only: the diffs are in report.html, and a pull request shows
 	// its own.
@@ -143,16 +143,13 @@ func writeVerdict(b *strings.Builder, vd verdict) {
 	b.WriteString("\n")
 }
 
-func writeFlips(b *strings.Builder, title string, flips []flip, broken bool) {
-	if len(flips) == 0 {
+// writeFlips lists shown, the first of all flips one way.
+func writeFlips(b *strings.Builder, title string, shown []flip, all int, broken bool) {
+	if len(shown) == 0 {
 		return
 	}
-	shown := flips
-	if len(shown) > mdFlipRows {
-		shown = shown[:mdFlipRows]
-	}
 	fmt.Fprintf(b, "\n**%s** (%d of %d shown)\n\n| case | suite | failure | input |\n|---|---|---|---|\n",
-		title, len(shown), len(flips))
+		title, len(shown), all)
 	for _, f := range shown {
 		failure := f.HeadFailure
 		if !broken {
