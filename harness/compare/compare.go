@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/stats"
@@ -533,12 +534,28 @@ func sideOf(r *record) Side {
 	return Side{Action: r.action, Skill: r.skill, Failure: r.failure}
 }
 
+// truncate cuts s to limit runes, the last an ellipsis: its first
+// limit-1 runes as []rune gives them (bad UTF-8 as U+FFFD) and "…". A
+// string that fits is s itself, found without converting it: every
+// result's input passes through here.
 func truncate(s string, limit int) string {
-	r := []rune(s)
-	if len(r) <= limit {
+	if len(s) <= limit {
 		return s
 	}
-	return string(r[:limit-1]) + "…"
+	n, cut := 0, 0
+	for i := range s {
+		if n == limit-1 {
+			cut = i
+		}
+		n++
+	}
+	if n <= limit {
+		return s
+	}
+	if head := s[:cut]; utf8.ValidString(head) {
+		return head + "…"
+	}
+	return string([]rune(s)[:limit-1]) + "…"
 }
 
 // examples names up to three ids, so a warning stays one line.

@@ -8,3 +8,6 @@ func SpillAbove(n int) (restore func()) {
 	spillInMemory, flipTermsInMemory = n, n
 	return func() { spillInMemory, flipTermsInMemory = old, oldFlips }
 }
+
+// TruncateForTest is how a flip cuts a case's input.
+func TruncateForTest(s string, limit int) string { return truncate(s, limit) }

@@ -148,3 +148,43 @@ func TestRecordsReadBackByPosition(t *testing.T) {
 		}
 	}
 }
+
+// Records read from a file through the reader's windows are what was
+// put, whatever the order of the reads: forward in several stretches at
+// once (as the case table reads each version's results), at random, and
+// records larger than a window.
+func TestRecordsReadThroughWindows(t *testing.T) {
+	r := NewRecords("test", 0)
+	var want []string
+	for i := range 3000 {
+		n := 10 + (i*7919)%900
+		if i%500 == 3 {
+			n = readWindow + i // larger than a window
+		}
+		rec := fmt.Sprintf("record %d:", i) + strings.Repeat(string(rune('a'+i%26)), n)
+		r.Put(i, []byte(rec))
+		want = append(want, rec)
+	}
+	var order []int
+	for i := range 1000 { // three stretches at once, then one backwards
+		order = append(order, i, 1000+i, 2000+i, 2999-i)
+	}
+	for i := range 3000 { // and scattered
+		order = append(order, (i*2654435761)%3000)
+	}
+	rr, err := r.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rr.file {
+		t.Fatal("the records are not in a file")
+	}
+	var buf []byte
+	for _, i := range order {
+		got, err := rr.Read(i, buf)
+		if err != nil || string(got) != want[i] {
+			t.Fatalf("record %d read back as %.40q…, %v; want %.40q…", i, got, err, want[i])
+		}
+		buf = got
+	}
+}
