@@ -492,7 +492,13 @@ func traceStep(strs *interner, s router.TraceStep) traceJSON {
 // traceLine is one stage's record as one line of text, for JUnit.
 func traceLine(s router.TraceStep) string {
 	var text [256]byte
-	b := append(append(text[:0], s.Stage...), ": "...)
+	return string(appendTraceLine(text[:0], s))
+}
+
+// appendTraceLine appends traceLine's text to b.
+func appendTraceLine(b []byte, s router.TraceStep) []byte {
+	start := len(b)
+	b = append(append(b, s.Stage...), ": "...)
 	words := len(b)
 	b = appendTraceWords(b, s)
 	if len(s.Scores) > 0 {
@@ -501,18 +507,18 @@ func traceLine(s router.TraceStep) string {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = append(append(append(b, c.Skill...), ' '), fixed(c.Score, 3)...)
+			b = appendFixed(append(append(b, c.Skill...), ' '), c.Score, 3)
 		}
 	} else if len(s.Top) > 0 {
 		b = appendJoined(append(wordSep(b, words), "top "...), s.Top)
 	}
 	if s.Confidence != nil {
-		b = append(append(wordSep(b, words), "confidence "...), fixed(*s.Confidence, 3)...)
+		b = appendFixed(append(wordSep(b, words), "confidence "...), *s.Confidence, 3)
 	}
 	for _, e := range s.Errors {
 		b = append(append(wordSep(b, words), "error "...), errorLine(e)...)
 	}
-	return truncateRunes(string(b), maxTraceRunes)
+	return truncateRunesTail(b, start, maxTraceRunes)
 }
 
 // appendTraceWords appends the parts of a stage's record that repeat

@@ -7,8 +7,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/reports"
 	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
 )
 
 var _ = Describe("params as one line of JSON (junit.xml, the case table)", func() {
@@ -208,6 +210,86 @@ var _ = Describe("a stage's record in words (junit.xml's trace, the case table's
 			line, refLine, step, refStep := reports.TraceTextForTest(s)
 			Expect(line).To(Equal(refLine), "%#v", s)
 			Expect(step).To(Equal(refStep), "%#v", s)
+		}
+	})
+})
+
+var _ = Describe("a case report's expected line (junit.xml)", func() {
+	It("is what joining its parts as strings gives, for every mix of parts", func() {
+		rng := rand.New(rand.NewPCG(6, 2))
+		pieces := []string{"a", "Z", "区域", " ", "\t", "\n", "<", ">", "&", "\"", "\\u003c", "\u2028", "\xff", "_", "😀"}
+		text := func() string {
+			var s string
+			for range rng.IntN(4) {
+				s += pieces[rng.IntN(len(pieces))]
+			}
+			return s
+		}
+		list := func() []string {
+			var l []string
+			for range rng.IntN(3) {
+				l = append(l, text())
+			}
+			return l
+		}
+		value := func() any {
+			switch rng.IntN(6) {
+			case 0:
+				return text()
+			case 1:
+				return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-15))
+			case 2:
+				return rng.IntN(2) == 0
+			case 3:
+				return nil
+			case 4:
+				return int64(rng.IntN(9)) // encoding/json's alone
+			}
+			return map[string]any{text(): text()}
+		}
+		for range 3000 {
+			e := harness.Expect{Action: router.Action([]string{"", "execute", "refuse", " clarify "}[rng.IntN(4)]), Skill: text(),
+				Gate: registry.Gate(text()), Candidates: list(), Never: list()}
+			if rng.IntN(3) == 0 {
+				e.Outcome, e.StoppedAt = text(), text()
+			}
+			if rng.IntN(3) == 0 {
+				calls := list()
+				e.Calls = &calls
+			}
+			if rng.IntN(2) == 0 {
+				e.Params = map[string]harness.ParamMatcher{}
+				for range 1 + rng.IntN(3) {
+					var m harness.ParamMatcher
+					switch rng.IntN(4) {
+					case 0:
+						m.Absent = true
+					case 1:
+						m.Regex = text()
+					case 2:
+						m.AnyOf = []any{value(), value()}
+					default:
+						m.Equals = value()
+					}
+					e.Params[text()] = m
+				}
+			}
+			own, reference := reports.ExpectLineForTest(e)
+			Expect(own).To(Equal(reference), "%#v", e)
+		}
+	})
+
+	It("prints numbers with fixed decimals as FormatFloat does, without a negative zero's sign", func() {
+		rng := rand.New(rand.NewPCG(9, 9))
+		values := []float64{0, math.Copysign(0, -1), -0.0004, 0.0004, -0.0005, 1.9995, -2.5e-9, math.NaN(), math.Inf(1), math.Inf(-1)}
+		for range 2000 {
+			values = append(values, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(12)-6)))
+		}
+		for _, v := range values {
+			for _, prec := range []int{0, 1, 3, 6} {
+				own, reference := reports.FixedForTest(v, prec)
+				Expect(own).To(Equal(reference), "%v to %d", v, prec)
+			}
 		}
 	})
 })

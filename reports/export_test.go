@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/routebench/routebench/internal/jsonstr"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/routebench/routebench/harness"
@@ -217,4 +219,53 @@ func TraceTextForTest(s router.TraceStep) (line, refLine string, step, refStep a
 		refStep = append([]any{s.Stage, truncateRunes(w, maxTraceRunes)}, l[2:]...)
 	}
 	return traceLine(s), refLine, step, refStep
+}
+
+// ExpectLineForTest is a case report's "expected" line as the report
+// writes it, next to the same built from strings as it was before being
+// appended into one buffer (with its key and newline when not empty).
+func ExpectLineForTest(e harness.Expect) (own, reference string) {
+	s := actionSkill(e.Action, e.Skill)
+	if e.Gate != "" {
+		s += " (gate " + string(e.Gate) + ")"
+	}
+	if e.Outcome != "" {
+		s += " outcome " + e.Outcome
+		if e.StoppedAt != "" {
+			s += " at " + e.StoppedAt
+		}
+	}
+	if e.Calls != nil {
+		s += " calls [" + strings.Join(*e.Calls, ", ") + "]"
+	}
+	if len(e.Params) > 0 {
+		m := make(map[string]any, len(e.Params))
+		for k, v := range e.Params {
+			m[k] = matcherView(v)
+		}
+		s += " params " + compactJSON(m)
+	}
+	if len(e.Candidates) > 0 {
+		s += " offering " + strings.Join(e.Candidates, ", ")
+	}
+	if len(e.Never) > 0 {
+		s += " never " + strings.Join(e.Never, ", ")
+	}
+	if s = strings.TrimSpace(s); s != "" {
+		reference = "expected: " + s + "\n"
+	}
+	return string(appendExpectLine([]byte("before\n"), &e))[len("before\n"):], reference
+}
+
+// FixedForTest is fixed's text, next to the same from FormatFloat with
+// a negative zero's sign taken off, as it was.
+func FixedForTest(v float64, prec int) (own, reference string) {
+	reference = "n/a"
+	if !math.IsNaN(v) {
+		reference = strconv.FormatFloat(v, 'f', prec, 64)
+		if strings.Trim(reference, "-0.") == "" {
+			reference = strings.TrimPrefix(reference, "-")
+		}
+	}
+	return fixed(v, prec), reference
 }

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -157,14 +158,21 @@ func orderedMetrics(groups []harness.Group) []string {
 // fixed formats v with exactly prec decimals; -0 prints as 0 so equal
 // inputs always give equal bytes.
 func fixed(v float64, prec int) string {
+	var text [32]byte
+	return string(appendFixed(text[:0], v, prec))
+}
+
+// appendFixed appends fixed's text to b.
+func appendFixed(b []byte, v float64, prec int) []byte {
 	if math.IsNaN(v) {
-		return "n/a"
+		return append(b, "n/a"...)
 	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-")
+	start := len(b)
+	b = strconv.AppendFloat(b, v, 'f', prec, 64)
+	if b[start] == '-' && len(bytes.Trim(b[start:], "-0.")) == 0 {
+		b = append(b[:start], b[start+1:]...)
 	}
-	return s
+	return b
 }
 
 // signed is fixed with an explicit + for positive values.

@@ -16,6 +16,7 @@ import (
 	"github.com/routebench/routebench/internal/compactint"
 	"github.com/routebench/routebench/internal/spool"
 	"github.com/routebench/routebench/router"
+	"github.com/routebench/routebench/router/registry"
 	"github.com/routebench/routebench/workflow"
 )
 
@@ -71,7 +72,7 @@ type junitIndex struct {
 	failureText *spool.Records
 	// failureBuf, body and safeBody are reused for every failure.
 	failureBuf []byte
-	body       bytes.Buffer
+	body       []byte
 	safeBody   []byte
 }
 
@@ -128,9 +129,8 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 		// The failure is written now, while the result is at hand: the
 		// writer then reads no result back (a spool write that fails
 		// fails every later use of the spool, which writeJUnit reports).
-		x.body.Reset()
-		writeCaseReport(&x.body, r)
-		x.safeBody = appendXMLSafe(x.safeBody[:0], x.body.Bytes())
+		x.body = appendCaseReport(x.body[:0], r)
+		x.safeBody = appendXMLSafe(x.safeBody[:0], x.body)
 		x.failureBuf = appendFailureXML(x.failureBuf[:0], failureType(r), expectedVersusDecided(r), x.safeBody)
 		x.failureText.Put(x.failures-1, x.failureBuf)
 	}
@@ -455,82 +455,104 @@ func actionSkill(a router.Action, skill string) string {
 	return string(a) + " " + skill
 }
 
-// writeCaseReport writes a failed case as a person debugging it wants
+// appendCaseReport appends a failed case as a person debugging it wants
 // it: the input, what was expected, what was decided, and the stage
-// trace.
-func writeCaseReport(b *bytes.Buffer, r *harness.Result) {
+// trace. It is written straight into b: junit.xml holds one for every
+// failed result.
+func appendCaseReport(b []byte, r *harness.Result) []byte {
 	if r.IsConversation() {
-		writeConversationReport(b, r)
-		return
+		return appendConversationReport(b, r)
 	}
-	line := func(k, v string) {
-		if v != "" {
-			b.WriteString(k)
-			b.WriteString(": ")
-			b.WriteString(v)
-			b.WriteByte('\n')
-		}
-	}
-	line("input", truncateRunes(r.Input, maxInputRunes))
-	line("failure", r.Failure)
-	line("expected", expectLine(r.Expect))
-	d := r.Decision
-	line("decided", actionSkill(d.Action, d.Skill)+gateSuffix(d.Gate)+" by stage "+d.Stage+
-		", confidence "+fixed(d.Confidence, 3))
+	b = appendReportLine(b, "input", truncateRunes(r.Input, maxInputRunes))
+	b = appendReportLine(b, "failure", r.Failure)
+	b = appendExpectLine(b, &r.Expect)
+	d := &r.Decision
+	b = append(b, "decided: "...)
+	b = appendActionSkill(b, d.Action, d.Skill)
+	b = appendGateSuffix(b, d.Gate)
+	b = append(append(b, " by stage "...), d.Stage...)
+	b = appendFixed(append(b, ", confidence "...), d.Confidence, 3)
+	b = append(b, '\n')
 	if len(d.Params) > 0 {
-		line("params", compactJSON(d.Params))
+		b = append(b, "params: "...)
+		start := len(b)
+		var ok bool
+		if b, ok = appendFlatParamsJSON(b, d.Params); !ok {
+			b = append(b[:start], compactJSON(d.Params)...)
+		}
+		b = append(b, '\n')
 	}
-	var cands []string
-	for _, c := range d.Candidates {
-		cands = append(cands, c.Skill+" "+fixed(c.Score, 3))
+	if len(d.Candidates) > 0 {
+		b = append(b, "candidates: "...)
+		for i, c := range d.Candidates {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendFixed(append(append(b, c.Skill...), ' '), c.Score, 3)
+		}
+		b = append(b, '\n')
 	}
-	line("candidates", strings.Join(cands, ", "))
 	for _, e := range d.Errors {
-		line("error", errorLine(e))
+		b = appendReportLine(b, "error", errorLine(e))
 	}
-	line("message", truncateRunes(d.Message, maxMessageRunes))
+	b = appendReportLine(b, "message", truncateRunes(d.Message, maxMessageRunes))
 	if len(d.Trace) > 0 {
-		b.WriteString("trace:\n")
-		for _, s := range d.Trace {
-			b.WriteString("  ")
-			b.WriteString(traceLine(s))
-			b.WriteByte('\n')
+		b = append(b, "trace:\n"...)
+		for i := range d.Trace {
+			s := &d.Trace[i]
+			b = append(appendTraceLine(append(b, "  "...), *s), '\n')
 			if s.Raw != "" {
-				b.WriteString("    raw: ")
-				b.WriteString(truncateRunes(s.Raw, maxRawRunes))
-				b.WriteByte('\n')
+				b = append(b, "    raw: "...)
+				b = append(b, truncateRunes(s.Raw, maxRawRunes)...)
+				b = append(b, '\n')
 			}
 		}
 	}
 	if r.Workflow != nil {
-		writeWorkflowRun(b, "workflow", r.Workflow)
+		var w bytes.Buffer
+		writeWorkflowRun(&w, "workflow", r.Workflow)
 		if r.Resume != nil {
-			writeWorkflowRun(b, "resume", r.Resume)
+			writeWorkflowRun(&w, "resume", r.Resume)
 		}
+		b = append(b, w.Bytes()...)
 		for _, m := range harness.WorkflowMismatches(r.Expect, r.Workflow, r.Resume) {
-			line("differs", m.String())
+			b = appendReportLine(b, "differs", m.String())
 		}
 	}
-	line("version", d.Version)
-	line("model", d.Model)
+	b = appendReportLine(b, "version", d.Version)
+	return appendReportLine(b, "model", d.Model)
 }
 
-// writeConversationReport writes every turn of a conversation, each as
-// caseReport shows a single case, under a line naming the turn and its
-// verdict.
-func writeConversationReport(b *bytes.Buffer, r *harness.Result) {
+// appendReportLine appends "key: value" and a newline, nothing when value
+// is empty.
+func appendReportLine(b []byte, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(append(b, key...), ": "...)
+	return append(append(b, value...), '\n')
+}
+
+// appendConversationReport appends every turn of a conversation, each
+// as appendCaseReport shows a single case, under a line naming the turn
+// and its verdict.
+func appendConversationReport(b []byte, r *harness.Result) []byte {
 	for i := range r.Turns {
 		turn := harness.TurnDecision(r, i)
-		verdict := "pass"
-		if !turn.Pass {
-			verdict = "failed: " + orDash(turn.Failure)
+		b = strconv.AppendInt(append(b, "--- turn "...), int64(i+1), 10)
+		b = strconv.AppendInt(append(b, " of "...), int64(len(r.Turns)), 10)
+		if turn.Pass {
+			b = append(b, " (pass)\n"...)
+		} else {
+			b = append(append(b, " (failed: "...), orDash(turn.Failure)...)
+			b = append(b, ")\n"...)
 		}
-		b.WriteString("--- turn " + itoa(i+1) + " of " + itoa(len(r.Turns)) + " (" + verdict + ")\n")
 		if turn.Input == "" {
-			b.WriteString("input: (the user said nothing)\n")
+			b = append(b, "input: (the user said nothing)\n"...)
 		}
-		writeCaseReport(b, &turn)
+		b = appendCaseReport(b, &turn)
 	}
+	return b
 }
 
 // writeWorkflowRun is a run's outcome and its nodes, one line each.
@@ -566,39 +588,69 @@ func orDash(s string) string {
 	return s
 }
 
-func gateSuffix(g any) string {
-	s := fmt.Sprint(g)
-	if s == "" {
-		return ""
+// appendGateSuffix appends " (gate g)", nothing for no gate.
+func appendGateSuffix(b []byte, g registry.Gate) []byte {
+	if g == "" {
+		return b
 	}
-	return " (gate " + s + ")"
+	return append(append(append(b, " (gate "...), g...), ')')
 }
 
-func expectLine(e harness.Expect) string {
-	s := actionSkill(e.Action, e.Skill) + gateSuffix(e.Gate)
+// appendActionSkill appends actionSkill(a, skill).
+func appendActionSkill(b []byte, a router.Action, skill string) []byte {
+	b = append(b, a...)
+	if skill != "" {
+		b = append(append(b, ' '), skill...)
+	}
+	return b
+}
+
+// appendExpectLine appends the "expected: ..." line of a case report:
+// the expected action, skill and gate, a workflow's outcome and calls,
+// params, candidates and skills never to run, trimmed of white space at
+// either end; nothing when that leaves nothing.
+func appendExpectLine(b []byte, e *harness.Expect) []byte {
+	start := len(b)
+	b = append(b, "expected: "...)
+	from := len(b)
+	b = appendActionSkill(b, e.Action, e.Skill)
+	b = appendGateSuffix(b, e.Gate)
 	if e.Outcome != "" {
-		s += " outcome " + e.Outcome
+		b = append(append(b, " outcome "...), e.Outcome...)
 		if e.StoppedAt != "" {
-			s += " at " + e.StoppedAt
+			b = append(append(b, " at "...), e.StoppedAt...)
 		}
 	}
 	if e.Calls != nil {
-		s += " calls [" + strings.Join(*e.Calls, ", ") + "]"
+		b = append(appendJoined(append(b, " calls ["...), *e.Calls), ']')
 	}
 	if len(e.Params) > 0 {
-		m := make(map[string]any, len(e.Params))
-		for k, v := range e.Params {
-			m[k] = matcherView(v)
+		b = append(b, " params "...)
+		at := len(b)
+		var ok bool
+		// compactJSON of the matchers does not escape <, > and &: where
+		// the escaped bytes would have one, it writes them.
+		if b, ok = appendMatchersJSON(b, e.Params); !ok || hasHTMLEscape(b[at:]) {
+			b = append(b[:at], compactJSON(matchersView(e.Params))...)
 		}
-		s += " params " + compactJSON(m)
 	}
 	if len(e.Candidates) > 0 {
-		s += " offering " + strings.Join(e.Candidates, ", ")
+		b = appendJoined(append(b, " offering "...), e.Candidates)
 	}
 	if len(e.Never) > 0 {
-		s += " never " + strings.Join(e.Never, ", ")
+		b = appendJoined(append(b, " never "...), e.Never)
 	}
-	return strings.TrimSpace(s)
+	line := bytes.TrimSpace(b[from:])
+	if len(line) == 0 {
+		return b[:start]
+	}
+	n := copy(b[from:], line)
+	return append(b[:from+n], '\n')
+}
+
+// hasHTMLEscape says whether JSON text may hold an escaped <, > or &.
+func hasHTMLEscape(js []byte) bool {
+	return bytes.Contains(js, []byte(`\u003c`)) || bytes.Contains(js, []byte(`\u003e`)) || bytes.Contains(js, []byte(`\u0026`))
 }
 
 // appendXMLSafe appends s with every byte of bad UTF-8 and every

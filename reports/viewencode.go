@@ -191,12 +191,23 @@ func (e *viewEncoder) expect(x *harness.Expect) {
 }
 
 // expectParams writes an expectation's params as expectView's map of
-// matcherView encodes: keys sorted, each matcher as the case file writes
-// it. A value AppendValue does not write sends the map through
-// caseDataWriter.value, as before.
+// matcherView encodes (appendMatchersJSON), or through
+// caseDataWriter.value as before where that does not write them.
 func (e *viewEncoder) expectParams(ps map[string]harness.ParamMatcher) {
 	w := &e.w
 	start := len(w.b)
+	var ok bool
+	if w.b, ok = appendMatchersJSON(w.b, ps); !ok {
+		w.b = w.b[:start]
+		w.value(matchersView(ps))
+	}
+}
+
+// appendMatchersJSON appends json.Marshal's bytes for matchersView(ps)
+// without building it: keys sorted, each matcher as the case file writes
+// it. When ok is false (a value only encoding/json writes), what it
+// appended is to be taken back.
+func appendMatchersJSON(b []byte, ps map[string]harness.ParamMatcher) ([]byte, bool) {
 	var room [16]string
 	keys := room[:0]
 	for k := range ps {
@@ -204,34 +215,37 @@ func (e *viewEncoder) expectParams(ps map[string]harness.ParamMatcher) {
 	}
 	slices.Sort(keys)
 	ok := true
-	w.b = append(w.b, '{')
+	b = append(b, '{')
 	for i, k := range keys {
 		if i > 0 {
-			w.b = append(w.b, ',')
+			b = append(b, ',')
 		}
-		w.b = append(jsonstr.Append(w.b, k), ':')
+		b = append(jsonstr.Append(b, k), ':')
 		switch m := ps[k]; {
 		case m.Absent:
-			w.b = append(w.b, `{"absent":true}`...)
+			b = append(b, `{"absent":true}`...)
 		case m.Regex != "":
-			w.b = append(jsonstr.Append(append(w.b, `{"regex":`...), m.Regex), '}')
+			b = append(jsonstr.Append(append(b, `{"regex":`...), m.Regex), '}')
 		case len(m.AnyOf) > 0:
-			w.b, ok = jsonstr.AppendValue(append(w.b, `{"any_of":`...), m.AnyOf)
-			w.b = append(w.b, '}')
+			b, ok = jsonstr.AppendValue(append(b, `{"any_of":`...), m.AnyOf)
+			b = append(b, '}')
 		default:
-			w.b, ok = jsonstr.AppendValue(w.b, m.Equals)
+			b, ok = jsonstr.AppendValue(b, m.Equals)
 		}
 		if !ok {
-			m := make(map[string]any, len(ps))
-			for k, p := range ps {
-				m[k] = matcherView(p)
-			}
-			w.b = w.b[:start]
-			w.value(m)
-			return
+			return b, false
 		}
 	}
-	w.b = append(w.b, '}')
+	return append(b, '}'), true
+}
+
+// matchersView is each param's matcherView.
+func matchersView(ps map[string]harness.ParamMatcher) map[string]any {
+	m := make(map[string]any, len(ps))
+	for k, p := range ps {
+		m[k] = matcherView(p)
+	}
+	return m
 }
 
 // resultHead writes resultView's members of r before its input, as
