@@ -267,8 +267,9 @@ func pairRecordsWith(base, head []record, th stats.Thresholds, ci *stats.MemoBoo
 	// conversation is one unit per turn (paired turn by turn, both
 	// versions having routed the same turns) and one for the
 	// conversation's own success.
-	var terms [][2]unitTerms
-	unitsOf := make([][]int, len(pairs))
+	// Pair i's units are terms[unitsFrom[i]:unitsFrom[i+1]].
+	terms := make([][2]unitTerms, 0, len(pairs))
+	unitsFrom := make([]int, len(pairs)+1)
 	for i, p := range pairs {
 		bs, hs := p.base.units, p.head.units
 		for u := range max(len(bs), len(hs)) {
@@ -279,18 +280,22 @@ func pairRecordsWith(base, head []record, th stats.Thresholds, ci *stats.MemoBoo
 			if u < len(hs) {
 				t[1] = hs[u]
 			}
-			unitsOf[i] = append(unitsOf[i], len(terms))
 			terms = append(terms, t)
 		}
+		unitsFrom[i+1] = len(terms)
 	}
 	// Groups and metrics over the same cases often tally alike: each
 	// interval is worked out once.
+	members := make([]int, 0, len(terms))
 	for _, g := range groupNames(pairs) {
-		var members []int
+		suite, isSuite := strings.CutPrefix(g, "suite:")
+		members = members[:0]
 		n := 0
 		for i, p := range pairs {
-			if g == GroupAll || g == "suite:"+p.head.suite {
-				members = append(members, unitsOf[i]...)
+			if !isSuite || p.head.suite == suite {
+				for u := unitsFrom[i]; u < unitsFrom[i+1]; u++ {
+					members = append(members, u)
+				}
 				n++
 			}
 		}
@@ -308,27 +313,36 @@ func pairRecordsWith(base, head []record, th stats.Thresholds, ci *stats.MemoBoo
 			broken = append(broken, p)
 		}
 	}
-	var pending []pendingFlip
-	flips := func(ps []pair) []Flip {
+	// Each flip's texts come from its head's result, at the head's
+	// position: sorted with the flips, so no map from case to position.
+	type placed struct {
+		Flip
+		pos int
+	}
+	flips := func(ps []pair) ([]Flip, []int) {
 		if len(ps) == 0 {
-			return nil
+			return nil, nil
 		}
-		out := make([]Flip, len(ps))
+		sorted := make([]placed, len(ps))
 		for i, p := range ps {
-			out[i] = Flip{Case: p.head.id, Suite: p.head.suite, Base: sideOf(p.base), Head: sideOf(p.head)}
+			sorted[i] = placed{Flip{Case: p.head.id, Suite: p.head.suite, Base: sideOf(p.base), Head: sideOf(p.head)}, p.head.pos}
 		}
-		slices.SortFunc(out, compareFlips)
-		return out
-	}
-	c.Fixed, c.Broken = flips(fixed), flips(broken)
-	headPos := map[string]int{}
-	for _, p := range pairs {
-		headPos[p.head.id] = p.head.pos
-	}
-	for _, fs := range [][]Flip{c.Fixed, c.Broken} {
-		for i := range fs {
-			pending = append(pending, pendingFlip{pos: headPos[fs[i].Case], flip: &fs[i]})
+		slices.SortFunc(sorted, func(a, b placed) int { return compareFlips(a.Flip, b.Flip) })
+		out, pos := make([]Flip, len(ps)), make([]int, len(ps))
+		for i := range sorted {
+			out[i], pos[i] = sorted[i].Flip, sorted[i].pos
 		}
+		return out, pos
+	}
+	var fixedPos, brokenPos []int
+	c.Fixed, fixedPos = flips(fixed)
+	c.Broken, brokenPos = flips(broken)
+	pending := make([]pendingFlip, 0, len(c.Fixed)+len(c.Broken))
+	for i := range c.Fixed {
+		pending = append(pending, pendingFlip{pos: fixedPos[i], flip: &c.Fixed[i]})
+	}
+	for i := range c.Broken {
+		pending = append(pending, pendingFlip{pos: brokenPos[i], flip: &c.Broken[i]})
 	}
 	return c, pending
 }

@@ -163,7 +163,8 @@ func (c *SeriesCollector) word(s string) uint64 {
 func (c *SeriesCollector) records(a, b string) (ra, rb []record, err error) {
 	va, vb := c.version[a], c.version[b]
 	ra, rb = make([]record, 0, c.counts[va]), make([]record, 0, c.counts[vb])
-	err = c.spill.each(c.words, func(v uint64, rec record) {
+	want := func(v uint64) bool { return v == va || v == vb }
+	err = c.spill.each(c.words, want, func(v uint64, rec record) {
 		switch v {
 		case va:
 			rec.version = a

@@ -1,0 +1,65 @@
+package compare_test
+
+import (
+	"os"
+	"syscall"
+	"testing"
+
+	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/harness/compare"
+	"github.com/routebench/routebench/harness/stats"
+)
+
+// BenchmarkSeriesRealRun is the paired comparison's share of a run's
+// scoring pass on a real run's results.jsonl (read into memory first):
+// collect adds every result to a SeriesCollector, as `run` does while
+// routing; series pairs the versions from what was collected.
+//
+//	ROUTEBENCH_RESULTS=/tmp/cases/out/results.jsonl go test ./harness/compare/ -run '^$' -bench SeriesRealRun -benchmem
+func BenchmarkSeriesRealRun(b *testing.B) {
+	path := os.Getenv("ROUTEBENCH_RESULTS")
+	if path == "" {
+		b.Skip("set ROUTEBENCH_RESULTS to a results.jsonl")
+	}
+	results, err := harness.ReadResults(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	collect := func() *compare.SeriesCollector {
+		c := compare.NewSeriesCollector(nil)
+		for i := range results {
+			c.Add(i, &results[i])
+		}
+		return c
+	}
+	b.Run("collect", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0 := cpuSeconds()
+		for b.Loop() {
+			collect()
+		}
+		b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	})
+	b.Run("series", func(b *testing.B) {
+		c := collect()
+		rs := harness.SliceStream(results)
+		b.ReportAllocs()
+		cpu0 := cpuSeconds()
+		for b.Loop() {
+			if _, err := c.Series(rs, stats.DefaultThresholds); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	})
+}
+
+// cpuSeconds is the process's CPU time so far (GC and every core
+// included), steadier than wall time on a shared machine.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
