@@ -65,33 +65,9 @@ func (r *Records) Has(i int) bool { return i >= 0 && i < len(r.size) && r.size[i
 
 // RecordReader reads records back; it is not safe for concurrent use,
 // but several may read one store side by side.
-//
-// From a file it reads a window of readWindow bytes at a time and keeps
-// the last readWindows windows: a report reads its records in an order
-// of its own (cases by ID), which walks each version's stretch of the
-// stream mostly forward, so most reads are served from a window rather
-// than by a system call each.
 type RecordReader struct {
 	r   *Records
 	src io.ReaderAt
-	// size is how many bytes src holds; file says they are in a file.
-	size    int64
-	file    bool
-	windows [readWindows]window
-	clock   uint64
-}
-
-// readWindow and readWindows size a RecordReader's windows.
-const (
-	readWindow  = 64 << 10
-	readWindows = 4
-)
-
-// window is bytes of the file from off; used is when it last served a read.
-type window struct {
-	off  int64
-	b    []byte
-	used uint64
 }
 
 // Reader reads the records put so far. Like the spool's, the first call
@@ -101,7 +77,7 @@ func (r *Records) Reader() (*RecordReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RecordReader{r: r, src: src, size: r.spool.Len(), file: r.spool.file != nil}, nil
+	return &RecordReader{r: r, src: src}, nil
 }
 
 // Read reads record i into buf (grown as needed) and returns it.
@@ -121,50 +97,8 @@ func (rr *RecordReader) Read(i int, buf []byte) ([]byte, error) {
 		buf = make([]byte, n)
 	}
 	buf = buf[:n]
-	if !rr.file || n > readWindow/2 {
-		if _, err := rr.src.ReadAt(buf, off); err != nil {
-			return nil, fmt.Errorf("keep %s: %w", r.spool.name, err)
-		}
-		return buf, nil
-	}
-	w, err := rr.window(off, n)
-	if err != nil {
+	if _, err := rr.src.ReadAt(buf, off); err != nil {
 		return nil, fmt.Errorf("keep %s: %w", r.spool.name, err)
 	}
-	copy(buf, w.b[off-w.off:])
 	return buf, nil
-}
-
-// window is a window holding the n bytes at off, read now into the one
-// used least recently when none does.
-func (rr *RecordReader) window(off int64, n int) (*window, error) {
-	rr.clock++
-	oldest := &rr.windows[0]
-	for k := range rr.windows {
-		w := &rr.windows[k]
-		if w.b != nil && off >= w.off && off+int64(n) <= w.off+int64(len(w.b)) {
-			w.used = rr.clock
-			return w, nil
-		}
-		if w.used < oldest.used {
-			oldest = w
-		}
-	}
-	end := min(off+readWindow, rr.size)
-	if end < off+int64(n) {
-		return nil, io.ErrUnexpectedEOF
-	}
-	if oldest.b == nil {
-		oldest.b = make([]byte, readWindow)
-	}
-	b := oldest.b[:end-off]
-	if got, err := rr.src.ReadAt(b, off); got < len(b) {
-		oldest.b = oldest.b[:0]
-		if err == nil {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
-	oldest.off, oldest.b, oldest.used = off, b, rr.clock
-	return oldest, nil
 }
