@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"sort"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -197,7 +197,7 @@ func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[strin
 			return err
 		}
 	}
-	sort.SliceStable(vs, func(i, j int) bool { return col[string(vs[i].version)] < col[string(vs[j].version)] })
+	slices.SortStableFunc(vs, func(a, b *view) int { return col[string(a.version)] - col[string(b.version)] })
 	first := vs[0]
 	first.caseIDs = internView(strs, first.caseIDs[:0], first.caseStrs)
 	for _, x := range vs {

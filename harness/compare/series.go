@@ -180,10 +180,16 @@ func (c *SeriesCollector) records(a, b string) (ra, rb []record, err error) {
 // compactHash is a case hash as its 32 bytes rather than 64 hex digits;
 // only equality is asked of it. Anything else is kept as it is.
 func compactHash(h string) string {
-	if b, err := hex.DecodeString(h); err == nil && len(b) == 32 && strings.ToLower(h) == h {
-		return string(b)
+	var b [32]byte
+	var digits [64]byte
+	if len(h) != len(digits) || strings.ToLower(h) != h {
+		return h
 	}
-	return h
+	copy(digits[:], h)
+	if _, err := hex.Decode(b[:], digits[:]); err != nil {
+		return h
+	}
+	return string(b[:])
 }
 
 // Series pairs the collected results; rs is the stream they came from,

@@ -122,13 +122,9 @@ func (bs Bootstrap) intervalOf(counts *[kinds]int, n int) Interval {
 	if len(deltas) == 0 {
 		return Interval{}
 	}
-	slices.Sort(deltas)
 	tail := (1 - bs.Confidence) / 2
-	return Interval{
-		Lo:         percentile(deltas, tail),
-		Hi:         percentile(deltas, 1-tail),
-		Replicates: len(deltas),
-	}
+	lo, hi := percentiles(deltas, tail, 1-tail)
+	return Interval{Lo: lo, Hi: hi, Replicates: len(deltas)}
 }
 
 // kinds is how many values a Pair takes: three outcomes a side.
@@ -220,4 +216,88 @@ func percentile(sorted []float64, q float64) float64 {
 		return sorted[len(sorted)-1]
 	}
 	return sorted[i] + (h-lo)*(sorted[i+1]-sorted[i])
+}
+
+// percentiles is percentile of xs sorted at q1 and q2, found by
+// selecting the few order statistics they read rather than sorting the
+// resamples' deltas (a sort was a tenth of an interval's cost): the same
+// order statistics, so the same values. xs is reordered.
+func percentiles(xs []float64, q1, q2 float64) (float64, float64) {
+	// at is the order statistics percentile reads for q: the i-th, and
+	// the next when there is one.
+	at := func(q float64) (i int, frac float64, next bool) {
+		h := q * float64(len(xs)-1)
+		lo := math.Floor(h)
+		i = int(lo)
+		if i+1 >= len(xs) {
+			return len(xs) - 1, 0, false
+		}
+		return i, h - lo, true
+	}
+	value := func(i int, frac float64, next bool) float64 {
+		if !next {
+			return xs[i]
+		}
+		// Everything after the i-th is at least it: the next is their least.
+		following := slices.Min(xs[i+1:])
+		return xs[i] + frac*(following-xs[i])
+	}
+	i1, f1, n1 := at(q1)
+	i2, f2, n2 := at(q2)
+	selectNth(xs, i1)
+	v1 := value(i1, f1, n1)
+	switch {
+	case i2 > i1:
+		selectNth(xs[i1+1:], i2-i1-1)
+	case i2 < i1:
+		selectNth(xs[:i1], i2)
+	}
+	return v1, value(i2, f2, n2)
+}
+
+// selectNth reorders xs so that xs[k] is what sorting would put there,
+// with nothing greater before it and nothing less after it (Hoare's
+// selection, median-of-three pivots). A range that keeps failing to
+// shrink is sorted instead, so the cost stays bounded on any input.
+func selectNth(xs []float64, k int) {
+	lo, hi := 0, len(xs)-1
+	for rounds := 0; lo < hi; rounds++ {
+		if rounds == 64 {
+			slices.Sort(xs[lo : hi+1])
+			return
+		}
+		a, p, c := xs[lo], xs[lo+(hi-lo)/2], xs[hi]
+		if a > p {
+			a, p = p, a
+		}
+		if p > c {
+			p = c
+		}
+		if a > p {
+			p = a
+		}
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < p {
+				i++
+			}
+			for xs[j] > p {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		// Now xs[lo..j] <= p <= xs[i..hi], and what lies between is p.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }
