@@ -306,21 +306,14 @@ func resultPartOf(strs *interner, r *harness.Result) *resultJSON {
 // changedInput is the input a result's column shows: only when it saw
 // other text than the case's first result, whose shown input is caseInput.
 func changedInput(r, first *harness.Result, caseInput string) string {
-	return inputChange(r.IsConversation(), r.Input, conversationTextOf(r), first.Input, caseInput)
-}
-
-// inputChange is changedInput from what it reads of the results: whether
-// the result is a conversation, its input and its turns' text (for a
-// conversation), and the first result's input and shown input.
-func inputChange(conv bool, input, convText, firstInput, caseInput string) string {
-	if conv {
-		if convText != caseInput {
-			return convText
+	if r.IsConversation() {
+		if text := conversationText(r); text != caseInput {
+			return text
 		}
 		return ""
 	}
-	if input != firstInput {
-		return truncateRunes(input, maxInputRunes)
+	if r.Input != first.Input {
+		return truncateRunes(r.Input, maxInputRunes)
 	}
 	return ""
 }

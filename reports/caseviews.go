@@ -140,6 +140,8 @@ type viewReader struct {
 	r     *spool.RecordReader
 	views []*view
 	bufs  [][]byte
+	// columns is reused for every case.
+	columns []*view
 }
 
 var errDamagedView = errors.New("keep case-views: a damaged record")
@@ -204,7 +206,11 @@ func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[strin
 		x.resultIDs = internView(strs, x.resultIDs[:0], x.resultStrs)
 	}
 	// Column by column, the last of a version's results, as caseOf keeps.
-	columns := make([]*view, len(col))
+	columns := rd.columns[:0]
+	for range col {
+		columns = append(columns, nil)
+	}
+	rd.columns = columns
 	for _, x := range vs {
 		columns[col[string(x.version)]] = x
 	}
@@ -217,7 +223,6 @@ func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[strin
 		return err
 	}
 	b = append(b, `,"r":[`...)
-	shown := string(first.shownInput)
 	for c, x := range columns {
 		if c > 0 {
 			b = append(b, ',')
@@ -230,7 +235,7 @@ func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[strin
 			return err
 		}
 		empty := x.headEmpty
-		if in := inputChange(x.conv, string(x.input), string(x.convText), string(first.input), shown); in != "" {
+		if in := x.inputChange(first); in != "" {
 			if !empty {
 				b = append(b, ',')
 			}
@@ -260,6 +265,22 @@ func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[strin
 	}
 	w.b = append(b, '}')
 	return nil
+}
+
+// inputChange is changedInput of the view's result, the case's first
+// being first's: the bytes are compared, and only a changed input (a
+// merged run whose case text changed) becomes a string.
+func (x *view) inputChange(first *view) string {
+	if x.conv {
+		if bytes.Equal(x.convText, first.shownInput) {
+			return ""
+		}
+		return string(x.convText)
+	}
+	if bytes.Equal(x.input, first.input) {
+		return ""
+	}
+	return truncateRunes(string(x.input), maxInputRunes)
 }
 
 // internView interns a view's strings in their order: the indexes its
