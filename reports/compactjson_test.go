@@ -293,3 +293,48 @@ var _ = Describe("a case report's expected line (junit.xml)", func() {
 		}
 	})
 })
+
+var _ = Describe("the metric tables' markup (report.html)", func() {
+	It("is what the page's template printed, escapes and all", func() {
+		rng := rand.New(rand.NewPCG(3, 14))
+		pieces := []string{"a", "0.912", "+0.012", " ", "区域", "\"", "'", "&", "&amp;", "<", ">", "<b>", "+", "\x00", "\xff", "\xe2<", "⚠", "~", "n=240", "\n"}
+		text := func() string {
+			var s string
+			for range rng.IntN(4) {
+				s += pieces[rng.IntN(len(pieces))]
+			}
+			return s
+		}
+		maybe := func(s string) string {
+			if rng.IntN(2) == 0 {
+				return ""
+			}
+			return s
+		}
+		for range 300 {
+			var tables []reports.MetricTableForTest
+			for range rng.IntN(4) {
+				t := reports.MetricTableForTest{Key: text(), Label: text()}
+				for range rng.IntN(4) {
+					t.Sizes = append(t.Sizes, text())
+					t.Columns = append(t.Columns, [2]string{text(), maybe("delta")})
+				}
+				for range rng.IntN(4) {
+					var row struct {
+						Head  [4]string
+						Cells [][7]string
+					}
+					row.Head = [4]string{text(), text(), text(), maybe("sub")}
+					for range rng.IntN(4) {
+						row.Cells = append(row.Cells, [7]string{maybe("delta"), text(), maybe(text()), maybe(text()), maybe(text()), text(), maybe(text())})
+					}
+					t.Rows = append(t.Rows, row)
+				}
+				tables = append(tables, t)
+			}
+			own, reference, err := reports.MetricTablesForTest(tables)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(own).To(Equal(reference))
+		}
+	})
+})

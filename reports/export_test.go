@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/routebench/routebench/internal/jsonstr"
+	"html/template"
 	"math"
 	"strconv"
 	"strings"
@@ -268,4 +269,61 @@ func FixedForTest(v float64, prec int) (own, reference string) {
 		}
 	}
 	return fixed(v, prec), reference
+}
+
+// metricTablesTemplate is the page's template for the metric tables as
+// it was before metricTablesHTML wrote them.
+const metricTablesTemplate = `<div class="scroll">
+{{range $ti, $t := .Tables}}<table class="metrics" data-group="{{$t.Key}}"{{if $ti}} hidden{{end}}>
+<thead>
+<tr><th>metric</th>{{range $t.Columns}}<th{{if .Delta}} class="delta"{{end}}>{{.Label}}</th>{{end}}</tr>
+</thead>
+<tbody>
+{{range $t.Rows}}<tr data-metric="{{.Metric}}"{{if .Sub}} class="sub"{{end}}>
+<th title="{{.Hint}}">{{.Label}}<span class="metric-id">{{.Metric}}</span></th>
+{{range .Cells}}<td class="{{if .Delta}}delta {{end}}{{.Class}}"{{if .Warn}} title="{{.Warn}}"{{end}}>{{if .Warn}}<span class="warn">⚠</span> {{end}}<span class="value">{{.Text}}</span>{{if .Sym}}<span class="sym">{{.Sym}}</span>{{end}}{{if or .CI .Note}}<span class="extra">{{if .CI}}<span class="ci">{{.CI}}</span>{{end}}{{if and .CI .Note}} {{end}}{{if .Note}}<span class="n">{{.Note}}</span>{{end}}</span>{{end}}</td>
+{{end}}</tr>
+{{end}}</tbody>
+<tfoot><tr><th>cases</th>{{range $i, $s := $t.Sizes}}<td>{{$s}}</td>{{if $i}}<td class="delta"></td>{{end}}{{end}}</tr></tfoot>
+</table>
+{{end}}</div>`
+
+// MetricTablesForTest renders made-up metric tables with
+// metricTablesHTML and with the template it replaces, which must agree.
+// Each table is (key, label, sizes, columns as [label, "delta" or ""],
+// rows as [metric, label, hint, "sub" or ""] with cells as [delta,
+// text, ci, note, sym, class, warn]).
+func MetricTablesForTest(tables []MetricTableForTest) (own, reference string, err error) {
+	var ts []metricTable
+	for _, t := range tables {
+		mt := metricTable{Key: t.Key, Label: t.Label, Sizes: t.Sizes}
+		for _, c := range t.Columns {
+			mt.Columns = append(mt.Columns, metricColumn{Label: c[0], Delta: c[1] != ""})
+		}
+		for _, r := range t.Rows {
+			row := metricRow{Metric: r.Head[0], Label: r.Head[1], Hint: r.Head[2], Sub: r.Head[3] != ""}
+			for _, c := range r.Cells {
+				row.Cells = append(row.Cells, metricCell{Delta: c[0] != "", Text: c[1], CI: c[2], Note: c[3], Sym: c[4], Class: c[5], Warn: c[6]})
+			}
+			mt.Rows = append(mt.Rows, row)
+		}
+		ts = append(ts, mt)
+	}
+	tmpl := template.Must(template.New("tables").Parse(metricTablesTemplate))
+	var b strings.Builder
+	err = tmpl.Execute(&b, struct{ Tables []metricTable }{ts})
+	own = `<div class="scroll">
+` + string(metricTablesHTML(ts)) + `</div>`
+	return own, b.String(), err
+}
+
+// MetricTableForTest is a made-up metric table (MetricTablesForTest).
+type MetricTableForTest struct {
+	Key, Label string
+	Sizes      []string
+	Columns    [][2]string
+	Rows       []struct {
+		Head  [4]string
+		Cells [][7]string
+	}
 }

@@ -48,6 +48,8 @@ type htmlView struct {
 	Gate        []gateView
 	Verdicts    []verdict
 	Tables      []metricTable
+	// TablesHTML is the tables' markup (metricTablesHTML).
+	TablesHTML  template.HTML
 	Actions     []matrixView
 	Skills      []matrixView
 	SkillCount  int
@@ -270,6 +272,7 @@ func buildHTMLView(in *Input, d *digest) *htmlView {
 	if len(v.Tables) > 0 {
 		v.Verdicts = verdicts(versions, v.Tables[0], in)
 	}
+	v.TablesHTML = metricTablesHTML(v.Tables)
 	return v
 }
 
