@@ -177,6 +177,10 @@ func columns(versions []string) map[string]int {
 	return col
 }
 
+// caseBatch is how many cases' views writeCaseData reads at a time: a
+// few hundred kilobytes of views.
+const caseBatch = 256
+
 // writeCaseData writes the case table's JSON to w, cases sorted by ID,
 // reading each case's results from the stream as it goes: the bytes are
 // caseDataOf's, and memory holds one case at a time plus the string
@@ -203,16 +207,32 @@ func writeCaseData(out io.Writer, versions []string, views *caseViews, order cas
 	if err != nil {
 		return err
 	}
-	var positions []int
-	for i := range order.Len() {
-		positions = order.Positions(i, positions[:0])
-		if i > 0 {
-			cw.b = append(cw.b, ',')
+	// The views are read caseBatch cases at a time (spool.ReadBatch), so
+	// those that came close together in the stream are read together.
+	var positions, starts []int
+	var buf []byte
+	var records [][]byte
+	for from := 0; from < order.Len(); from += caseBatch {
+		to := min(from+caseBatch, order.Len())
+		positions, starts = positions[:0], starts[:0]
+		for i := from; i < to; i++ {
+			starts = append(starts, len(positions))
+			positions = order.Positions(i, positions)
 		}
-		if err := rd.writeCase(cw, strs, col, order.ID(i), positions); err != nil {
+		starts = append(starts, len(positions))
+		if buf, records, err = rd.r.ReadBatch(positions, buf, records); err != nil {
 			return err
 		}
-		cw.flush()
+		for i := from; i < to; i++ {
+			if i > 0 {
+				cw.b = append(cw.b, ',')
+			}
+			k := i - from
+			if err := rd.writeCase(cw, strs, col, order.ID(i), records[starts[k]:starts[k+1]]); err != nil {
+				return err
+			}
+			cw.flush()
+		}
 	}
 	if _, err := tmp.Write(cw.b); err != nil || cw.err != nil {
 		return errors.Join(err, cw.err)

@@ -139,7 +139,6 @@ type view struct {
 type viewReader struct {
 	r     *spool.RecordReader
 	views []*view
-	bufs  [][]byte
 	// columns is reused for every case.
 	columns []*view
 }
@@ -180,22 +179,16 @@ func (rd *viewReader) versionInput(p int) (version, input string, err error) {
 	return version, input, nil
 }
 
-// writeCase writes the case table's row of case id, whose results are at
-// positions, to w: the bytes caseOf's row encodes to, with strs
-// interning in caseOf's order.
-func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[string]int, id string, positions []int) error {
-	for len(rd.views) < len(positions) {
+// writeCase writes the case table's row of case id, whose results'
+// views are records (in stream order), to w: the bytes caseOf's row
+// encodes to, with strs interning in caseOf's order.
+func (rd *viewReader) writeCase(w *caseDataWriter, strs *interner, col map[string]int, id string, records [][]byte) error {
+	for len(rd.views) < len(records) {
 		rd.views = append(rd.views, &view{})
-		rd.bufs = append(rd.bufs, nil)
 	}
-	vs := rd.views[:len(positions)]
-	for k, p := range positions {
-		buf, err := rd.r.Read(p, rd.bufs[k])
-		if err != nil {
-			return err
-		}
-		rd.bufs[k] = buf
-		if err := vs[k].decode(buf); err != nil {
+	vs := rd.views[:len(records)]
+	for k, rec := range records {
+		if err := vs[k].decode(rec); err != nil {
 			return err
 		}
 	}

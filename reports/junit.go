@@ -137,13 +137,18 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 }
 
 // failureReader reads failed results' failures back by their positions
-// in add order (k), whatever the order they are asked for in.
+// in add order (k), whatever the order they are asked for in, a batch
+// at a time (load, then next for each failed result of the batch).
 type failureReader struct {
 	x *junitIndex
 	r *spool.RecordReader
 	// before[w] is the number of failed results before word w of failed.
 	before []int
-	buf    []byte
+	// positions, buf and recs hold the batch loaded; at is the next.
+	positions []int
+	buf       []byte
+	recs      [][]byte
+	at        int
 }
 
 func (x *junitIndex) failureReader() (*failureReader, error) {
@@ -160,18 +165,33 @@ func (x *junitIndex) failureReader() (*failureReader, error) {
 	return fr, nil
 }
 
-// failure is the failure element of result k, which failed; it is valid
-// until the next call.
-func (fr *failureReader) failure(k uint32) ([]byte, error) {
+// load reads the failures of the failed results among ks, which next
+// then gives in the order of ks: one batch (spool.ReadBatch), so
+// failures that came close together in the stream are read together.
+func (fr *failureReader) load(ks []uint32) error {
 	x := fr.x
-	j := fr.before[k/64] + bits.OnesCount64(x.failed[k/64]&(1<<(k%64)-1))
-	buf, err := fr.r.Read(j, fr.buf)
-	if err != nil {
-		return nil, err
+	fr.positions, fr.at = fr.positions[:0], 0
+	for _, k := range ks {
+		if !x.passed(k) {
+			fr.positions = append(fr.positions, fr.before[k/64]+bits.OnesCount64(x.failed[k/64]&(1<<(k%64)-1)))
+		}
 	}
-	fr.buf = buf
-	return buf, nil
+	var err error
+	fr.buf, fr.recs, err = fr.r.ReadBatch(fr.positions, fr.buf, fr.recs)
+	return err
 }
+
+// next is the failure element of the next failed result loaded; it is
+// valid until the next load.
+func (fr *failureReader) next() []byte {
+	f := fr.recs[fr.at]
+	fr.at++
+	return f
+}
+
+// junitBatch is how many results of a testsuite writeJUnitSuite reads
+// the failures of at a time.
+const junitBatch = 256
 
 // junitEntry is one result of a testsuite.
 type junitEntry struct {
@@ -277,27 +297,29 @@ func writeJUnitSuite(jw *junitWriter, failures *failureReader, x *junitIndex, ve
 	jw.attr("value", suite)
 	jw.b = append(jw.b, "></property>\n    </properties>"...)
 	classname := appendXMLAttr(nil, version+"."+suite)
-	for _, k := range members {
-		e := x.entry(k)
-		jw.b = append(jw.b, "\n    <testcase"...)
-		jw.attr("name", e.id)
-		jw.b = append(jw.b, ` classname="`...)
-		jw.b = append(jw.b, classname...)
-		jw.b = append(jw.b, '"')
-		jw.attr("time", seconds(e.latencyUS))
-		jw.b = append(jw.b, '>')
-		if !e.pass {
-			f, err := failures.failure(k)
-			if err != nil {
+	for from := 0; from < len(members); from += junitBatch {
+		batch := members[from:min(from+junitBatch, len(members))]
+		if err := failures.load(batch); err != nil {
+			return err
+		}
+		for _, k := range batch {
+			e := x.entry(k)
+			jw.b = append(jw.b, "\n    <testcase"...)
+			jw.attr("name", e.id)
+			jw.b = append(jw.b, ` classname="`...)
+			jw.b = append(jw.b, classname...)
+			jw.b = append(jw.b, '"')
+			jw.attr("time", seconds(e.latencyUS))
+			jw.b = append(jw.b, '>')
+			if !e.pass {
+				jw.b = append(jw.b, "\n      "...)
+				jw.b = append(jw.b, failures.next()...)
+				jw.b = append(jw.b, "\n    "...)
+			}
+			jw.b = append(jw.b, "</testcase>"...)
+			if err := jw.flush(junitChunk); err != nil {
 				return err
 			}
-			jw.b = append(jw.b, "\n      "...)
-			jw.b = append(jw.b, f...)
-			jw.b = append(jw.b, "\n    "...)
-		}
-		jw.b = append(jw.b, "</testcase>"...)
-		if err := jw.flush(junitChunk); err != nil {
-			return err
 		}
 	}
 	jw.b = append(jw.b, "\n  </testsuite>"...)

@@ -66,17 +66,31 @@ func (t *flipTerms) fill(pending []pendingFlip) error {
 	if err != nil {
 		return err
 	}
+	// A batch at a time (spool.ReadBatch): the terms of flips that came
+	// close together in the stream are read together.
+	var positions []int
 	var buf []byte
-	for _, p := range pending {
-		if buf, err = r.Read(p.pos, buf); err != nil {
+	var recs [][]byte
+	for from := 0; from < len(pending); from += flipBatch {
+		batch := pending[from:min(from+flipBatch, len(pending))]
+		positions = positions[:0]
+		for _, p := range batch {
+			positions = append(positions, p.pos)
+		}
+		if buf, recs, err = r.ReadBatch(positions, buf, recs); err != nil {
 			return err
 		}
-		if err := decodeFlipTerms(buf, p.flip); err != nil {
-			return err
+		for k, p := range batch {
+			if err := decodeFlipTerms(recs[k], p.flip); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// flipBatch is how many flips' terms fill reads at a time.
+const flipBatch = 1024
 
 // decodeFlipTerms sets f's head terms from a record put wrote.
 func decodeFlipTerms(b []byte, f *Flip) error {

@@ -1,8 +1,10 @@
 package spool
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Records is a spool of records numbered by position (a result's place in
@@ -68,6 +70,16 @@ func (r *Records) Has(i int) bool { return i >= 0 && i < len(r.size) && r.size[i
 type RecordReader struct {
 	r   *Records
 	src io.ReaderAt
+	// spans is ReadBatch's, reused.
+	spans []span
+}
+
+// span is where a record of a batch lies in the store, and its place k
+// in the batch.
+type span struct {
+	off  int64
+	size int
+	k    int
 }
 
 // Reader reads the records put so far. Like the spool's, the first call
@@ -102,3 +114,80 @@ func (rr *RecordReader) Read(i int, buf []byte) ([]byte, error) {
 	}
 	return buf, nil
 }
+
+// ReadBatch reads the records at positions (each put) into buf, grown as
+// needed, and returns them in the order of positions, each a slice of
+// the returned buf. Records that lie close together in the store (less
+// than batchGap bytes apart) are read with one read of the file: a caller
+// that reads many records in an order of its own (cases sorted by ID)
+// reads a batch at a time, and its records that came close together in
+// the stream cost one system call, not one each.
+func (rr *RecordReader) ReadBatch(positions []int, buf []byte, recs [][]byte) ([]byte, [][]byte, error) {
+	r := rr.r
+	spans := rr.spans[:0]
+	defer func() { rr.spans = spans }()
+	for k, i := range positions {
+		if !r.Has(i) {
+			return buf, recs, fmt.Errorf("keep %s: no record %d", r.spool.name, i)
+		}
+		off := int64(0)
+		if r.at != nil {
+			off = r.at[i]
+		} else {
+			off = r.offsetInOrder(i)
+		}
+		spans = append(spans, span{off, int(r.size[i]), k})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) })
+	// The bytes of the runs to read, as the loop below lays them out.
+	total, end := int64(0), int64(0)
+	for k, s := range spans {
+		if k == 0 || s.off-end >= batchGap {
+			end = s.off
+		}
+		if e := s.off + int64(s.size); e > end {
+			total += e - end
+			end = e
+		}
+	}
+	if int64(cap(buf)) < total {
+		buf = make([]byte, 0, total+total/4)
+	}
+	buf = buf[:0]
+	if cap(recs) < len(positions) {
+		recs = make([][]byte, len(positions), len(positions)+len(positions)/4)
+	}
+	recs = recs[:len(positions)]
+	// A run is file bytes [runOff, runEnd) read into buf[runAt:].
+	runOff, runEnd, runAt := int64(0), int64(0), 0
+	flush := func() error {
+		if runEnd <= runOff {
+			return nil
+		}
+		if _, err := rr.src.ReadAt(buf[runAt:], runOff); err != nil {
+			return fmt.Errorf("keep %s: %w", r.spool.name, err)
+		}
+		return nil
+	}
+	for k, s := range spans {
+		end := s.off + int64(s.size)
+		if k == 0 || s.off-runEnd >= batchGap {
+			if err := flush(); err != nil {
+				return buf, recs, err
+			}
+			runOff, runEnd, runAt = s.off, s.off, len(buf)
+		}
+		if end > runEnd {
+			buf = buf[:len(buf)+int(end-runEnd)]
+			runEnd = end
+		}
+		at := runAt + int(s.off-runOff)
+		recs[s.k] = buf[at : at+s.size : at+s.size]
+	}
+	return buf, recs, flush()
+}
+
+// batchGap is how far apart two records of a batch may lie and still be
+// read together: reading a few kilobytes in between costs less than a
+// system call.
+const batchGap = 4 << 10

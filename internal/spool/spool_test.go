@@ -148,3 +148,63 @@ func TestRecordsReadBackByPosition(t *testing.T) {
 		}
 	}
 }
+
+// A batch of records read together is each record as Read gives it,
+// whatever the positions' order, with repeats, neighbours and records
+// put out of order, in memory or in a file.
+func TestRecordsReadInBatches(t *testing.T) {
+	for _, inMemory := range []int{1 << 20, 0} {
+		for _, outOfOrder := range []bool{false, true} {
+			r := NewRecords("test", inMemory)
+			want := map[int]string{}
+			for i := range 500 {
+				if i%9 == 4 {
+					continue // a gap
+				}
+				rec := fmt.Sprintf("record %d;", i) + strings.Repeat("x", i%13)
+				r.Put(i, []byte(rec))
+				want[i] = rec
+			}
+			if outOfOrder {
+				r.Put(7, []byte("record 7 again"))
+				want[7] = "record 7 again"
+			}
+			rr, err := r.Reader()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf []byte
+			var recs [][]byte
+			for batch := range 200 {
+				var positions []int
+				for k := range 1 + batch%40 {
+					i := (batch*7919 + k*k*31 + k) % 500
+					if batch%3 == 0 {
+						i = (batch + k) % 500 // neighbours
+					}
+					if _, ok := want[i]; ok {
+						positions = append(positions, i)
+						if k%5 == 0 {
+							positions = append(positions, i) // again
+						}
+					}
+				}
+				buf, recs, err = rr.ReadBatch(positions, buf, recs)
+				if err != nil {
+					t.Fatalf("%d, %v: batch %d: %v", inMemory, outOfOrder, batch, err)
+				}
+				if len(recs) != len(positions) {
+					t.Fatalf("%d, %v: batch %d: %d records for %d positions", inMemory, outOfOrder, batch, len(recs), len(positions))
+				}
+				for k, i := range positions {
+					if string(recs[k]) != want[i] {
+						t.Errorf("%d, %v: batch %d: record %d read as %q, want %q", inMemory, outOfOrder, batch, i, recs[k], want[i])
+					}
+				}
+			}
+			if _, _, err := rr.ReadBatch([]int{0, 4}, nil, nil); err == nil {
+				t.Errorf("%d, %v: a batch with a record never put read without error", inMemory, outOfOrder)
+			}
+		}
+	}
+}
