@@ -44,11 +44,10 @@ type viewTable struct {
 // viewTableScan is how many strings a view's table looks through.
 const viewTableScan = 32
 
+// reset empties the table; the next view looks through its strings
+// again until it too has many.
 func (t *viewTable) reset() {
-	t.text, t.ends = t.text[:0], t.ends[:0]
-	if t.index != nil {
-		clear(t.index)
-	}
+	t.text, t.ends, t.index = t.text[:0], t.ends[:0], nil
 }
 
 func (t *viewTable) len() int { return len(t.ends) + 1 }
