@@ -217,6 +217,7 @@ var _ = Describe("the results encoder's word on reading a line back", func() {
 		Entry("a typed nil list", func(r *harness.Result) { r.Decision.Params["n"] = []any(nil) }),
 		Entry("an expected value of YAML's int", func(r *harness.Result) { r.Expect.Params["n"] = eq(7) }),
 		Entry("text that is not UTF-8", func(r *harness.Result) { r.Input = "a\xffb" }),
+		Entry("escaped text that is not UTF-8", func(r *harness.Result) { r.Decision.Message = "<a>\n\xff" }),
 		Entry("a map key that is not UTF-8", func(r *harness.Result) { r.Decision.Params["\xfe"] = "x" }),
 		Entry("empty tags of a caller", func(r *harness.Result) { r.Caller.Scopes = []string{} }),
 		Entry("empty expected candidates", func(r *harness.Result) { r.Expect.Candidates = []string{} }),

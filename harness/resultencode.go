@@ -135,10 +135,15 @@ func (e *resultEncoder) firstKey(b []byte, k string) []byte {
 }
 
 func (e *resultEncoder) str(b []byte, s string) []byte {
-	if !utf8.ValidString(s) {
+	n := len(b)
+	b = jsonstr.Append(b, s)
+	// Written byte for byte (the quotes aside), s held no escape and no
+	// invalid byte (each is written longer); only otherwise is it read
+	// again.
+	if len(b)-n != len(s)+2 && !utf8.ValidString(s) {
 		e.altered = true
 	}
-	return jsonstr.Append(b, s)
+	return b
 }
 
 func (e *resultEncoder) int(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
