@@ -200,15 +200,8 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		Resume:      o.resume,
 	}
 	cfg.Progress = prog.update
-	// Results are scored as the run writes them, so only the writing is
-	// left when routing ends; a run that keeps earlier results (--resume)
-	// is scored from results.jsonl after (outcome.Stream is nil).
-	live := newScoring()
-	defer live.finish()
-	cfg.Written = live.add
 	heap.enter("route")
-	outcome, runErr := harness.Run(runCtx, cfg)
-	live.finish()
+	outcome, scored, runErr := runScoring(runCtx, cfg)
 	// What is left reads results.jsonl, not the cases: let them go.
 	plan.cases, cfg.Source = nil, nil
 	prog.finish()
@@ -238,12 +231,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	heap.enter("score")
 	stopPacing := paceGCUnderPeak()
 	defer stopPacing()
-	if outcome.Stream != nil {
-		err = writeScored(cmd.OutOrStdout(), o.out, outcome.Stream, live, versionMetas(plan.versions), o.wide, history)
-	} else {
-		err = writeOutputs(cmd.OutOrStdout(), o.out, versionMetas(plan.versions), o.wide, history)
-	}
-	if err != nil {
+	if err := writeRunOutputs(cmd.OutOrStdout(), o.out, outcome, scored, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
@@ -486,6 +474,27 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 		out[i] = reports.VersionMeta{ID: v.ID(), Name: v.Name, Fingerprint: v.Fingerprint, Dir: v.Dir, Description: v.Description}
 	}
 	return out
+}
+
+// runScoring runs cfg with its results scored as they are written, so
+// that only the writing is left when routing ends (writeRunOutputs).
+func runScoring(ctx context.Context, cfg harness.RunConfig) (*harness.RunOutcome, *scoring, error) {
+	sc := newScoring()
+	cfg.Written = sc.add
+	outcome, err := harness.Run(ctx, cfg)
+	sc.finish()
+	return outcome, sc, err
+}
+
+// writeRunOutputs writes a finished run's outputs (see writeOutputs) from
+// what runScoring scored while it ran, or, for a run that kept earlier
+// results (--resume; outcome.Stream is nil), from results.jsonl.
+func writeRunOutputs(stdout io.Writer, dir string, outcome *harness.RunOutcome, scored *scoring, versions []reports.VersionMeta, wide bool,
+	history func(harness.Summary) *harness.Trend) error {
+	if outcome.Stream == nil {
+		return writeOutputs(stdout, dir, versions, wide, history)
+	}
+	return writeScored(stdout, dir, outcome.Stream, scored, versions, wide, history)
 }
 
 // writeOutputs writes the reports and summary.json beside results.jsonl
