@@ -219,7 +219,7 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 			return out, err
 		}
 	}
-	if live && runErr == nil && handed == out.Done {
+	if live && runErr == nil && handed == out.Planned {
 		out.Stream = writtenStream(path, spans, w)
 	}
 	if cfg.KeepResults {
