@@ -153,7 +153,14 @@ func UnmarshalCaseLine(line []byte) (Result, error) {
 
 // MarshalResult is encodeResult without the format and the newline:
 // json.Marshal's bytes, by the reflection-free encoder when it can.
-func MarshalResult(r *Result) ([]byte, error) { return appendResult(nil, r) }
+func MarshalResult(r *Result) ([]byte, error) {
+	b, _, err := appendResult(nil, r)
+	return b, err
+}
+
+// MarshalResultExact is MarshalResult that also says whether the bytes
+// decode to r itself (a run then hands r on instead of the line).
+func MarshalResultExact(r *Result) ([]byte, bool, error) { return appendResult(nil, r) }
 
 // MarshalResultFast encodes r without the json.Marshal fallback: ok says
 // the reflection-free encoder wrote it all.

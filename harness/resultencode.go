@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/routebench/routebench/internal/jsonstr"
 	"github.com/routebench/routebench/router"
@@ -17,27 +18,32 @@ import (
 // workflow's outcome and a param value of a type other than JSON's own
 // are encoded by encoding/json; a value encoding/json refuses (NaN,
 // infinity, a cycle) makes the whole result go through json.Marshal, for
-// its error.
-func appendResult(b []byte, r *Result) ([]byte, error) {
+// its error. exact says the bytes decode (DecodeResult) to r itself, as
+// reflect.DeepEqual compares (see resultEncoder.altered).
+func appendResult(b []byte, r *Result) (_ []byte, exact bool, err error) {
 	var e resultEncoder
 	start := len(b)
 	b = e.result(b, r)
 	if !e.failed {
-		return b, nil
+		return b, !e.altered, nil
 	}
 	enc, err := json.Marshal(r)
 	if err != nil {
-		return b[:start], err
+		return b[:start], false, err
 	}
-	return append(b[:start], enc...), nil
+	return append(b[:start], enc...), false, nil
 }
 
 // encodedLine is one results.jsonl line in a buffer of a pool: whoever
 // writes it releases it after, and the next line is encoded into the same
 // memory. A line used to be copied out of the pooled buffer (75 MB of
 // copies on a run of 30,000 results, all garbage the moment they were
-// written).
-type encodedLine struct{ b []byte }
+// written). exact says the line decodes to the encoded result itself, so
+// a reader may be handed that result instead of the line read back.
+type encodedLine struct {
+	b     []byte
+	exact bool
+}
 
 var lineBuffers = sync.Pool{New: func() any { return new(encodedLine) }}
 
@@ -57,8 +63,8 @@ func (l *encodedLine) release() {
 // pooled buffer to release once written.
 func marshalLine(r *Result) (*encodedLine, error) {
 	l := lineBuffers.Get().(*encodedLine)
-	b, err := appendResult(l.b[:0], r)
-	l.b = append(b, '\n')
+	b, exact, err := appendResult(l.b[:0], r)
+	l.b, l.exact = append(b, '\n'), exact
 	if err != nil {
 		l.release()
 		return nil, err
@@ -70,9 +76,31 @@ func marshalLine(r *Result) (*encodedLine, error) {
 // takes and returns (a buffer kept in the struct would cost a write
 // barrier on every append); failed says a value must be left to
 // json.Marshal.
+//
+// altered says the JSON may decode to something other than the result
+// encoded (reflect.DeepEqual), so a reader of the result must read the
+// line instead: a string that is not UTF-8 (written with U+FFFD), a value
+// that is not one JSON decodes to (an int param reads back float64, a
+// []string []any, a typed nil null), an empty list or map of an
+// omitempty field (read back nil), a pointer to a nil list or map
+// (written null, read back a nil pointer), and a workflow's outcome (its
+// times and params go through encoding/json). Everything else reads back
+// equal: ints, bools, floats (the shortest form that reads back the
+// same float64), nil and empty lists and maps where they are always
+// written (null and []), and strings. A trace step's omitempty lists
+// are the exception: see readBackTrace.
 type resultEncoder struct {
-	failed bool
-	depth  int
+	failed  bool
+	altered bool
+	depth   int
+}
+
+// emptied marks an omitempty list or map that is empty but not nil:
+// it is left out and reads back nil.
+func (e *resultEncoder) emptied(n int, isNil bool) {
+	if n == 0 && !isNil {
+		e.altered = true
+	}
 }
 
 // fieldKey writes the key of an omitempty field that may be its object's
@@ -106,7 +134,17 @@ func (e *resultEncoder) firstKey(b []byte, k string) []byte {
 	return append(b, '"', ':')
 }
 
-func (e *resultEncoder) str(b []byte, s string) []byte { return jsonstr.Append(b, s) }
+func (e *resultEncoder) str(b []byte, s string) []byte {
+	n := len(b)
+	b = jsonstr.Append(b, s)
+	// Written byte for byte (the quotes aside), s held no escape and no
+	// invalid byte (each is written longer); only otherwise is it read
+	// again.
+	if len(b)-n != len(s)+2 && !utf8.ValidString(s) {
+		e.altered = true
+	}
+	return b
+}
 
 func (e *resultEncoder) int(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
 
@@ -234,10 +272,17 @@ func (e *resultEncoder) any(b []byte, v any) []byte {
 	case bool:
 		b = e.bool(b, v)
 	case map[string]any:
+		if v == nil {
+			e.altered = true // null reads back as a nil any
+		}
 		b = e.anyMap(b, v)
 	case []any:
+		if v == nil {
+			e.altered = true
+		}
 		b = e.anys(b, v)
 	default:
+		e.altered = true
 		b = e.viaJSON(b, v)
 	}
 	return b
@@ -280,6 +325,9 @@ func (e *resultEncoder) result(b []byte, r *Result) []byte {
 	b = e.str(b, r.Failure)
 	b = e.key(b, "latency_us")
 	b = e.int(b, r.LatencyUS)
+	if r.Workflow != nil || r.Resume != nil {
+		e.altered = true
+	}
 	if r.Workflow != nil {
 		b = e.key(b, "workflow")
 		b = e.viaJSON(b, r.Workflow)
@@ -296,12 +344,14 @@ func (e *resultEncoder) result(b []byte, r *Result) []byte {
 		b = e.key(b, "conversation_id")
 		b = e.str(b, r.ConversationID)
 	}
+	e.emptied(len(r.Masked), r.Masked == nil)
 	if len(r.Masked) > 0 {
 		b = e.key(b, "masked")
 		b = e.strMap(b, r.Masked)
 	}
 	b = e.key(b, "seq")
 	b = e.int(b, int64(r.Seq))
+	e.emptied(len(r.Turns), r.Turns == nil)
 	if len(r.Turns) > 0 {
 		b = e.key(b, "turns")
 		b = append(b, '[')
@@ -323,6 +373,8 @@ func (e *resultEncoder) result(b []byte, r *Result) []byte {
 func (e *resultEncoder) caller(b []byte, c *router.Caller) []byte {
 	b = append(b, '{')
 	first := true
+	e.emptied(len(c.Scopes), c.Scopes == nil)
+	e.emptied(len(c.Disabled), c.Disabled == nil)
 	if len(c.Scopes) > 0 {
 		b = fieldKey(b, &first, "scopes")
 		b = e.strs(b, c.Scopes)
@@ -346,6 +398,9 @@ func (e *resultEncoder) expect(b []byte, x *Expect) []byte {
 		b = e.key(b, "gate")
 		b = e.str(b, string(x.Gate))
 	}
+	e.emptied(len(x.Params), x.Params == nil)
+	e.emptied(len(x.Candidates), x.Candidates == nil)
+	e.emptied(len(x.Never), x.Never == nil)
 	if len(x.Params) > 0 {
 		b = e.key(b, "params")
 		b = append(b, '{')
@@ -373,10 +428,12 @@ func (e *resultEncoder) expect(b []byte, x *Expect) []byte {
 	b = e.optStr(b, "reason", x.Reason)
 	b = e.optStr(b, "error_code", x.ErrorCode)
 	if x.Calls != nil {
+		e.nilBehind(*x.Calls == nil)
 		b = e.key(b, "calls")
 		b = e.strs(b, *x.Calls)
 	}
 	if x.Retries != nil {
+		e.nilBehind(*x.Retries == nil)
 		b = e.key(b, "retries")
 		b = e.intMap(b, *x.Retries)
 	}
@@ -390,6 +447,14 @@ func (e *resultEncoder) expect(b []byte, x *Expect) []byte {
 		b = e.resumeExpect(b, x.Resume)
 	}
 	return append(b, '}')
+}
+
+// nilBehind marks a pointer to a nil list or map: written null, it
+// reads back a nil pointer.
+func (e *resultEncoder) nilBehind(isNil bool) {
+	if isNil {
+		e.altered = true
+	}
 }
 
 // optStr writes an omitempty string field that is not an object's first.
@@ -409,10 +474,12 @@ func (e *resultEncoder) resumeExpect(b []byte, x *ResumeExpect) []byte {
 		b = e.str(b, x.Outcome)
 	}
 	if x.Skipped != nil {
+		e.nilBehind(*x.Skipped == nil)
 		b = fieldKey(b, &first, "skipped")
 		b = e.strs(b, *x.Skipped)
 	}
 	if x.Calls != nil {
+		e.nilBehind(*x.Calls == nil)
 		b = fieldKey(b, &first, "calls")
 		b = e.strs(b, *x.Calls)
 	}
@@ -422,6 +489,7 @@ func (e *resultEncoder) resumeExpect(b []byte, x *ResumeExpect) []byte {
 func (e *resultEncoder) matcher(b []byte, m *ParamMatcher) []byte {
 	b = append(b, '{')
 	first := true
+	e.emptied(len(m.AnyOf), m.AnyOf == nil)
 	if m.Equals != nil {
 		b = fieldKey(b, &first, "equals")
 		b = e.any(b, m.Equals)
@@ -551,6 +619,9 @@ func (e *resultEncoder) traceStep(b []byte, s *router.TraceStep) []byte {
 		b = e.key(b, "kept")
 		b = e.int(b, int64(*s.Kept))
 	}
+	// A step's empty lists read back nil too, but are not marked: they
+	// are in most traces, and readBackTrace makes the routed result's
+	// trace what the line gives back without decoding it.
 	if len(s.Dropped) > 0 {
 		b = e.key(b, "dropped")
 		b = e.strs(b, s.Dropped)
@@ -603,9 +674,41 @@ func (e *resultEncoder) turn(b []byte, t *TurnResult) []byte {
 	b = e.bool(b, t.Pass)
 	b = e.key(b, "failure")
 	b = e.str(b, t.Failure)
+	e.emptied(len(t.Masked), t.Masked == nil)
 	if len(t.Masked) > 0 {
 		b = e.key(b, "masked")
 		b = e.strMap(b, t.Masked)
 	}
 	return append(b, '}')
+}
+
+// readBackTrace is trace as its results.jsonl line gives it back: a
+// step's omitempty lists (dropped, matched, top, scores, errors) that are
+// empty but not nil are left out of the line and read back nil. It is
+// trace itself when no step has one, else a copy: a router may hand the
+// same trace to several decisions, so it is never changed.
+func readBackTrace(trace []router.TraceStep) []router.TraceStep {
+	i := slices.IndexFunc(trace, func(s router.TraceStep) bool {
+		return emptyList(s.Dropped) || emptyList(s.Matched) || emptyList(s.Top) || emptyList(s.Scores) || emptyList(s.Errors)
+	})
+	if i < 0 {
+		return trace
+	}
+	out := slices.Clone(trace)
+	for k := i; k < len(out); k++ {
+		s := &out[k]
+		s.Dropped, s.Matched, s.Top = nilIfEmpty(s.Dropped), nilIfEmpty(s.Matched), nilIfEmpty(s.Top)
+		s.Scores, s.Errors = nilIfEmpty(s.Scores), nilIfEmpty(s.Errors)
+	}
+	return out
+}
+
+// emptyList says l is empty but not nil.
+func emptyList[T any](l []T) bool { return l != nil && len(l) == 0 }
+
+func nilIfEmpty[T any](l []T) []T {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
 }

@@ -3,8 +3,11 @@ package harness
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"maps"
 	"os"
@@ -63,6 +66,17 @@ type RunConfig struct {
 	// need them: results.jsonl holds them and reports stream it, so
 	// without this the run's memory does not grow with its cases.
 	KeepResults bool
+	// Written, when set, is handed each result as its line is written,
+	// in file order (i counts lines from 0, as FileStream.Each does), so a
+	// reader scores the run while it routes instead of reading the file
+	// back after. It is called only when this run writes results.jsonl
+	// from its first line (Resume kept nothing), and only while the lines
+	// go in plan order: RunOutcome.Stream says whether every line was
+	// handed on. r is what decoding the line gives (the routed result
+	// itself when its line reads back as it, else the line decoded), and
+	// may be kept. Calls come from the goroutine that writes the file: a
+	// slow Written holds routing back, by at most the reorder window.
+	Written func(i int, r *Result)
 }
 
 // RunOutcome is what a run produced.
@@ -81,6 +95,11 @@ type RunOutcome struct {
 	// Notes say what the run repaired on its way (a torn last line
 	// dropped on resume), for the person running it.
 	Notes []string
+	// Stream is results.jsonl, already indexed and digested (Digest),
+	// when the run finished and RunConfig.Written was handed every line
+	// of it in order: its readers need no pass of their own over the
+	// file. Otherwise nil.
+	Stream *FileStream
 }
 
 // ErrInterrupted is returned (wrapped) when the context is cancelled
@@ -100,6 +119,7 @@ type job struct {
 type finished struct {
 	seq, pos      int
 	line          *encodedLine // released once written
+	res           *Result      // for RunConfig.Written: what the line reads back as
 	providerError bool
 	err           error
 }
@@ -177,7 +197,14 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	w := &spanWriter{w: bufio.NewWriterSize(f, 1<<16), off: end}
-	ran, runErr := route(ctx, cfg, routers, flows, plan, toRun, spans, w, &out.ProviderErrors)
+	// Results are handed on as they are written only when the file is
+	// this run's from its first line; the digest is then taken from the
+	// bytes written.
+	live := cfg.Written != nil && out.Resumed == 0 && end == 0
+	if live {
+		w.digest = sha256.New()
+	}
+	ran, handed, runErr := route(ctx, cfg, routers, flows, plan, toRun, spans, w, live, &out.ProviderErrors)
 	// On disk before a summary can name these results.
 	if err := f.Sync(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write results: %w", err)
@@ -192,6 +219,9 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 			return out, err
 		}
 	}
+	if live && runErr == nil && handed == out.Planned {
+		out.Stream = writtenStream(path, spans, w)
+	}
 	if cfg.KeepResults {
 		if out.Results, err = readSpans(path, spans); err != nil && runErr == nil {
 			runErr = err
@@ -200,17 +230,38 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	return out, runErr
 }
 
-// spanWriter writes results.jsonl lines and says where each one went.
+// spanWriter writes results.jsonl lines and says where each one went;
+// with a digest, it also hashes every byte written, as
+// DigestResultsFile would hash the file.
 type spanWriter struct {
-	w   *bufio.Writer
-	off int64
+	w      *bufio.Writer
+	off    int64
+	digest hash.Hash
+	lines  int
 }
 
 func (s *spanWriter) write(line []byte) (lineSpan, error) {
 	_, err := s.w.Write(line)
+	if s.digest != nil {
+		s.digest.Write(line)
+		s.lines++ // a line always ends in its newline
+	}
 	sp := lineSpan{off: s.off, n: int32(len(line))}
 	s.off += int64(len(line))
 	return sp, err
+}
+
+// writtenStream is the results file a run wrote from its first line in
+// plan order, every planned result done: spans give where each line
+// starts, w its length and digest.
+func writtenStream(path string, spans []lineSpan, w *spanWriter) *FileStream {
+	offsets := make([]int64, 0, len(spans)+1)
+	for _, sp := range spans {
+		offsets = append(offsets, sp.off)
+	}
+	offsets = append(offsets, w.off)
+	digest := ResultsDigest{SHA256: hex.EncodeToString(w.digest.Sum(nil)), Lines: w.lines}
+	return &FileStream{Path: path, offsets: offsets, indexed: true, digesting: true, digest: &digest}
 }
 
 // rewriteInPlanOrder replaces results.jsonl with its lines in plan order,
@@ -470,7 +521,9 @@ const resultsFlushEvery = 100 * time.Millisecond
 // which are done) on a worker pool and writes their lines in plan order
 // through a reorder buffer. The cases are walked once a version, in plan
 // order, as the workers need them: a streamed source parses each one then.
-func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*VersionWorkflows, plan *planSet, toRun int, spans []lineSpan, w *spanWriter, providerErrors *int) (int, error) {
+// When live, each line written in plan order is handed to cfg.Written
+// with its result; handed counts them.
+func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*VersionWorkflows, plan *planSet, toRun int, spans []lineSpan, w *spanWriter, live bool, providerErrors *int) (ran, handed int, _ error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := cfg.Concurrency
@@ -535,15 +588,24 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			defer wg.Done()
 			// One result a worker, overwritten by each case: encoding takes
 			// its address, so a result of each case's own went to the heap.
-			var res Result
+			// Handed on live, each result is its own until it is read.
+			var own Result
+			res := &own
 			for j := range jobs {
-				var err error
-				res, err = RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], j.c, j.i)
-				var line *encodedLine
-				if err == nil {
-					line, err = encodeResult(&res)
+				if live {
+					res = new(Result)
 				}
-				results <- finished{seq: j.seq, pos: j.pos, line: line, providerError: err == nil && HasProviderError(res), err: err}
+				var err error
+				*res, err = RunCase(runCtx, routers[j.v], cfg.Versions[j.v], flows[j.v], j.c, j.i)
+				f := finished{seq: j.seq, pos: j.pos}
+				if err == nil {
+					f.line, err = encodeResult(res)
+				}
+				if err == nil && live {
+					f.res, err = asWritten(res, f.line)
+				}
+				f.providerError, f.err = err == nil && HasProviderError(*res), err
+				results <- f
 			}
 		}()
 	}
@@ -559,7 +621,7 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 	defer flush.Stop()
 	unflushed := false
 	pending := map[int]finished{}
-	next, count, ran := 0, len(spans)-toRun, 0
+	next, count := 0, len(spans)-toRun
 	write := func(f finished) {
 		sp, err := w.write(f.line.b)
 		f.line.release()
@@ -608,6 +670,10 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 			}
 			delete(pending, next)
 			write(p)
+			if live && firstErr == nil {
+				cfg.Written(handed, p.res)
+				handed++
+			}
 			unflushed = true
 			next++
 		}
@@ -628,12 +694,35 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 		firstErr = walkErr
 	}
 	if firstErr != nil {
-		return ran, firstErr
+		return ran, handed, firstErr
 	}
 	if ctx.Err() != nil {
-		return ran, fmt.Errorf("%w after %d of %d cases; finish with --resume: %w", ErrInterrupted, count, len(spans), ctx.Err())
+		return ran, handed, fmt.Errorf("%w after %d of %d cases; finish with --resume: %w", ErrInterrupted, count, len(spans), ctx.Err())
 	}
-	return ran, nil
+	return ran, handed, nil
+}
+
+// asWritten is what a reader of line, res's encoding, decodes: res itself
+// (its traces as the line gives them back, readBackTrace) when the
+// encoder found the line reads back as it (encodedLine.exact), else the
+// line decoded, so that scoring the results as they are written gives
+// exactly what scoring the file gives. res is the caller's own; only
+// its slice headers change, never what a router may share.
+func asWritten(res *Result, line *encodedLine) (*Result, error) {
+	if line.exact {
+		res.Decision.Trace = readBackTrace(res.Decision.Trace)
+		for k := range res.Turns {
+			res.Turns[k].Decision.Trace = readBackTrace(res.Turns[k].Decision.Trace)
+		}
+		return res, nil
+	}
+	dec := getDecoder()
+	defer putDecoder(dec)
+	read := new(Result)
+	if err := dec.decode(line.b, read, false); err != nil {
+		return nil, fmt.Errorf("read back result %s/%s: %w", res.Version, res.Case, err)
+	}
+	return read, nil
 }
 
 // RunCase routes one case under one version and judges the decision; a

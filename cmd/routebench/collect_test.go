@@ -29,14 +29,14 @@ func writeResultLines(t *testing.T, n int, extra ...string) string {
 	return path
 }
 
-func TestCollectInTwoHandsEveryResultToBothInOrder(t *testing.T) {
+func TestInTwoHandsEveryResultToBothInOrder(t *testing.T) {
 	g := NewWithT(t)
 	// Fewer than one batch, exactly one, and some left over after several.
 	for _, n := range []int{0, 5, collectBatch, 3*collectBatch + 7} {
 		var first, second []string
-		err := collectInTwo(harness.NewFileStream(writeResultLines(t, n)),
+		err := readInto(harness.NewFileStream(writeResultLines(t, n)), startInTwo(
 			func(i int, r *harness.Result) { first = append(first, fmt.Sprintf("%d:%s", i, r.Case)) },
-			func(i int, r *harness.Result) { second = append(second, fmt.Sprintf("%d:%s", i, r.Case)) })
+			func(i int, r *harness.Result) { second = append(second, fmt.Sprintf("%d:%s", i, r.Case)) }))
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(first).To(HaveLen(n))
 		for i, s := range first {
@@ -46,13 +46,13 @@ func TestCollectInTwoHandsEveryResultToBothInOrder(t *testing.T) {
 	}
 }
 
-func TestCollectInTwoReturnsABadLineAfterBothHaveStopped(t *testing.T) {
+func TestInTwoReturnsABadLineAfterBothHaveStopped(t *testing.T) {
 	g := NewWithT(t)
 	path := writeResultLines(t, collectBatch+3, `{"format":1,"version":`)
 	seen := 0
-	err := collectInTwo(harness.NewFileStream(path), func(int, *harness.Result) {}, func(int, *harness.Result) { seen++ })
+	err := readInto(harness.NewFileStream(path), startInTwo(func(int, *harness.Result) {}, func(int, *harness.Result) { seen++ }))
 	g.Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s:%d", path, collectBatch+4))))
 	// Every result before the bad line reached the second reader, and it
-	// had finished when collectInTwo returned (no race on seen).
+	// had finished when readInto returned (no race on seen).
 	g.Expect(seen).To(Equal(collectBatch + 3))
 }

@@ -181,7 +181,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		<-interrupted
 		stop()
 	}()
-	newRouter := routerFactory(o.judge, o.embedder, prog.build)
+	newRouter := runRouters(o.judge, o.embedder, prog.build)
 	if plan.targets != nil {
 		newRouter = plan.targets.factory()
 		defer plan.targets.Close()
@@ -201,8 +201,8 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	}
 	cfg.Progress = prog.update
 	heap.enter("route")
-	outcome, runErr := harness.Run(runCtx, cfg)
-	// Scoring reads results.jsonl, not the cases: let them go before it.
+	outcome, scored, runErr := runScoring(runCtx, cfg)
+	// What is left reads results.jsonl, not the cases: let them go.
 	plan.cases, cfg.Source = nil, nil
 	prog.finish()
 	if outcome != nil {
@@ -231,7 +231,7 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	heap.enter("score")
 	stopPacing := paceGCUnderPeak()
 	defer stopPacing()
-	if err := writeOutputs(cmd.OutOrStdout(), o.out, versionMetas(plan.versions), o.wide, history); err != nil {
+	if err := writeRunOutputs(cmd.OutOrStdout(), o.out, outcome, scored, versionMetas(plan.versions), o.wide, history); err != nil {
 		return exitcode.With(exitcode.RunError, err)
 	}
 	if outcome.Resumed > 0 {
@@ -397,6 +397,11 @@ func orBuiltin(spec string) string {
 	return spec
 }
 
+// runRouters is the router factory run uses: routerFactory, which specs
+// wrap to give every decision a latency of its own request's, so two runs
+// of the same cases write the same bytes.
+var runRouters = routerFactory
+
 // routerFactory builds each version's router with the models its
 // version.yaml names, or the overrides; report (may be nil) hears each
 // build step.
@@ -471,6 +476,27 @@ func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 	return out
 }
 
+// runScoring runs cfg with its results scored as they are written, so
+// that only the writing is left when routing ends (writeRunOutputs).
+func runScoring(ctx context.Context, cfg harness.RunConfig) (*harness.RunOutcome, *scoring, error) {
+	sc := newScoring()
+	cfg.Written = sc.add
+	outcome, err := harness.Run(ctx, cfg)
+	sc.finish()
+	return outcome, sc, err
+}
+
+// writeRunOutputs writes a finished run's outputs (see writeOutputs) from
+// what runScoring scored while it ran, or, for a run that kept earlier
+// results (--resume; outcome.Stream is nil), from results.jsonl.
+func writeRunOutputs(stdout io.Writer, dir string, outcome *harness.RunOutcome, scored *scoring, versions []reports.VersionMeta, wide bool,
+	history func(harness.Summary) *harness.Trend) error {
+	if outcome.Stream == nil {
+		return writeOutputs(stdout, dir, versions, wide, history)
+	}
+	return writeScored(stdout, dir, outcome.Stream, scored, versions, wide, history)
+}
+
 // writeOutputs writes the reports and summary.json beside results.jsonl
 // and prints the metric table. versions may be nil (merge knows only what
 // the results say). summary.json comes last and records the digest of
@@ -488,27 +514,31 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 		return fmt.Errorf("write outputs: %w", err)
 	}
 	path := filepath.Join(dir, harness.ResultsFile)
-	// One pass feeds every reader that needs each result: the scores, the
-	// paired comparison's compact records and the reports' counts, and
-	// digests the file for summary.json. After it the stream knows where
-	// each line is, and the writers read back only the lines they show.
+	// One pass feeds every reader that needs each result and digests the
+	// file for summary.json. After it the stream knows where each line
+	// is, and the writers read back only the lines they show.
 	rs := harness.NewFileStream(path)
 	rs.DigestWhileReading()
-	scorer := harness.NewScorer()
-	series := compare.NewSeriesCollector(nil)
-	collected := reports.NewCollector()
-	if err := collectInTwo(rs, func(i int, r *harness.Result) {
-		scorer.Add(r)
-		series.AddScored(i, r, scorer.DecisionIndicators())
-	}, collected.Add); err != nil {
+	sc := newScoring()
+	if err := readInto(rs, sc.inTwo); err != nil {
 		return err
 	}
+	return writeScored(stdout, dir, rs, sc, versions, wide, history)
+}
+
+// writeScored writes the outputs of the results rs holds, sc having been
+// handed every one of them in order (by writeOutputs' pass over the file,
+// or by the run as it wrote them); rs has been read to its end with its
+// digest taken.
+func writeScored(stdout io.Writer, dir string, rs *harness.FileStream, sc *scoring, versions []reports.VersionMeta, wide bool,
+	history func(harness.Summary) *harness.Trend) error {
 	digest, ok := rs.Digest()
 	if !ok {
-		return fmt.Errorf("digest results: %s was not read to its end", path)
+		return fmt.Errorf("digest results: %s was not read to its end", rs.Path)
 	}
-	summary := scorer.Summary()
+	summary := sc.scorer.Summary()
 	summary.Results = &digest
+	collected := sc.collected
 	// junit.xml needs only the results, so it is written while the
 	// rest is prepared: on a large run the outputs are seconds of work.
 	junit := make(chan error, 1)
@@ -521,7 +551,7 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 	if history != nil {
 		trend = history(summary)
 	}
-	if err := writeReports(dir, rs, collected, series, summary, versions, junit, trend); err != nil {
+	if err := writeReports(dir, rs, collected, sc.series, summary, versions, junit, trend); err != nil {
 		return err
 	}
 	if err := harness.WriteSummaryFile(filepath.Join(dir, harness.SummaryFile), summary); err != nil {
@@ -533,46 +563,96 @@ func writeOutputs(stdout io.Writer, dir string, versions []reports.VersionMeta, 
 	return harness.WriteCompactTable(stdout, summary, outputWidth(stdout))
 }
 
-// collectInTwo reads rs once, handing each result to first on the reading
-// goroutine (which decodes) and to second on another, in order on each:
-// the reports' views cost as much as decoding, scoring and pairing
-// together, so the pass takes less time on two cores. Both only read a
-// result, and each result is a new value. Results cross in batches (one
-// hand-over a result cost more than it saved), and at most a few batches
-// wait between the two, so memory stays flat in results.
-func collectInTwo(rs *harness.FileStream, first, second func(int, *harness.Result)) error {
-	type item struct {
-		i int
-		r *harness.Result
-	}
-	feed := make(chan []item, 4)
-	done := make(chan struct{})
+// scoring is what every result is handed to, once, in results.jsonl's
+// order: the scores, the paired comparison's compact records and the
+// reports' counts. It is fed by a pass over the file (writeOutputs) or by
+// a run as it writes each line (harness.RunConfig.Written): the same
+// readers of the same values, so the same outputs.
+type scoring struct {
+	scorer    *harness.Scorer
+	series    *compare.SeriesCollector
+	collected *reports.Collector
+	*inTwo
+}
+
+func newScoring() *scoring {
+	sc := &scoring{scorer: harness.NewScorer(), series: compare.NewSeriesCollector(nil), collected: reports.NewCollector()}
+	sc.inTwo = startInTwo(func(i int, r *harness.Result) {
+		sc.scorer.Add(r)
+		sc.series.AddScored(i, r, sc.scorer.DecisionIndicators())
+	}, sc.collected.Add)
+	return sc
+}
+
+// inTwo hands each result to first on the caller's goroutine and to
+// second on another, in order on each: the reports' views cost as much as
+// scoring and pairing together, so a pass takes less time on two cores.
+// Both only read a result, and each result is a value of its own. Results
+// cross in batches (one hand-over a result cost more than it saved), and
+// at most a few batches wait between the two, so memory stays flat in
+// results.
+type inTwo struct {
+	first func(int, *harness.Result)
+	feed  chan []inTwoItem
+	done  chan struct{}
+	batch []inTwoItem
+}
+
+type inTwoItem struct {
+	i int
+	r *harness.Result
+}
+
+func startInTwo(first, second func(int, *harness.Result)) *inTwo {
+	feed := make(chan []inTwoItem, 4)
+	t := &inTwo{first: first, feed: feed, done: make(chan struct{}), batch: make([]inTwoItem, 0, collectBatch)}
 	go func() {
-		defer close(done)
+		defer close(t.done)
 		for batch := range feed {
 			for _, it := range batch {
 				second(it.i, it.r)
 			}
 		}
 	}()
-	batch := make([]item, 0, collectBatch)
+	return t
+}
+
+// add hands on the result at position i.
+func (t *inTwo) add(i int, r *harness.Result) {
+	t.first(i, r)
+	if t.batch = append(t.batch, inTwoItem{i, r}); len(t.batch) == collectBatch {
+		t.feed <- t.batch
+		t.batch = make([]inTwoItem, 0, collectBatch)
+	}
+}
+
+// finish hands on what is left and returns once second has had every
+// result; later calls do nothing.
+func (t *inTwo) finish() {
+	if t.feed == nil {
+		return
+	}
+	if len(t.batch) > 0 {
+		t.feed <- t.batch
+		t.batch = nil
+	}
+	close(t.feed)
+	t.feed = nil
+	<-t.done
+}
+
+// readInto hands every result of rs to t (first on the reading goroutine,
+// which decodes) and finishes t, also when rs stops at a bad line.
+func readInto(rs harness.ResultStream, t *inTwo) error {
 	err := rs.Each(func(i int, r *harness.Result) error {
-		first(i, r)
-		if batch = append(batch, item{i, r}); len(batch) == collectBatch {
-			feed <- batch
-			batch = make([]item, 0, collectBatch)
-		}
+		t.add(i, r)
 		return nil
 	})
-	if len(batch) > 0 {
-		feed <- batch
-	}
-	close(feed)
-	<-done
+	t.finish()
 	return err
 }
 
-// collectBatch is how many results collectInTwo hands over at a time.
+// collectBatch is how many results an inTwo hands over at a time.
 const collectBatch = 64
 
 // writeReports is the single place the run and merge commands render

@@ -21,8 +21,8 @@ import (
 
 // The harness's share of a large run, routing excluded: N generated cases
 // under V versions with a router that answers at once (with a realistic
-// trace), results.jsonl written as decided, then summary.json, report.html,
-// junit.xml and summary.md from the stream. One op is one whole run; each
+// trace), results.jsonl written and scored as decided, then summary.json,
+// report.html, junit.xml and summary.md written. One op is one whole run; each
 // reports how far the live heap (as of each GC, sampled every millisecond)
 // rose above what it was before the op, the loaded cases included in
 // neither: live-MB, which must not grow with the cases, unlike the loaded
@@ -49,14 +49,15 @@ func benchOutputs(b *testing.B, n, versions int) {
 	b.ResetTimer()
 	for b.Loop() {
 		peak := watchLiveHeap()
-		out, err := harness.Run(context.Background(), harness.RunConfig{
+		// As run does: scored while routed, then written.
+		out, scored, err := runScoring(context.Background(), harness.RunConfig{
 			Versions: vs, Cases: cases, OutDir: dir,
 			NewRouter: func(v *registry.Version) (harness.Router, error) { return instantRouter{v.ID()}, nil },
 		})
 		if err != nil || out.Done != n*versions {
 			b.Fatalf("run: %v", err)
 		}
-		if err := writeOutputs(io.Discard, dir, versionMetas(vs), false, nil); err != nil {
+		if err := writeRunOutputs(io.Discard, dir, out, scored, versionMetas(vs), false, nil); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(peak()/(1<<20), "live-MB")
