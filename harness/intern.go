@@ -2,8 +2,9 @@ package harness
 
 import (
 	"fmt"
+	"math"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -21,6 +22,10 @@ type interner struct {
 	strs   map[string]string
 	lists  map[string][]string
 	params map[string]map[string]ParamMatcher
+	// key is the buffer list and paramsMap write their keys into: a
+	// lookup by string(key) copies nothing, so a value seen before costs
+	// no allocation.
+	key []byte
 }
 
 func newInterner() *interner {
@@ -44,8 +49,15 @@ func (in *interner) list(l []string) []string {
 	if len(l) == 0 {
 		return l
 	}
-	key := strings.Join(l, "\x00")
-	if v, ok := in.lists[key]; ok {
+	key := in.key[:0]
+	for i, s := range l {
+		if i > 0 {
+			key = append(key, 0)
+		}
+		key = append(key, s...)
+	}
+	in.key = key
+	if v, ok := in.lists[string(key)]; ok {
 		return v
 	}
 	out := make([]string, len(l))
@@ -53,7 +65,7 @@ func (in *interner) list(l []string) []string {
 		out[i] = in.str(s)
 	}
 	out = slices.Clip(out)
-	in.lists[key] = out
+	in.lists[string(key)] = out
 	return out
 }
 
@@ -65,19 +77,109 @@ func (in *interner) listPtr(l *[]string) *[]string {
 	return &v
 }
 
-// paramsMap shares equal expected params. The key is the map in Go syntax
-// (%#v sorts map keys and tells "" from nil and 1 from "1"), so only maps
-// that are the same value share.
+// paramsMap shares equal expected params. The key spells out the map's
+// value (its keys sorted, every value with its type: "" is not nil, 1 is
+// not "1"), so only maps that are the same value share: paramsKey's, or
+// for values it does not know, the map in Go syntax (%#v sorts map keys
+// and tells types apart), the two kinds of key told apart by their first
+// byte.
 func (in *interner) paramsMap(m map[string]ParamMatcher) map[string]ParamMatcher {
 	if len(m) == 0 {
 		return m
 	}
-	key := fmt.Sprintf("%#v", m)
-	if v, ok := in.params[key]; ok {
+	key, ok := appendParamsKey(append(in.key[:0], 'k'), m)
+	if !ok {
+		key = fmt.Appendf(key[:0], "#%#v", m)
+	}
+	in.key = key
+	if v, ok := in.params[string(key)]; ok {
 		return v
 	}
-	in.params[key] = m
+	in.params[string(key)] = m
 	return m
+}
+
+// appendParamsKey appends a text that is the same for two params maps
+// exactly when they are the same value; ok is false when a value is of a
+// type it does not spell (nodeValue gives none).
+func appendParamsKey(b []byte, m map[string]ParamMatcher) ([]byte, bool) {
+	var small [8]string
+	names := small[:0]
+	for name := range m {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	ok := true
+	for _, name := range names {
+		pm := m[name]
+		b = appendKeyText(b, name)
+		b, ok = appendValueKey(b, pm.Equals)
+		if !ok {
+			return b, false
+		}
+		if pm.AnyOf != nil {
+			if b, ok = appendValueKey(append(b, 'A'), pm.AnyOf); !ok {
+				return b, false
+			}
+		}
+		b = appendKeyText(append(b, 'R'), pm.Regex)
+		b = append(b, keyBool(pm.Absent), keyBool(pm.Optional))
+	}
+	return b, true
+}
+
+// appendKeyText appends s with its length, so no text can run into what
+// follows it.
+func appendKeyText(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	return append(append(b, ':'), s...)
+}
+
+func keyBool(v bool) byte {
+	if v {
+		return 't'
+	}
+	return 'f'
+}
+
+// appendValueKey appends a value decoded from YAML, each kind of value
+// with its own mark.
+func appendValueKey(b []byte, v any) ([]byte, bool) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, 'n'), true
+	case string:
+		return appendKeyText(append(b, 's'), v), true
+	case bool:
+		return append(b, 'b', keyBool(v)), true
+	case float64:
+		return strconv.AppendUint(append(b, 'd'), math.Float64bits(v), 16), true
+	case []any:
+		b = strconv.AppendInt(append(b, 'l'), int64(len(v)), 10)
+		ok := true
+		for _, x := range v {
+			if b, ok = appendValueKey(append(b, ','), x); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case map[string]any:
+		names := make([]string, 0, len(v))
+		for name := range v {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		b = strconv.AppendInt(append(b, 'm'), int64(len(v)), 10)
+		ok := true
+		for _, name := range names {
+			b = appendKeyText(append(b, ','), name)
+			if b, ok = appendValueKey(b, v[name]); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return b, false
 }
 
 func (in *interner) caller(c router.Caller) router.Caller {

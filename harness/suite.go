@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -210,6 +211,8 @@ type suiteLoader struct {
 	noIntern bool
 	// stop, set by emit, ends the load early.
 	stop bool
+	// hashBuf is caseHash's buffer, kept from case to case.
+	hashBuf []byte
 }
 
 // keep takes one loaded case.
@@ -529,7 +532,7 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 			if !ok {
 				return nil
 			}
-			if c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults); ok {
+			if c, ok := y.caseNode(resolve(item), caseField(i), kind, defaults); ok {
 				l.keep(c)
 			}
 		}
@@ -544,7 +547,7 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 		if l.stop {
 			return nil
 		}
-		c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults)
+		c, ok := y.caseNode(resolve(item), caseField(i), kind, defaults)
 		if ok {
 			l.keep(c)
 		}
@@ -553,6 +556,12 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 		casesNode.Content[i] = nil
 	}
 	return l.added(before)
+}
+
+// caseField is the field of case item i: cases[i].
+func caseField(i int) string {
+	var b [32]byte
+	return string(append(strconv.AppendInt(append(b[:0], "cases["...), int64(i), 10), ']'))
 }
 
 // added is the cases loaded since there were before, nil when none.
@@ -607,21 +616,20 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	}
 	before := len(y.l.problems)
 	var expectNode, toolsNode, turnsNode *yaml.Node
-	wfParts := map[string]*yaml.Node{}
+	var wfParts map[string]*yaml.Node // made for a workflow case only
 	var tags []string
 	y.fields(n, field, caseFields, func(key string, v *yaml.Node) {
-		f := field + "." + key
 		switch key {
 		case "id":
-			c.ID = y.str(v, f)
+			c.ID = y.text(v, field, key)
 		case "input":
-			c.Input = y.str(v, f)
+			c.Input = y.text(v, field, key)
 		case "tags":
-			tags = y.tags(v, f)
+			tags = y.tags(v, field+"."+key)
 		case "caller":
-			c.Caller = y.caller(v, f)
+			c.Caller = y.caller(v, field+"."+key)
 		case "now":
-			c.Now = y.now(v, f)
+			c.Now = y.now(v, field+"."+key)
 		case "expect":
 			expectNode = v
 		case "turns":
@@ -629,6 +637,9 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		case "tools":
 			toolsNode = v
 		case "tools_sim", "model_script", "confirm", "resume":
+			if wfParts == nil {
+				wfParts = map[string]*yaml.Node{}
+			}
 			wfParts[key] = v
 		}
 	})
@@ -689,7 +700,7 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	if len(y.l.problems) > before {
 		return c, false
 	}
-	c.Hash = caseHash(c, toolsValue, wfValue)
+	c.Hash = y.l.caseHash(&c, toolsValue, wfValue)
 	if y.l.noIntern {
 		return c, true
 	}
@@ -737,16 +748,26 @@ func isBidiControl(r rune) bool {
 // which makes it canonical. wf is
 // a workflow case's scripts (tools_sim, model_script, confirm, resume) as
 // plain values, nil for other cases, whose hash it leaves as it was.
-func caseHash(c Case, tools, wf any) string {
+// The canonical JSON is written into the loader's buffer: one allocation
+// a case, the hash's text.
+func (l *suiteLoader) caseHash(c *Case, tools, wf any) string {
 	if tools == nil && wf == nil {
 		// Most cases: the canonical JSON written without reflection (a
 		// good part of loading a large suite was json.Marshal here).
-		if b, ok := appendCanonicalCase(make([]byte, 0, 1024), &c); ok {
-			sum := sha256.Sum256(b)
-			return hex.EncodeToString(sum[:])
+		b, ok := appendCanonicalCase(l.hashBuf[:0], c)
+		l.hashBuf = b[:0]
+		if ok {
+			return hashText(sha256.Sum256(b))
 		}
 	}
-	return caseHashByJSON(c, tools, wf)
+	return caseHashByJSON(*c, tools, wf)
+}
+
+// hashText is a sha256 sum in hex.
+func hashText(sum [sha256.Size]byte) string {
+	var text [2 * sha256.Size]byte
+	hex.Encode(text[:], sum[:])
+	return string(text[:])
 }
 
 // appendCanonicalCase appends what caseHashByJSON hashes for a case with
@@ -794,8 +815,7 @@ func caseHashByJSON(c Case, tools, wf any) string {
 		// Only tools can hold unencodable values; hash what the text says.
 		b = fmt.Appendf(nil, "%#v", canon)
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return hashText(sha256.Sum256(b))
 }
 
 func mergeTags(defaults, own []string) []string {
