@@ -38,7 +38,7 @@ import (
 // data (comments aside), or ok false when data is not all in the subset
 // or holds no node.
 func Parse(data []byte) (doc *yaml.Node, ok bool) {
-	p := parser{src: string(data)}
+	p := parser{src: string(data), colLine: -1}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, is := r.(declined); !is {
@@ -83,6 +83,10 @@ type parser struct {
 	kids  []*yaml.Node
 	// stack holds the children of the collections being parsed.
 	stack []*yaml.Node
+
+	// colLine, colAt and colCol are the last non-ASCII position mark
+	// counted: line index, byte offset, characters before it.
+	colLine, colAt, colCol int
 
 	// anchors are the anchored nodes so far, by name; open are the
 	// anchored collections not yet complete (an alias to one would make
@@ -211,13 +215,22 @@ func (p *parser) children(n *yaml.Node, base int) {
 	p.stack = p.stack[:base]
 }
 
-// mark is the position of byte at on the current line.
+// mark is the position of byte at on the current line. On a line that is
+// not all ASCII, characters are counted on from the last position asked
+// for when it is further on the same line: a long line of many values
+// is counted once, not once a value.
 func (p *parser) mark(at int) mark {
 	l := &p.lines[p.li]
 	if l.ascii {
 		return mark{l.num, at - l.start + 1}
 	}
-	return mark{l.num, utf8.RuneCountInString(p.src[l.start:at]) + 1}
+	from, col := l.start, 0
+	if p.colLine == p.li && p.colAt <= at {
+		from, col = p.colAt, p.colCol
+	}
+	col += utf8.RuneCountInString(p.src[from:at])
+	p.colLine, p.colAt, p.colCol = p.li, at, col
+	return mark{l.num, col + 1}
 }
 
 func (p *parser) enter() {

@@ -65,6 +65,7 @@ var inSubset = []string{
 	"- x\n\n\n- y\n",
 	"k: [a b, c d]\n",
 	"k: [-a, -1]\n",
+	"long: [" + strings.Repeat("查一下, \"订单\", {区: 华东}, ", 300) + "end]\n",
 }
 
 // declined are made-up documents outside the subset (or not YAML at
