@@ -26,6 +26,8 @@ type interner struct {
 	// lookup by string(key) copies nothing, so a value seen before costs
 	// no allocation.
 	key []byte
+	// tags is mergedTags' buffer.
+	tags []string
 }
 
 func newInterner() *interner {
@@ -67,6 +69,24 @@ func (in *interner) list(l []string) []string {
 	out = slices.Clip(out)
 	in.lists[string(key)] = out
 	return out
+}
+
+// mergedTags is list(mergeTags(defaults, own)), merged in a buffer so
+// a tag list seen before costs no allocation.
+func (in *interner) mergedTags(defaults, own []string) []string {
+	if len(defaults) == 0 {
+		return in.list(own)
+	}
+	merged := append(in.tags[:0], defaults...)
+	for _, t := range own {
+		if !slices.Contains(merged, t) {
+			merged = append(merged, t)
+		}
+	}
+	in.tags = merged
+	shared := in.list(merged)
+	clear(merged) // the buffer holds no strings past its use
+	return shared
 }
 
 func (in *interner) listPtr(l *[]string) *[]string {

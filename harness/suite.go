@@ -215,6 +215,14 @@ type suiteLoader struct {
 	hashBuf []byte
 }
 
+// interner is the load's interner, made when first asked for.
+func (l *suiteLoader) interner() *interner {
+	if l.intern == nil {
+		l.intern = newInterner()
+	}
+	return l.intern
+}
+
 // keep takes one loaded case.
 func (l *suiteLoader) keep(c Case) {
 	if l.emit != nil {
@@ -643,7 +651,11 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 			wfParts[key] = v
 		}
 	})
-	c.Tags = mergeTags(defaults.tags, tags)
+	if y.l.noIntern {
+		c.Tags = mergeTags(defaults.tags, tags)
+	} else {
+		c.Tags = y.l.interner().mergedTags(defaults.tags, tags)
+	}
 	if c.ID == "" {
 		y.problem(n, field+".id", "is missing; give every case a unique id")
 	} else if why := idProblem(c.ID); why != "" {
@@ -704,10 +716,7 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	if y.l.noIntern {
 		return c, true
 	}
-	if y.l.intern == nil {
-		y.l.intern = newInterner()
-	}
-	y.l.intern.compact(&c)
+	y.l.interner().compact(&c)
 	return c, true
 }
 
@@ -822,7 +831,7 @@ func mergeTags(defaults, own []string) []string {
 	if len(defaults) == 0 {
 		return own
 	}
-	out := slices.Clone(defaults)
+	out := append(make([]string, 0, len(defaults)+len(own)), defaults...)
 	for _, t := range own {
 		if !slices.Contains(out, t) {
 			out = append(out, t)
