@@ -13,10 +13,10 @@
 //   - empty values (null), anchors on values and aliases to complete
 //     nodes, comments.
 //
-// Declined: tags, block scalars (| >), multi-line scalars and flow
-// collections, explicit keys (?), documents markers and directives, tabs,
-// carriage returns and the other line breaks YAML knows (NEL, LS, PS), a
-// byte order mark, characters yaml.v3 refuses, keys of 1,000 bytes or more,
+// Lines end with LF or CRLF. Declined: tags, block scalars (| >),
+// multi-line scalars and flow collections, explicit keys (?), document
+// markers and directives, tabs, the other line breaks YAML knows (a lone
+// CR, NEL, LS, PS), a byte order mark, characters yaml.v3 refuses, keys of 1,000 bytes or more,
 // and anything else not listed above. yaml.v3's own tag resolution types
 // plain scalars (see plainTag).
 //
@@ -125,12 +125,15 @@ func (p *parser) scanLines() bool {
 			end += off
 			next = end + 1
 		}
+		if end > off && src[end-1] == '\r' {
+			end-- // a CRLF line end is one line break, as LF is
+		}
 		ascii := true
 		for i := off; i < end; {
 			c := src[i]
 			if c < utf8.RuneSelf {
 				if c < 0x20 || c == 0x7f {
-					return false // tabs, carriage returns, control characters
+					return false // tabs, lone carriage returns, control characters
 				}
 				i++
 				continue

@@ -65,6 +65,8 @@ var inSubset = []string{
 	"- x\n\n\n- y\n",
 	"k: [a b, c d]\n",
 	"k: [-a, -1]\n",
+	"crlf: 1\r\nlist:\r\n- a\r\n- 'b' # c\r\n\r\nmap: {k: \"v\"}\r\nlast: x\r",
+	"- id: 中文\r\n  input: \"查一下\"\r\n  e:\r\n",
 	"long: [" + strings.Repeat("查一下, \"订单\", {区: 华东}, ", 300) + "end]\n",
 }
 
@@ -79,7 +81,8 @@ var outside = []string{
 	"a: 1\n...\n",
 	"%YAML 1.2\n---\na: 1\n",
 	"a:\t1\n",
-	"a: 1\r\n",
+	"a: 1\rb: 2\n",
+	"a: 'x\ry'\n",
 	"\ufeffa: 1\n",
 	"a: x\u2028y\n",
 	"a: \x85\n",

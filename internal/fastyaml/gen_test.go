@@ -11,7 +11,7 @@ import (
 // mappings and sequences (compact, indentless, nested at odd indents),
 // flow collections, scalars that yaml.v3 types in every way, quoting and
 // escapes, anchors and aliases (some to nodes not yet complete), empty
-// values, comments and blank lines.
+// values, comments and blank lines, LF or CRLF line ends.
 type docGen struct {
 	r       *rand.Rand
 	b       strings.Builder
@@ -236,6 +236,9 @@ func (g *docGen) doc() []byte {
 	}
 	g.b.WriteString(strings.Repeat(" ", indent))
 	g.block(indent, true)
+	if g.r.IntN(8) == 0 {
+		return []byte(strings.ReplaceAll(g.b.String(), "\n", "\r\n"))
+	}
 	return []byte(g.b.String())
 }
 
