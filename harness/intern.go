@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -17,7 +18,10 @@ import (
 // text. Cases are read-only once loaded (code that changes an expectation,
 // such as masking, builds a new map), so sharing is safe. Lists are
 // clipped, so an append copies instead of writing into a shared array.
-// Case ids, inputs and hashes are left alone: they are unique.
+// Case ids, inputs and hashes are not shared: they are unique. What a
+// held case keeps is its own copy, never a slice of the file's text (the
+// parser's values are: one kept value would keep its whole batch of
+// cases' text in memory).
 type interner struct {
 	strs   map[string]string
 	lists  map[string][]string
@@ -41,6 +45,7 @@ func (in *interner) str(s string) string {
 	if v, ok := in.strs[s]; ok {
 		return v
 	}
+	s = strings.Clone(s)
 	in.strs[s] = s
 	return s
 }
@@ -115,8 +120,46 @@ func (in *interner) paramsMap(m map[string]ParamMatcher) map[string]ParamMatcher
 	if v, ok := in.params[string(key)]; ok {
 		return v
 	}
+	m = cloneParams(m)
 	in.params[string(key)] = m
 	return m
+}
+
+// cloneParams copies expected params with their own copies of every
+// name and text.
+func cloneParams(m map[string]ParamMatcher) map[string]ParamMatcher {
+	out := make(map[string]ParamMatcher, len(m))
+	for name, pm := range m {
+		pm.Equals = cloneValue(pm.Equals)
+		if pm.AnyOf != nil {
+			pm.AnyOf = cloneValue(pm.AnyOf).([]any)
+		}
+		pm.Regex = strings.Clone(pm.Regex)
+		out[strings.Clone(name)] = pm
+	}
+	return out
+}
+
+// cloneValue copies a value decoded from YAML with its own copies of its
+// texts; other values hold none.
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case string:
+		return strings.Clone(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = cloneValue(x)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[strings.Clone(k)] = cloneValue(x)
+		}
+		return out
+	}
+	return v
 }
 
 // appendParamsKey appends a text that is the same for two params maps
@@ -215,12 +258,15 @@ func (in *interner) expect(e *Expect) {
 	e.Candidates = in.list(e.Candidates)
 	e.Never = in.list(e.Never)
 	e.Outcome, e.StoppedAt, e.Reason = in.str(e.Outcome), in.str(e.StoppedAt), in.str(e.Reason)
+	e.ErrorCode = in.str(e.ErrorCode)
 	e.SkillUsed = in.str(e.SkillUsed)
 	e.Calls = in.listPtr(e.Calls)
 }
 
-// compact makes a loaded case share what it repeats with earlier ones.
+// compact makes a loaded case share what it repeats with earlier ones,
+// and copies what it does not.
 func (in *interner) compact(c *Case) {
+	c.Input = strings.Clone(c.Input) // the id was copied when it was checked for duplicates
 	c.Suite = in.str(c.Suite)
 	c.Tags = in.list(c.Tags)
 	c.Caller = in.caller(c.Caller)
@@ -228,6 +274,7 @@ func (in *interner) compact(c *Case) {
 	c.Pos.File = in.str(c.Pos.File)
 	in.expect(&c.Expect)
 	for i := range c.Turns {
+		c.Turns[i].Input = strings.Clone(c.Turns[i].Input)
 		in.expect(&c.Turns[i].Expect)
 		c.Turns[i].Pos.File = in.str(c.Turns[i].Pos.File)
 	}

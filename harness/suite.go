@@ -665,6 +665,11 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	} else if first, dup := y.l.ids[c.ID]; dup {
 		y.problem(n, field+".id", "duplicate case id %q (first at %s); case ids must be unique across all suites", c.ID, first)
 	} else {
+		// The id is kept (here, and by the case) as its own copy: the
+		// parser's values are slices of the file's text, which one kept
+		// value would keep in memory whole, its batch of cases' text at
+		// least.
+		c.ID = strings.Clone(c.ID)
 		y.l.ids[c.ID] = c.Pos
 		if y.l.journal != nil {
 			y.l.journal = append(y.l.journal, c.ID)
