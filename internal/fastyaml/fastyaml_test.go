@@ -67,6 +67,24 @@ var inSubset = []string{
 	"k: [-a, -1]\n",
 	"crlf: 1\r\nlist:\r\n- a\r\n- 'b' # c\r\n\r\nmap: {k: \"v\"}\r\nlast: x\r",
 	"- id: 中文\r\n  input: \"查一下\"\r\n  e:\r\n",
+	"k: " + strings.Repeat("a", 2000) + "\n",
+	"- " + strings.Repeat("b", 2000) + "\n- k: " + strings.Repeat("c", 2000) + "\n  j: \"" + strings.Repeat("d", 2000) + "\"\n",
+	"k: [" + strings.Repeat("x, ", 800) + "y]\n",
+	"a: b\n    # a deeper comment\nc: d\n",
+	"- a\n  # c\n- b\n",
+	"a  : b\n",
+	"a: 'x' # c\nb: \"y\" \n",
+	"- {a: 1}\n- [b]\n- \"c\"\n",
+	"a:\n- b:\n  - c\n  d: e\n",
+	"a:\n  - b\n  -\n  - c\n",
+	"a: &x 1\nb: *x\nc: *x\n",
+	"k: v\nk: w\n",
+	"'a''b': \"c\\\"d\"\n",
+	"a: b:c\n",
+	"a: b :c\n",
+	"a: [b:c, d:e]\n",
+	"a: {b: c:d}\n",
+	"a: x\u00a0y\u3000z\n",
 	"long: [" + strings.Repeat("查一下, \"订单\", {区: 华东}, ", 300) + "end]\n",
 }
 
@@ -135,6 +153,13 @@ var outside = []string{
 	strings.Repeat("k", 1001) + ": v\n",
 	"a: ?x\n",
 	"a: :x\n",
+	"a: &a.b x\n",
+	"*a: b\n",
+	"a: *x\n",
+	"a: [&x y]\n",
+	"k: -\n",
+	"- k: v\n j: w\n",
+	"a: 1\n  b: 2\n",
 }
 
 func TestAccepted(t *testing.T) {
