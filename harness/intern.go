@@ -104,10 +104,10 @@ func (in *interner) listPtr(l *[]string) *[]string {
 
 // paramsMap shares equal expected params. The key spells out the map's
 // value (its keys sorted, every value with its type: "" is not nil, 1 is
-// not "1"), so only maps that are the same value share: paramsKey's, or
-// for values it does not know, the map in Go syntax (%#v sorts map keys
-// and tells types apart), the two kinds of key told apart by their first
-// byte.
+// not "1"), so only maps that are the same value share: appendParamsKey's
+// key, or for values it does not spell, the map in Go syntax (%#v sorts
+// map keys and tells types apart), the two kinds told apart by their
+// first byte. The map kept is a copy with its own texts.
 func (in *interner) paramsMap(m map[string]ParamMatcher) map[string]ParamMatcher {
 	if len(m) == 0 {
 		return m
