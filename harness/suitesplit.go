@@ -41,6 +41,9 @@ type suiteItem struct {
 // is not in the layout it knows.
 func splitSuite(data []byte) (suiteSplit, bool) {
 	var s suiteSplit
+	if hasOtherBreaks(data) {
+		return s, false // lines YAML counts and the split would not
+	}
 	indent := -1     // the items' indentation, once the first is seen
 	inCases := false // between `cases:` and the end of its items
 	casesStart := -1 // byte offset where the items begin
@@ -110,6 +113,23 @@ func splitSuite(data []byte) (suiteSplit, bool) {
 	}
 	s.frame = append(s.frame, data[casesEnd:]...)
 	return s, true
+}
+
+// hasOtherBreaks reports whether data holds a line break other than LF
+// and CRLF: a lone CR, NEL, LS or PS is one to YAML, so a piece holding
+// one would parse with other lines, and other structure, than in the file.
+func hasOtherBreaks(data []byte) bool {
+	for rest := data; ; {
+		i := bytes.IndexByte(rest, '\r')
+		if i < 0 {
+			break
+		}
+		if i+1 == len(rest) || rest[i+1] != '\n' {
+			return true
+		}
+		rest = rest[i+2:]
+	}
+	return bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) || bytes.Contains(data, []byte("\u0085"))
 }
 
 // isCasesKey reports whether a column-0 line is `cases:` with nothing

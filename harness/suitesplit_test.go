@@ -46,6 +46,8 @@ var _ = Describe("loading a suite item by item", func() {
 		},
 		Entry("the usual layout", "suite: normal\ndefaults: {now: \"2026-01-02T03:04:05Z\", tags: [a]}\ncases:\n  - id: a-1\n    input: hello\n    expect: {action: refuse}\n  # a note\n\n  - id: a-2\n    input: |\n      two\n      lines\n    tags: [b]\n    expect: {action: refuse}\n", true),
 		Entry("items at column 0 and a key after them", "suite: normal\ncases:\n- id: a-1\n  input: x\n  expect: {action: refuse}\n- id: a-2\n  input: y\n  expect: {action: refuse}\ndefaults: {tags: [late]}\n", true),
+		Entry("a lone carriage return, a line break to YAML", "cases:\n  - \r0", false),
+		Entry("a line separator in an item", "suite: normal\ncases:\n  - id: a\n    input: x\u2028y\n    expect: {action: jump}\n  - id: b\n    input: y\n    expect: {action: jump}\n", false),
 		Entry("CRLF line ends", "suite: normal\r\ncases:\r\n  - id: a-1\r\n    input: x\r\n    expect: {action: refuse}\r\n", true),
 		Entry("problems in items keep their lines", "suite: normal\ncases:\n  - id: a-1\n    input: x\n  - id: a-1\n    input: y\n    expect: {action: jump}\n    color: red\n", true),
 		Entry("an anchor in one item used by later ones", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: &e {action: refuse}\n  - id: a-2\n    input: y\n    expect: *e\n  - id: a-3\n    input: |\n      z\n    expect: *e\n", true),
