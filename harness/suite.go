@@ -316,14 +316,16 @@ func parseFile(file string, whole bool) parsedFile {
 
 // parseData parses a suite file's bytes: item by item when splitSuite knows
 // its layout and the frame parses as a mapping whose `cases` is the key it
-// split at, else whole.
+// split at, with the empty value the blanked items leave (not one that
+// what follows them made: a `>` on the next line would start a text),
+// else whole.
 func parseData(file string, data []byte) parsedFile {
 	out := parsedFile{file: file, data: data}
 	if inputfile.CheckText(data) == nil {
 		if sp, ok := splitSuite(data); ok {
 			root, problem := parseYAML(file, sp.frame, suiteEmpty)
 			if problem == nil && root.Kind == yaml.MappingNode {
-				if k := keyOf(root, "cases"); k != root && k.Line == sp.casesLine {
+				if k := keyOf(root, "cases"); k != root && k.Line == sp.casesLine && isEmptyValue(keyNode(root, "cases")) {
 					sp.frame = nil
 					out.root, out.split = root, &sp
 					return out
@@ -333,6 +335,11 @@ func parseData(file string, data []byte) parsedFile {
 	}
 	out.root, out.problem = parseYAML(file, data, suiteEmpty)
 	return out
+}
+
+// isEmptyValue is whether n is what a key with nothing after it holds.
+func isEmptyValue(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!null" && n.Value == ""
 }
 
 // parsed loads one parsed file's cases. A split file whose items do not

@@ -48,6 +48,7 @@ var _ = Describe("loading a suite item by item", func() {
 		Entry("items at column 0 and a key after them", "suite: normal\ncases:\n- id: a-1\n  input: x\n  expect: {action: refuse}\n- id: a-2\n  input: y\n  expect: {action: refuse}\ndefaults: {tags: [late]}\n", true),
 		Entry("a lone carriage return, a line break to YAML", "cases:\n  - \r0", false),
 		Entry("a line separator in an item", "suite: normal\ncases:\n  - id: a\n    input: x\u2028y\n    expect: {action: jump}\n  - id: b\n    input: y\n    expect: {action: jump}\n", false),
+		Entry("a folded text after the items, which the blanked items would make cases' value", "cases:\n- 0\n>", false),
 		Entry("CRLF line ends", "suite: normal\r\ncases:\r\n  - id: a-1\r\n    input: x\r\n    expect: {action: refuse}\r\n", true),
 		Entry("problems in items keep their lines", "suite: normal\ncases:\n  - id: a-1\n    input: x\n  - id: a-1\n    input: y\n    expect: {action: jump}\n    color: red\n", true),
 		Entry("an anchor in one item used by later ones", "suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: &e {action: refuse}\n  - id: a-2\n    input: y\n    expect: *e\n  - id: a-3\n    input: |\n      z\n    expect: *e\n", true),
