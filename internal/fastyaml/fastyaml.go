@@ -16,9 +16,9 @@
 // Lines end with LF or CRLF. Declined: tags, block scalars (| >),
 // multi-line scalars and flow collections, explicit keys (?), document
 // markers and directives, tabs, the other line breaks YAML knows (a lone
-// CR, NEL, LS, PS), a byte order mark, characters yaml.v3 refuses, keys of 1,000 bytes or more,
-// and anything else not listed above. yaml.v3's own tag resolution types
-// plain scalars (see plainTag).
+// CR, NEL, LS, PS), a byte order mark, characters yaml.v3 refuses, keys
+// of 1,000 bytes or more, and anything else not listed above. yaml.v3's
+// own tag resolution types plain scalars (see plainTag).
 //
 // The tree equals yaml.v3's (yaml.Unmarshal into a yaml.Node) in every
 // field but the comments (HeadComment, LineComment, FootComment), which
@@ -27,7 +27,6 @@
 package fastyaml
 
 import (
-	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -96,7 +95,7 @@ type parser struct {
 }
 
 type line struct {
-	start, end int // offsets of the line's first byte and of its end (before '\n')
+	start, end int // offsets of the line's first byte and of its end (before LF or CRLF)
 	indent     int // leading spaces
 	num        int // 1-based line number
 	ascii      bool
@@ -110,9 +109,6 @@ type mark struct{ line, col int }
 // returns false for what the subset does not take anywhere.
 func (p *parser) scanLines() bool {
 	src := p.src
-	if len(src) > math.MaxInt32 {
-		return false
-	}
 	p.lines = make([]line, 0, strings.Count(src, "\n")+1)
 	num := 0
 	for off := 0; off < len(src); {
