@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
@@ -64,6 +65,28 @@ func BenchmarkLoadSuites10k(b *testing.B) {
 			b.Fatalf("%d cases, %v", len(cases), err)
 		}
 	}
+}
+
+// BenchmarkLoadGenerated10k loads the suites of a large run: the 10,000
+// cases gencases copies from suites/ops (six files, 3.2 MB of YAML: single
+// steps, conversations, cases with their own tools and anchors), made
+// once into the benchmark's temporary folder; cpu-ns/op counts GC
+// workers too.
+//
+//	go test ./harness -run '^$' -bench 'LoadGenerated10k$' -benchmem -count 5
+func BenchmarkLoadGenerated10k(b *testing.B) {
+	dir := b.TempDir()
+	gen := exec.Command("go", "run", "./cmd/gencases", "-n", "10000", "-seeds", "../suites/ops", "-out", dir)
+	if out, err := gen.CombinedOutput(); err != nil {
+		b.Fatalf("gencases: %v\n%s", err, out)
+	}
+	suites := []string{filepath.Join(dir, "suites")}
+	cpuLoop(b, func() {
+		cases, err := LoadSuites(suites)
+		if err != nil || len(cases) != 10000 {
+			b.Fatalf("%d cases, %v", len(cases), err)
+		}
+	})
 }
 
 // BenchmarkLoadSuites100k loads 100,000 cases from one file and reports

@@ -57,7 +57,7 @@ func (y *ynode) turns(n *yaml.Node, field string, skills skillIndex) []Turn {
 	out := make([]Turn, 0, len(n.Content))
 	for i, item := range n.Content {
 		item = resolve(item)
-		f := fmt.Sprintf("%s[%d]", field, i)
+		f := field + "[" + strconv.Itoa(i) + "]"
 		t := Turn{Pos: y.pos(item)}
 		if item.Kind != yaml.MappingNode {
 			y.problem(item, f, "must be a mapping {input: ..., expect: {...}}, got %s", yamlkind.Of(item))
@@ -67,7 +67,7 @@ func (y *ynode) turns(n *yaml.Node, field string, skills skillIndex) []Turn {
 		y.fields(item, f, turnFields, func(key string, v *yaml.Node) {
 			switch key {
 			case "input":
-				t.Input = y.str(v, f+".input")
+				t.Input = y.text(v, f, "input")
 			case "expect":
 				expectNode = v
 			}

@@ -19,6 +19,9 @@ var (
 	expectActions = []string{string(router.Execute), string(router.Confirm), string(router.Clarify), string(router.Refuse)}
 	gates         = []string{string(registry.GateNormal), string(registry.GateBatch), string(registry.GateIrreversible)}
 	matcherKeys   = []string{"any_of", "regex", "absent"}
+	// allExpectFields are the keys an expectation may hold, workflow
+	// expectations' included.
+	allExpectFields = append(slices.Clone(expectFields), workflowExpectFields...)
 )
 
 // expect parses a case's expectation. Which fields an action allows:
@@ -37,33 +40,36 @@ func (y *ynode) expect(n *yaml.Node, field string, skills skillIndex, wf *Workfl
 		return e
 	}
 	nodes := map[string]*yaml.Node{}
-	known := append(slices.Clone(expectFields), workflowExpectFields...)
-	y.fields(n, field, known, func(key string, v *yaml.Node) {
+	// A key's field name is made only where a problem may need it.
+	y.fields(n, field, allExpectFields, func(key string, v *yaml.Node) {
 		nodes[key] = v
-		f := field + "." + key
 		switch key {
 		case "action":
-			a := y.str(v, f)
+			a := y.text(v, field, key)
 			if a != "" && !slices.Contains(expectActions, a) {
-				y.problem(v, f, "must be one of %s, got %q (an error decision is never expected)", strings.Join(expectActions, ", "), a)
+				y.problem(v, field+"."+key, "must be one of %s, got %q (an error decision is never expected)", strings.Join(expectActions, ", "), a)
 				return
 			}
 			e.Action = router.Action(a)
 		case "skill":
-			e.Skill = y.skillName(v, f, skills)
+			if isText(v) && (skills.empty() || skills.has(v.Value)) {
+				e.Skill = v.Value // what skillName gives, without a problem
+			} else {
+				e.Skill = y.skillName(v, field+"."+key, skills)
+			}
 		case "gate":
-			g := y.str(v, f)
+			g := y.text(v, field, key)
 			if g != "" && !slices.Contains(gates, g) {
-				y.problem(v, f, "must be one of %s, got %q", strings.Join(gates, ", "), g)
+				y.problem(v, field+"."+key, "must be one of %s, got %q", strings.Join(gates, ", "), g)
 				return
 			}
 			e.Gate = registry.Gate(g)
 		case "params":
-			e.Params = y.params(v, f)
+			e.Params = y.params(v, field+"."+key)
 		case "candidates":
-			e.Candidates = y.skillList(v, f, skills)
+			e.Candidates = y.skillList(v, field+"."+key, skills)
 		case "never":
-			e.Never = y.skillList(v, f, skills)
+			e.Never = y.skillList(v, field+"."+key, skills)
 		}
 	})
 	y.workflowExpect(nodes, field, skills, wf, &e)
@@ -137,7 +143,13 @@ func (y *ynode) skillList(n *yaml.Node, field string, skills skillIndex) []strin
 	}
 	out := make([]string, 0, len(n.Content))
 	for i, item := range n.Content {
-		if name := y.skillName(resolve(item), fmt.Sprintf("%s[%d]", field, i), skills); name != "" {
+		item = resolve(item)
+		name := item.Value
+		if !isText(item) || (name != "" && !skills.empty() && !skills.has(name)) {
+			// The item's field is named only for skillName's problem.
+			name = y.skillName(item, fmt.Sprintf("%s[%d]", field, i), skills)
+		}
+		if name != "" {
 			out = append(out, name)
 		}
 	}
@@ -152,12 +164,11 @@ func (y *ynode) params(n *yaml.Node, field string) map[string]ParamMatcher {
 	out := make(map[string]ParamMatcher, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
-		f := field + "." + k.Value
 		if _, dup := out[k.Value]; dup {
-			y.problem(k, f, "appears twice; keep one")
+			y.problem(k, field+"."+k.Value, "appears twice; keep one")
 			continue
 		}
-		if m, ok := y.matcher(v, f); ok {
+		if m, ok := y.matcher(v, field, k.Value); ok {
 			out[k.Value] = m
 		}
 	}
@@ -169,7 +180,18 @@ func (y *ynode) params(n *yaml.Node, field string) map[string]ParamMatcher {
 // `optional: true`: the param may also be left out, as BFCL's "" answer
 // says). A mapping with none of those keys is a literal object (matched as
 // a subset).
-func (y *ynode) matcher(n *yaml.Node, field string) (ParamMatcher, bool) {
+// The param's field, parent.name, is named only for a problem.
+func (y *ynode) matcher(n *yaml.Node, parent, name string) (ParamMatcher, bool) {
+	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		// The usual literal, read as literal reads it when it has no
+		// problem.
+		if !(n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
+			if v, err := nodeValue(n); err == nil {
+				return ParamMatcher{Equals: v}, true
+			}
+		}
+	}
+	field := parent + "." + name
 	if n.Kind == yaml.MappingNode && len(n.Content) > 0 {
 		var keys []string
 		var optional *yaml.Node
@@ -284,6 +306,9 @@ func nodeValue(n *yaml.Node) (any, error) {
 		}
 		return l, nil
 	}
+	if v, ok := scalarValue(n); ok {
+		return v, nil
+	}
 	if n.ShortTag() == "!!timestamp" {
 		return n.Value, nil
 	}
@@ -292,6 +317,35 @@ func nodeValue(n *yaml.Node) (any, error) {
 		return nil, err
 	}
 	return normalizeYAML(v), nil
+}
+
+// scalarValue is what nodeValue decodes the usual scalars to (a string,
+// a boolean, null), read off the node as yaml.v3's decoder reads it: a
+// decoder made for each value was most of reading expected params. ok is
+// false for any other node.
+func scalarValue(n *yaml.Node) (v any, ok bool) {
+	if n.Kind != yaml.ScalarNode {
+		return nil, false
+	}
+	switch n.Tag {
+	case "!!str":
+		// yaml.v3 decodes a node tagged !!str to its Value, whatever its
+		// style.
+		return n.Value, true
+	case "!!bool":
+		switch n.Value {
+		case "true", "True", "TRUE":
+			return true, true
+		case "false", "False", "FALSE":
+			return false, true
+		}
+	case "!!null":
+		switch n.Value {
+		case "", "~", "null", "Null", "NULL":
+			return nil, true
+		}
+	}
+	return nil, false
 }
 
 // normalizeYAML turns decoded YAML into JSON-shaped values, so expectations

@@ -182,5 +182,13 @@ func StreamSuitesAbove(n int64, inMemory int) (restore func()) {
 // CaseHashBothWays is a loaded case's hash as a case without tools or a
 // workflow hashes, written without reflection and by json.Marshal.
 func CaseHashBothWays(c Case) (fast, byJSON string) {
-	return caseHash(c, nil, nil), caseHashByJSON(c, nil, nil)
+	return (&suiteLoader{}).caseHash(&c, nil, nil), caseHashByJSON(c, nil, nil)
+}
+
+// ParamsShared reports whether one load's interner shares the expected
+// params b with a, seen before it.
+func ParamsShared(a, b map[string]ParamMatcher) bool {
+	in := newInterner()
+	x, y := in.paramsMap(a), in.paramsMap(b)
+	return reflect.ValueOf(x).Pointer() == reflect.ValueOf(y).Pointer()
 }

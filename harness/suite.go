@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -210,6 +211,16 @@ type suiteLoader struct {
 	noIntern bool
 	// stop, set by emit, ends the load early.
 	stop bool
+	// hashBuf is caseHash's buffer, kept from case to case.
+	hashBuf []byte
+}
+
+// interner is the load's interner, made when first asked for.
+func (l *suiteLoader) interner() *interner {
+	if l.intern == nil {
+		l.intern = newInterner()
+	}
+	return l.intern
 }
 
 // keep takes one loaded case.
@@ -305,14 +316,16 @@ func parseFile(file string, whole bool) parsedFile {
 
 // parseData parses a suite file's bytes: item by item when splitSuite knows
 // its layout and the frame parses as a mapping whose `cases` is the key it
-// split at, else whole.
+// split at, with the empty value the blanked items leave (not one that
+// what follows them made: a `>` on the next line would start a text),
+// else whole.
 func parseData(file string, data []byte) parsedFile {
 	out := parsedFile{file: file, data: data}
 	if inputfile.CheckText(data) == nil {
 		if sp, ok := splitSuite(data); ok {
 			root, problem := parseYAML(file, sp.frame, suiteEmpty)
 			if problem == nil && root.Kind == yaml.MappingNode {
-				if k := keyOf(root, "cases"); k != root && k.Line == sp.casesLine {
+				if k := keyOf(root, "cases"); k != root && k.Line == sp.casesLine && isEmptyValue(keyNode(root, "cases")) {
 					sp.frame = nil
 					out.root, out.split = root, &sp
 					return out
@@ -322,6 +335,11 @@ func parseData(file string, data []byte) parsedFile {
 	}
 	out.root, out.problem = parseYAML(file, data, suiteEmpty)
 	return out
+}
+
+// isEmptyValue is whether n is what a key with nothing after it holds.
+func isEmptyValue(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!null" && n.Value == ""
 }
 
 // parsed loads one parsed file's cases. A split file whose items do not
@@ -529,7 +547,7 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 			if !ok {
 				return nil
 			}
-			if c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults); ok {
+			if c, ok := y.caseNode(resolve(item), caseField(i), kind, defaults); ok {
 				l.keep(c)
 			}
 		}
@@ -544,7 +562,7 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 		if l.stop {
 			return nil
 		}
-		c, ok := y.caseNode(resolve(item), fmt.Sprintf("cases[%d]", i), kind, defaults)
+		c, ok := y.caseNode(resolve(item), caseField(i), kind, defaults)
 		if ok {
 			l.keep(c)
 		}
@@ -553,6 +571,12 @@ func (l *suiteLoader) file(file string, root *yaml.Node, items *splitItems) []Ca
 		casesNode.Content[i] = nil
 	}
 	return l.added(before)
+}
+
+// caseField is the field of case item i: cases[i].
+func caseField(i int) string {
+	var b [32]byte
+	return string(append(strconv.AppendInt(append(b[:0], "cases["...), int64(i), 10), ']'))
 }
 
 // added is the cases loaded since there were before, nil when none.
@@ -607,21 +631,20 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	}
 	before := len(y.l.problems)
 	var expectNode, toolsNode, turnsNode *yaml.Node
-	wfParts := map[string]*yaml.Node{}
+	var wfParts map[string]*yaml.Node // made for a workflow case only
 	var tags []string
 	y.fields(n, field, caseFields, func(key string, v *yaml.Node) {
-		f := field + "." + key
 		switch key {
 		case "id":
-			c.ID = y.str(v, f)
+			c.ID = y.text(v, field, key)
 		case "input":
-			c.Input = y.str(v, f)
+			c.Input = y.text(v, field, key)
 		case "tags":
-			tags = y.tags(v, f)
+			tags = y.tags(v, field+"."+key)
 		case "caller":
-			c.Caller = y.caller(v, f)
+			c.Caller = y.caller(v, field+"."+key)
 		case "now":
-			c.Now = y.now(v, f)
+			c.Now = y.now(v, field+"."+key)
 		case "expect":
 			expectNode = v
 		case "turns":
@@ -629,10 +652,17 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 		case "tools":
 			toolsNode = v
 		case "tools_sim", "model_script", "confirm", "resume":
+			if wfParts == nil {
+				wfParts = map[string]*yaml.Node{}
+			}
 			wfParts[key] = v
 		}
 	})
-	c.Tags = mergeTags(defaults.tags, tags)
+	if y.l.noIntern {
+		c.Tags = mergeTags(defaults.tags, tags)
+	} else {
+		c.Tags = y.l.interner().mergedTags(defaults.tags, tags)
+	}
 	if c.ID == "" {
 		y.problem(n, field+".id", "is missing; give every case a unique id")
 	} else if why := idProblem(c.ID); why != "" {
@@ -642,6 +672,11 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	} else if first, dup := y.l.ids[c.ID]; dup {
 		y.problem(n, field+".id", "duplicate case id %q (first at %s); case ids must be unique across all suites", c.ID, first)
 	} else {
+		// The id is kept (here, and by the case) as its own copy: the
+		// parser's values are slices of the file's text, which one kept
+		// value would keep in memory whole, its batch of cases' text at
+		// least.
+		c.ID = strings.Clone(c.ID)
 		y.l.ids[c.ID] = c.Pos
 		if y.l.journal != nil {
 			y.l.journal = append(y.l.journal, c.ID)
@@ -689,14 +724,11 @@ func (y *ynode) caseNode(n *yaml.Node, field, kind string, defaults suiteDefault
 	if len(y.l.problems) > before {
 		return c, false
 	}
-	c.Hash = caseHash(c, toolsValue, wfValue)
+	c.Hash = y.l.caseHash(&c, toolsValue, wfValue)
 	if y.l.noIntern {
 		return c, true
 	}
-	if y.l.intern == nil {
-		y.l.intern = newInterner()
-	}
-	y.l.intern.compact(&c)
+	y.l.interner().compact(&c)
 	return c, true
 }
 
@@ -737,16 +769,26 @@ func isBidiControl(r rune) bool {
 // which makes it canonical. wf is
 // a workflow case's scripts (tools_sim, model_script, confirm, resume) as
 // plain values, nil for other cases, whose hash it leaves as it was.
-func caseHash(c Case, tools, wf any) string {
+// The canonical JSON is written into the loader's buffer: one allocation
+// a case, the hash's text.
+func (l *suiteLoader) caseHash(c *Case, tools, wf any) string {
 	if tools == nil && wf == nil {
 		// Most cases: the canonical JSON written without reflection (a
 		// good part of loading a large suite was json.Marshal here).
-		if b, ok := appendCanonicalCase(make([]byte, 0, 1024), &c); ok {
-			sum := sha256.Sum256(b)
-			return hex.EncodeToString(sum[:])
+		b, ok := appendCanonicalCase(l.hashBuf[:0], c)
+		l.hashBuf = b[:0]
+		if ok {
+			return hashText(sha256.Sum256(b))
 		}
 	}
-	return caseHashByJSON(c, tools, wf)
+	return caseHashByJSON(*c, tools, wf)
+}
+
+// hashText is a sha256 sum in hex.
+func hashText(sum [sha256.Size]byte) string {
+	var text [2 * sha256.Size]byte
+	hex.Encode(text[:], sum[:])
+	return string(text[:])
 }
 
 // appendCanonicalCase appends what caseHashByJSON hashes for a case with
@@ -794,15 +836,14 @@ func caseHashByJSON(c Case, tools, wf any) string {
 		// Only tools can hold unencodable values; hash what the text says.
 		b = fmt.Appendf(nil, "%#v", canon)
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return hashText(sha256.Sum256(b))
 }
 
 func mergeTags(defaults, own []string) []string {
 	if len(defaults) == 0 {
 		return own
 	}
-	out := slices.Clone(defaults)
+	out := append(make([]string, 0, len(defaults)+len(own)), defaults...)
 	for _, t := range own {
 		if !slices.Contains(out, t) {
 			out = append(out, t)

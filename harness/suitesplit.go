@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/routebench/routebench/internal/fastyaml"
 )
 
 // A suite file's YAML tree is about ten times the file, so a large suite
@@ -39,6 +41,9 @@ type suiteItem struct {
 // is not in the layout it knows.
 func splitSuite(data []byte) (suiteSplit, bool) {
 	var s suiteSplit
+	if hasOtherBreaks(data) {
+		return s, false // lines YAML counts and the split would not
+	}
 	indent := -1     // the items' indentation, once the first is seen
 	inCases := false // between `cases:` and the end of its items
 	casesStart := -1 // byte offset where the items begin
@@ -110,6 +115,23 @@ func splitSuite(data []byte) (suiteSplit, bool) {
 	return s, true
 }
 
+// hasOtherBreaks reports whether data holds a line break other than LF
+// and CRLF: a lone CR, NEL, LS or PS is one to YAML, so a piece holding
+// one would parse with other lines, and other structure, than in the file.
+func hasOtherBreaks(data []byte) bool {
+	for rest := data; ; {
+		i := bytes.IndexByte(rest, '\r')
+		if i < 0 {
+			break
+		}
+		if i+1 == len(rest) || rest[i+1] != '\n' {
+			return true
+		}
+		rest = rest[i+2:]
+	}
+	return bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) || bytes.Contains(data, []byte("\u0085"))
+}
+
 // isCasesKey reports whether a column-0 line is `cases:` with nothing
 // after it but spaces and a comment.
 func isCasesKey(text []byte) bool {
@@ -135,8 +157,8 @@ func parseItem(data []byte, it suiteItem, prefix []suiteItem) (n *yaml.Node, ref
 		}
 		text = append(buf, text...)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil {
+	doc, err := parsePiece(text)
+	if err != nil {
 		return nil, refs, false
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
@@ -180,8 +202,8 @@ func parseBatch(data []byte, prefix, items []suiteItem, into []batchedItem) []ba
 	} else {
 		text = append(text, batch...)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil {
+	doc, err := parsePiece(text)
+	if err != nil {
 		return into
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
@@ -213,6 +235,20 @@ func parseBatch(data []byte, prefix, items []suiteItem, into []batchedItem) []ba
 		into = append(into, batchedItem{node: n, refs: r})
 	}
 	return into
+}
+
+// parsePiece parses items' text as yaml.Unmarshal into a yaml.Node does:
+// by fastyaml when the text is in its subset (the usual suite, several
+// times faster), else by yaml.v3, whose tree or error it then is.
+func parsePiece(text []byte) (*yaml.Node, error) {
+	if doc, ok := fastyaml.Parse(text); ok {
+		return doc, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, err
+	}
+	return &doc, nil
 }
 
 // anchorRefs are the anchors an item defines and whether it uses any

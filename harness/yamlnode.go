@@ -130,6 +130,16 @@ func (y *ynode) str(n *yaml.Node, field string) string {
 	return n.Value
 }
 
+// text is str for the field parent.key, named only for a problem: most
+// values are text, and formatting every field's name was a good part of
+// loading a large suite.
+func (y *ynode) text(n *yaml.Node, parent, key string) string {
+	if isText(n) {
+		return n.Value
+	}
+	return y.str(n, joinField(parent, key))
+}
+
 // isText says whether str reads n without a problem.
 func isText(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" && n.ShortTag() != "!!bool"
