@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/routebench/routebench/internal/cputime"
 )
 
 // cpuLoop runs body b.N times and reports the process's CPU time per
@@ -14,19 +14,11 @@ import (
 // shared machine it moves far less than wall time.
 func cpuLoop(b *testing.B, body func()) {
 	b.Helper()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		body()
 	}
-	b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
-}
-
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkDecodeResult decodes one typical results.jsonl line (a

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
 	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/internal/cputime"
 	"github.com/routebench/routebench/reports"
 	"github.com/routebench/routebench/router"
 )
@@ -138,7 +138,7 @@ var _ = Describe("a 10,000-case × 3-version report", Label("slow"), func() {
 func BenchmarkWriteHTML10k(b *testing.B) {
 	in := syntheticInput(10000, 3, true)
 	var size int
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Process().Seconds()
 	b.ResetTimer()
 	for b.Loop() {
 		var cw countingWriter
@@ -150,16 +150,7 @@ func BenchmarkWriteHTML10k(b *testing.B) {
 	b.ReportMetric(float64(size)/(1<<20), "MB/report")
 	// CPU time is what a loaded machine (CI, shared boxes) does not
 	// inflate, unlike ns/op.
-	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
-}
-
-// cpuSeconds is the process's user+system CPU time so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	b.ReportMetric((cputime.Process().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
 }
 
 type countingWriter struct{ n int }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/cputime"
 	"github.com/routebench/routebench/reports"
 )
 
@@ -36,14 +37,14 @@ func BenchmarkWritersRealRun(b *testing.B) {
 	for _, wr := range writers {
 		b.Run(wr.name, func(b *testing.B) {
 			b.ReportAllocs()
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Process().Seconds()
 			for b.Loop() {
 				var cw countingWriter
 				if err := wr.write(&cw); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cputime.Process().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
 		})
 	}
 }
@@ -63,12 +64,12 @@ func BenchmarkCollectorRealRun(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Process().Seconds()
 	for b.Loop() {
 		c := reports.NewCollector()
 		for i := range results {
 			c.Add(i, &results[i])
 		}
 	}
-	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
 }

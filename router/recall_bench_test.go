@@ -3,10 +3,9 @@ package router_test
 import (
 	"context"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/routebench/routebench/internal/cputime"
 	"github.com/routebench/routebench/router"
 )
 
@@ -29,20 +28,11 @@ func BenchmarkRecall(b *testing.B) {
 func loopCPU(b *testing.B, step func(i int)) {
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for i := 0; b.Loop(); i++ {
 		step(i)
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
-}
-
-// cpuTime is the process's user+system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(cputime.Process()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
 }
 
 // builtin1000 is a router with the builtin models on a made-up registry

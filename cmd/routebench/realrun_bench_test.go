@@ -4,11 +4,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/cputime"
 )
 
 // BenchmarkWriteOutputsRealRun scores a real run's results.jsonl and
@@ -31,19 +30,11 @@ func BenchmarkWriteOutputsRealRun(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, harness.ResultsFile), data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		if err := writeOutputs(io.Discard, dir, nil, false, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((processCPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-}
-
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }

@@ -2,12 +2,12 @@ package compare_test
 
 import (
 	"os"
-	"syscall"
 	"testing"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
 	"github.com/routebench/routebench/harness/stats"
+	"github.com/routebench/routebench/internal/cputime"
 )
 
 // BenchmarkSeriesRealRun is the paired comparison's share of a run's
@@ -34,32 +34,22 @@ func BenchmarkSeriesRealRun(b *testing.B) {
 	}
 	b.Run("collect", func(b *testing.B) {
 		b.ReportAllocs()
-		cpu0 := cpuSeconds()
+		cpu0 := cputime.Process().Seconds()
 		for b.Loop() {
 			collect()
 		}
-		b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+		b.ReportMetric((cputime.Process().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
 	})
 	b.Run("series", func(b *testing.B) {
 		c := collect()
 		rs := harness.SliceStream(results)
 		b.ReportAllocs()
-		cpu0 := cpuSeconds()
+		cpu0 := cputime.Process().Seconds()
 		for b.Loop() {
 			if _, err := c.Series(rs, stats.DefaultThresholds); err != nil {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+		b.ReportMetric((cputime.Process().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
 	})
-}
-
-// cpuSeconds is the process's CPU time so far (GC and every core
-// included), steadier than wall time on a shared machine.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/routebench/routebench/internal/cputime"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -71,7 +72,7 @@ func BenchmarkLoad150(b *testing.B) {
 	writeLargeVersion(b, dir, 150, 100)
 	// CPU time is reported beside wall time: on a shared machine it is the
 	// figure that does not depend on the neighbours.
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		v, err := registry.Load(dir)
 		if err != nil {
@@ -81,7 +82,7 @@ func BenchmarkLoad150(b *testing.B) {
 			b.Fatalf("loaded %d skills", len(v.Registry.Skills))
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Process()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkRuleEval is one date rule evaluation, as the router does per decision.
