@@ -240,7 +240,15 @@ func IndicatorsInto(m map[string]bool, r *Result) map[string]bool {
 // indicatorsInto is Indicators(*r) in m, which must be empty: a caller
 // that is done with one result's map before the next reuses it.
 func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
-	e, d := r.Expect, r.Decision
+	calls, passed := JudgeCalls(r.Decision)
+	return indicatorsCounted(m, r, calls, passed)
+}
+
+// indicatorsCounted is indicatorsInto for a caller that has counted the
+// decision's judge calls (JudgeCalls) for itself too: they are counted
+// once.
+func indicatorsCounted(m map[string]bool, r *Result, calls, passed int) map[string]bool {
+	e, d := &r.Expect, &r.Decision
 	if r.Workflow != nil {
 		m[TaskSuccessRate] = r.Pass
 		if ok, listed := callsMatch(*r); listed {
@@ -257,7 +265,7 @@ func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
 		m[SkillAccuracy] = d.Skill == e.Skill
 	}
 
-	decidedRefuse, expectedRefuse := refused(d), e.Action == router.Refuse
+	decidedRefuse, expectedRefuse := refused(*d), e.Action == router.Refuse
 	if decidedRefuse {
 		m[RefusalPrecision] = expectedRefuse
 	}
@@ -271,12 +279,12 @@ func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
 	}
 
 	if e.Action.Acts() && d.Action.Acts() && d.Skill == e.Skill && len(e.Params) > 0 {
-		kinds := mismatchKinds(ResultParamMismatches(*r))
-		m[ParamErrorRate] = len(kinds) > 0
-		m[ParamErrorMissing] = kinds[MismatchMissing]
-		m[ParamErrorUnexpected] = kinds[MismatchUnexpected]
-		m[ParamErrorType] = kinds[MismatchType]
-		m[ParamErrorValue] = kinds[MismatchValue]
+		ms := ResultParamMismatches(*r)
+		m[ParamErrorRate] = len(ms) > 0
+		m[ParamErrorMissing] = hasMismatch(ms, MismatchMissing)
+		m[ParamErrorUnexpected] = hasMismatch(ms, MismatchUnexpected)
+		m[ParamErrorType] = hasMismatch(ms, MismatchType)
+		m[ParamErrorValue] = hasMismatch(ms, MismatchValue)
 	}
 	if e.Action.Acts() && d.Skill == e.Skill {
 		m[ParamErrorSchema] = hasParamsError(d, router.LayerSchema)
@@ -284,18 +292,18 @@ func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
 		m[ParamErrorPermission] = hasParamsError(d, router.LayerPermission)
 	}
 
-	if calls, passed := JudgeCalls(d); calls > 0 {
+	if calls > 0 {
 		m[SchemaPassRate] = passed == calls
-		m[InvalidSkillRate] = namedInvalidSkill(d)
+		m[InvalidSkillRate] = namedInvalidSkill(*d)
 	}
 
 	if d.Stage == StageRules {
-		m[RulePrecision] = ruleCorrect(e, d)
+		m[RulePrecision] = ruleCorrect(*e, *d)
 	}
 
-	if e.Skill != "" && reportsRecall(d) {
-		m[RecallAtK] = Recalled(d, e.Skill)
-		if choice, ok := judgeChoice(d); ok && slices.Contains(judgeCandidates(d), e.Skill) {
+	if e.Skill != "" && reportsRecall(*d) {
+		m[RecallAtK] = Recalled(*d, e.Skill)
+		if choice, ok := judgeChoice(*d); ok && judgeConsidered(d, e.Skill) {
 			m[JudgeAccuracy] = choice == e.Skill
 		}
 	}
@@ -314,21 +322,51 @@ func decisionTerms(r *Result) (correct, wrongExecution, clarifies bool) {
 	return correct, wrongExecution, clarifies
 }
 
-func hasParamsError(d router.Decision, layer string) bool {
-	for _, err := range d.Errors {
-		if err.Category == router.CatParams && err.Layer == layer {
+func hasParamsError(d *router.Decision, layer string) bool {
+	for i := range d.Errors {
+		if err := &d.Errors[i]; err.Category == router.CatParams && err.Layer == layer {
 			return true
 		}
 	}
 	return false
 }
 
-func mismatchKinds(ms []ParamMismatch) map[string]bool {
-	kinds := make(map[string]bool, len(ms))
-	for _, mm := range ms {
-		kinds[mm.Kind] = true
+func hasMismatch(ms []ParamMismatch, kind string) bool {
+	for i := range ms {
+		if ms[i].Kind == kind {
+			return true
+		}
 	}
-	return kinds
+	return false
+}
+
+// judgeConsidered reports whether skill is among judgeCandidates(*d),
+// without gathering them.
+func judgeConsidered(d *router.Decision, skill string) bool {
+	for i := len(d.Trace) - 1; i >= 0; i-- {
+		if st := &d.Trace[i]; st.Stage == StageJudge && len(st.Scores) > 0 {
+			for _, c := range st.Scores {
+				if c.Skill == skill {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for i := range d.Trace {
+		st := &d.Trace[i]
+		switch st.Stage {
+		case StageRecall:
+			if slices.Contains(st.Top, skill) {
+				return true
+			}
+		case StageRules:
+			if slices.Contains(st.Matched, skill) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callsMatch says whether the calls of a workflow result are the expected

@@ -58,6 +58,9 @@ type Scorer struct {
 	// terms, reused likewise.
 	drs []Result
 	ts  []terms
+	// key is the group set key of the result being added
+	// (appendGroupSetKey).
+	key []byte
 }
 
 type versionScore struct {
@@ -70,9 +73,28 @@ type versionScore struct {
 	latencies compactint.List
 	setOf     []uint32
 	// sets are the distinct group sets (a suite and its tags), setIndex
-	// finds one by its key.
+	// finds one by its key (appendGroupSetKey of the sorted tags), listed
+	// by the key of the tags as a result lists them.
 	sets     [][]*accumulator
 	setIndex map[string]uint32
+	listed   map[string]uint32
+}
+
+// groupSet is the number of the group set of suite and tags (sorted, each
+// once), made with get's accumulators if new.
+func (v *versionScore) groupSet(suite string, tags []string, get func(string) *accumulator) uint32 {
+	key := string(appendGroupSetKey(nil, suite, tags))
+	if set, ok := v.setIndex[key]; ok {
+		return set
+	}
+	groups := []*accumulator{get(GroupAll), get("suite:" + suite)}
+	for _, tag := range tags {
+		groups = append(groups, get("tag:"+tag))
+	}
+	set := uint32(len(v.sets))
+	v.sets = append(v.sets, groups)
+	v.setIndex[key] = set
+	return set
 }
 
 // NewScorer starts an empty summary.
@@ -109,7 +131,7 @@ type metricMark struct {
 func (s *Scorer) Add(r *Result) {
 	vs := s.versions[r.Version]
 	if vs == nil {
-		vs = &versionScore{accs: map[string]*accumulator{}, setIndex: map[string]uint32{}}
+		vs = &versionScore{accs: map[string]*accumulator{}, setIndex: map[string]uint32{}, listed: map[string]uint32{}}
 		s.versions[r.Version] = vs
 		s.order = append(s.order, r.Version)
 	}
@@ -140,20 +162,24 @@ func (s *Scorer) Add(r *Result) {
 		s.marks[k] = s.marksOf(ts[k].indicators, s.marks[k][:0])
 		ts[k].marks = s.marks[k]
 	}
-	tags := uniqueSorted(r.Tags)
-	key := groupSetKey(r.Suite, tags)
-	set, ok := vs.setIndex[key]
+	// The set is found by the suite and the tags as the result lists
+	// them, so they are sorted only the first time they come in that
+	// order. The key is built in a buffer of the Scorer's; looking a map
+	// up by string(bytes) copies nothing, so only a new key is allocated.
+	s.key = appendGroupSetKey(s.key[:0], r.Suite, r.Tags)
+	set, ok := vs.listed[string(s.key)]
 	if !ok {
-		groups := []*accumulator{get(GroupAll), get("suite:" + r.Suite)}
-		for _, tag := range tags {
-			groups = append(groups, get("tag:"+tag))
-		}
-		set = uint32(len(vs.sets))
-		vs.sets = append(vs.sets, groups)
-		vs.setIndex[key] = set
+		set = vs.groupSet(r.Suite, uniqueSorted(r.Tags), get)
+		vs.listed[string(s.key)] = set
 	}
+	// A conversation's own terms are the same in every group: worked out
+	// once here, not once a group.
+	conv, hasConv := conversationTerms(r)
 	for _, a := range vs.sets[set] {
 		a.add(r, drs, ts)
+		if hasConv {
+			a.addConversation(conv)
+		}
 	}
 	for k := range drs {
 		vs.latencies.Append(drs[k].LatencyUS)
@@ -183,16 +209,17 @@ func (s *Scorer) Summary() Summary {
 	return sum
 }
 
-// groupSetKey names a suite and its tags unambiguously, whatever bytes
-// they hold: each is written after its length.
-func groupSetKey(suite string, tags []string) string {
-	b := strconv.AppendInt(nil, int64(len(suite)), 10)
+// appendGroupSetKey appends to b a key naming a suite and its tags
+// unambiguously, whatever bytes they hold: each is written after its
+// length.
+func appendGroupSetKey(b []byte, suite string, tags []string) []byte {
+	b = strconv.AppendInt(b, int64(len(suite)), 10)
 	b = append(append(b, ':'), suite...)
 	for _, t := range tags {
 		b = strconv.AppendInt(b, int64(len(t)), 10)
 		b = append(append(b, ':'), t...)
 	}
-	return string(b)
+	return b
 }
 
 // sortedLatencies are the latencies of a's decisions, sorted, in buf.
@@ -231,11 +258,12 @@ type terms struct {
 
 // termsOf is r's terms, its indicators in m (empty).
 func termsOf(m map[string]bool, r *Result) terms {
-	t := terms{indicators: indicatorsInto(m, r)}
+	var t terms
+	t.judgeCalls, t.judgePassed = JudgeCalls(r.Decision)
+	t.indicators = indicatorsCounted(m, r, t.judgeCalls, t.judgePassed)
 	if r.Workflow != nil {
 		t.guards = GuardTotals(r.Workflow, r.Resume)
 	}
-	t.judgeCalls, t.judgePassed = JudgeCalls(r.Decision)
 	u := decisionUsage(r.Decision)
 	t.tokens = u.InputTokens + u.OutputTokens
 	t.cost = u.CostUSD
@@ -303,22 +331,42 @@ func (a *accumulator) add(r *Result, drs []Result, ts []terms) {
 	for k := range drs {
 		a.addDecision(&drs[k], ts[k])
 	}
-	if success, turns, ok := ConversationIndicators(*r); ok {
-		a.convN++
-		if success {
-			a.convOK++
-		}
-		a.turnN += len(turns)
-		for _, pass := range turns {
-			if pass {
-				a.turnOK++
-			}
-		}
-	}
 	if r.Workflow != nil {
 		a.wfN++
 		addGuards(&a.guards, ts[0].guards)
 	}
+}
+
+// convTerms are a conversation's own terms as ConversationIndicators
+// gives them, counted: its success, its turns and the turns that passed.
+type convTerms struct {
+	success       bool
+	turns, passed int
+}
+
+// conversationTerms are r's conversation terms; ok is false for a single
+// case, which has none.
+func conversationTerms(r *Result) (t convTerms, ok bool) {
+	if !r.IsConversation() {
+		return convTerms{}, false
+	}
+	t = convTerms{success: r.Pass, turns: len(r.Turns)}
+	for i := range r.Turns {
+		if r.Turns[i].Pass {
+			t.passed++
+		}
+	}
+	return t, true
+}
+
+// addConversation adds a conversation's own terms.
+func (a *accumulator) addConversation(t convTerms) {
+	a.convN++
+	if t.success {
+		a.convOK++
+	}
+	a.turnN += t.turns
+	a.turnOK += t.passed
 }
 
 // addDecision adds one routing decision: a single case, or a turn.
@@ -437,10 +485,19 @@ func percentileMS(sorted []int64, p float64) float64 {
 }
 
 func uniqueSorted(xs []string) []string {
-	if len(xs) < 2 {
-		return xs
+	if len(xs) < 2 || strictlySorted(xs) {
+		return xs // already what it would be: no copy
 	}
 	out := slices.Clone(xs)
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+func strictlySorted(xs []string) bool {
+	for i := 1; i < len(xs); i++ {
+		if xs[i-1] >= xs[i] {
+			return false
+		}
+	}
+	return true
 }

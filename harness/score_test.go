@@ -313,3 +313,22 @@ var _ = Describe("Score's latency percentiles", func() {
 		Expect(checked).To(Equal(3 * 7)) // all, three suites, tag:zh, tag:en and tag:ids, per version
 	})
 })
+
+var _ = Describe("Score's tag groups", func() {
+	It("count a case once in each of its tags, whatever their order and repeats", func() {
+		tagLists := [][]string{{"b", "a"}, {"a", "b"}, {"a", "b", "a"}, {"b"}, nil}
+		var results []harness.Result
+		for i, tags := range tagLists {
+			results = append(results, harness.Result{Format: 1, Version: "v1@a", Case: string(rune('a' + i)),
+				Suite: harness.SuiteNormal, Tags: tags, Decision: decide(router.Refuse, "", 0.5),
+				Expect: harness.Expect{Action: router.Refuse}, LatencyUS: int64(1000 * (i + 1))})
+		}
+		groups := harness.Score(results).Versions[0].Groups
+		Expect(groups["tag:a"].N).To(Equal(3))
+		Expect(groups["tag:b"].N).To(Equal(4))
+		Expect(groups[harness.GroupAll].N).To(Equal(5))
+		// The latencies of tag:a are those of its three cases: 1, 2 and 3 ms.
+		Expect(groups["tag:a"].Metrics[harness.LatencyP99].Value).To(Equal(3.0))
+		Expect(groups["tag:a"].Metrics[harness.LatencyP50].Value).To(Equal(2.0))
+	})
+})

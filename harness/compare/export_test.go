@@ -11,3 +11,6 @@ func SpillAbove(n int) (restore func()) {
 
 // TruncateForTest is how a flip cuts a case's input.
 func TruncateForTest(s string, limit int) string { return truncate(s, limit) }
+
+// CompactHashForTest is how a SeriesCollector keeps a case hash.
+func CompactHashForTest(h string) string { return compactHash(h) }

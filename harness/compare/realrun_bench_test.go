@@ -13,7 +13,10 @@ import (
 // BenchmarkSeriesRealRun is the paired comparison's share of a run's
 // scoring pass on a real run's results.jsonl (read into memory first):
 // collect adds every result to a SeriesCollector, as `run` does while
-// routing; series pairs the versions from what was collected.
+// routing; series pairs the versions from what was collected; scored is
+// what `run` does on the goroutine that writes results.jsonl: a
+// harness.Scorer adds each result and the collector takes its indicators
+// (AddScored).
 //
 //	ROUTEBENCH_RESULTS=/tmp/cases/out/results.jsonl go test ./harness/compare/ -run '^$' -bench SeriesRealRun -benchmem
 func BenchmarkSeriesRealRun(b *testing.B) {
@@ -37,6 +40,18 @@ func BenchmarkSeriesRealRun(b *testing.B) {
 		cpu0 := cputime.Process().Seconds()
 		for b.Loop() {
 			collect()
+		}
+		b.ReportMetric((cputime.Process().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
+	})
+	b.Run("scored", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0 := cputime.Process().Seconds()
+		for b.Loop() {
+			s, c := harness.NewScorer(), compare.NewSeriesCollector(nil)
+			for i := range results {
+				s.Add(&results[i])
+				c.AddScored(i, &results[i], s.DecisionIndicators())
+			}
 		}
 		b.ReportMetric((cputime.Process().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
 	})

@@ -2,11 +2,9 @@ package compare
 
 import (
 	"bytes"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/routebench/routebench/harness"
@@ -178,19 +176,38 @@ func (c *SeriesCollector) records(a, b string) (ra, rb []record, err error) {
 }
 
 // compactHash is a case hash as its 32 bytes rather than 64 hex digits;
-// only equality is asked of it. Anything else is kept as it is.
+// only equality is asked of it. Anything else (another length, a digit
+// outside 0-9a-f, upper case included since decoding would lose it) is
+// kept as it is.
 func compactHash(h string) string {
 	var b [32]byte
-	var digits [64]byte
-	if len(h) != len(digits) || strings.ToLower(h) != h {
+	if len(h) != 2*len(b) {
 		return h
 	}
-	copy(digits[:], h)
-	if _, err := hex.Decode(b[:], digits[:]); err != nil {
-		return h
+	for i := range b {
+		hi, lo := lowerHex[h[2*i]], lowerHex[h[2*i+1]]
+		if hi|lo > 0xf {
+			return h
+		}
+		b[i] = hi<<4 | lo
 	}
 	return string(b[:])
 }
+
+// lowerHex is each byte's value as a lower-case hex digit, 0xff for a
+// byte that is not one.
+var lowerHex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = c - '0'
+	}
+	for c := byte('a'); c <= 'f'; c++ {
+		t[c] = c - 'a' + 10
+	}
+	return t
+}()
 
 // Series pairs the collected results; rs is the stream they came from,
 // which is not read again: the flipped cases' texts were kept as they
