@@ -340,8 +340,9 @@ func hasMismatch(ms []ParamMismatch, kind string) bool {
 	return false
 }
 
-// judgeConsidered reports whether skill is among judgeCandidates(*d),
-// without gathering them.
+// judgeConsidered reports whether skill is among the skills the judge
+// chose among: the skills it scored (its last scoring step), else the
+// recall top k and the rules' matches.
 func judgeConsidered(d *router.Decision, skill string) bool {
 	for i := len(d.Trace) - 1; i >= 0; i-- {
 		if st := &d.Trace[i]; st.Stage == StageJudge && len(st.Scores) > 0 {

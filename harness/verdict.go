@@ -334,29 +334,6 @@ func judgeChoice(d router.Decision) (string, bool) {
 	return "", false
 }
 
-// judgeCandidates are the skills the judge chose among: the skills it
-// scored, else the recall top-k and the rules' matches.
-func judgeCandidates(d router.Decision) []string {
-	var out []string
-	for i := len(d.Trace) - 1; i >= 0; i-- {
-		if st := d.Trace[i]; st.Stage == StageJudge && len(st.Scores) > 0 {
-			for _, c := range st.Scores {
-				out = append(out, c.Skill)
-			}
-			return out
-		}
-	}
-	for _, st := range d.Trace {
-		switch st.Stage {
-		case StageRecall:
-			out = append(out, st.Top...)
-		case StageRules:
-			out = append(out, st.Matched...)
-		}
-	}
-	return out
-}
-
 func stepHas(st router.TraceStep, category string) bool {
 	for _, e := range st.Errors {
 		if e.Category == category {
