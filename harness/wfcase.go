@@ -124,7 +124,7 @@ func (y *ynode) workflowCase(parts map[string]*yaml.Node, field string, skills s
 		if _, err := w.confirmer(n, field+".confirm"); err != nil {
 			y.merge(err)
 		}
-		w.Confirm = n
+		w.Confirm = ownNode(n)
 	}
 	if n := parts["resume"]; n != nil {
 		w.Resume = y.resumeScript(n, field+".resume", skills)
@@ -163,7 +163,7 @@ func (y *ynode) resumeScript(n *yaml.Node, field string, skills skillIndex) *Res
 			if _, err := workflow.DecodeConfirm(y.file, field+".confirm", v); err != nil {
 				y.merge(err)
 			}
-			r.Confirm = v
+			r.Confirm = ownNode(v)
 		}
 	})
 	return r

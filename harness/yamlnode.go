@@ -281,3 +281,36 @@ func (idx skillIndex) defines(skill, param string) bool {
 	}
 	return false
 }
+
+// ownNode is a copy of n and all it reaches (children and alias targets,
+// shared nodes copied once) with strings of its own, for a node a loaded
+// case keeps (a workflow's confirm script). The parser's nodes are cut
+// from blocks shared by a whole batch of items and their values from the
+// batch's text, so keeping one of them would keep every node and byte of
+// the batch: 4x a workflow suite's held memory.
+func ownNode(n *yaml.Node) *yaml.Node {
+	copied := map[*yaml.Node]*yaml.Node{}
+	var own func(n *yaml.Node) *yaml.Node
+	own = func(n *yaml.Node) *yaml.Node {
+		if n == nil {
+			return nil
+		}
+		if c, ok := copied[n]; ok {
+			return c
+		}
+		c := new(yaml.Node)
+		copied[n] = c // before the children: an alias may lead back here
+		*c = *n
+		c.Tag, c.Value, c.Anchor = strings.Clone(n.Tag), strings.Clone(n.Value), strings.Clone(n.Anchor)
+		c.HeadComment, c.LineComment, c.FootComment = strings.Clone(n.HeadComment), strings.Clone(n.LineComment), strings.Clone(n.FootComment)
+		c.Alias = own(n.Alias)
+		if n.Content != nil {
+			c.Content = make([]*yaml.Node, len(n.Content))
+			for i, k := range n.Content {
+				c.Content[i] = own(k)
+			}
+		}
+		return c
+	}
+	return own(n)
+}
