@@ -176,6 +176,14 @@ func compileContract(file string, data []byte, ps *problems) *jsonschema.Schema 
 			line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			line = 1 + bytes.Count(bytes.TrimRight(data, " \t\r\n"), []byte("\n")) // where the text stops
+		default:
+			// The schema library's own errors (text after the top-level
+			// value, say) carry no offset; encoding/json finds the same
+			// fault and says where.
+			var v any
+			if errors.As(json.Unmarshal(data, &v), &se) {
+				line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+			}
 		}
 		ps.add(Pos{File: file, Line: line}, "", "is not valid JSON: %v; fix the syntax", err)
 		return nil

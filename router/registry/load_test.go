@@ -208,6 +208,8 @@ var _ = Describe("Load", func() {
 			"v1/version.yaml:", "is empty"),
 		Entry("contract that is not JSON", "contract.schema.json", "{\n  \"type\": \"object\",\n  \"required\": [\"skill\"\n}\n",
 			"v1/contract.schema.json:4:", "is not valid JSON"),
+		Entry("contract with text after its object", "contract.schema.json", "{\n  \"type\": \"object\"\n}\n\n}\n",
+			"v1/contract.schema.json:5:", "is not valid JSON"),
 		Entry("empty contract", "contract.schema.json", " \n\t\n",
 			"v1/contract.schema.json:1:", "is empty; write the JSON Schema"),
 		Entry("contract cut off", "contract.schema.json", "{\n  \"type\": \"object\",\n  \"required\": [\"skill\"\n\n",
