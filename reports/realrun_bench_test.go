@@ -1,12 +1,12 @@
 package reports_test
 
 import (
-	"os"
 	"testing"
 	"time"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/internal/cputime"
+	"github.com/routebench/routebench/internal/realrun"
 	"github.com/routebench/routebench/reports"
 )
 
@@ -16,14 +16,7 @@ import (
 //
 //	ROUTEBENCH_RESULTS=/tmp/cases/out/results.jsonl go test ./reports/ -run '^$' -bench WritersRealRun
 func BenchmarkWritersRealRun(b *testing.B) {
-	path := os.Getenv("ROUTEBENCH_RESULTS")
-	if path == "" {
-		b.Skip("set ROUTEBENCH_RESULTS to a results.jsonl")
-	}
-	results, err := harness.ReadResults(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	results := realrun.Results(b)
 	in := reports.Input{Meta: reports.MetaFromResults(results), Results: results, Summary: harness.Score(results)}
 	in.Meta.GeneratedAt = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	writers := []struct {
@@ -55,14 +48,7 @@ func BenchmarkWritersRealRun(b *testing.B) {
 //
 //	ROUTEBENCH_RESULTS=/tmp/cases/out/results.jsonl go test ./reports/ -run '^$' -bench CollectorRealRun -benchmem
 func BenchmarkCollectorRealRun(b *testing.B) {
-	path := os.Getenv("ROUTEBENCH_RESULTS")
-	if path == "" {
-		b.Skip("set ROUTEBENCH_RESULTS to a results.jsonl")
-	}
-	results, err := harness.ReadResults(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	results := realrun.Results(b)
 	b.ReportAllocs()
 	cpu0 := cputime.Process().Seconds()
 	for b.Loop() {

@@ -1,13 +1,13 @@
 package compare_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/routebench/routebench/harness"
 	"github.com/routebench/routebench/harness/compare"
 	"github.com/routebench/routebench/harness/stats"
 	"github.com/routebench/routebench/internal/cputime"
+	"github.com/routebench/routebench/internal/realrun"
 )
 
 // BenchmarkSeriesRealRun is the paired comparison's share of a run's
@@ -20,14 +20,7 @@ import (
 //
 //	ROUTEBENCH_RESULTS=/tmp/cases/out/results.jsonl go test ./harness/compare/ -run '^$' -bench SeriesRealRun -benchmem
 func BenchmarkSeriesRealRun(b *testing.B) {
-	path := os.Getenv("ROUTEBENCH_RESULTS")
-	if path == "" {
-		b.Skip("set ROUTEBENCH_RESULTS to a results.jsonl")
-	}
-	results, err := harness.ReadResults(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	results := realrun.Results(b)
 	collect := func() *compare.SeriesCollector {
 		c := compare.NewSeriesCollector(nil)
 		for i := range results {
