@@ -4,10 +4,11 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/routebench/routebench/internal/jsonstr"
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/routebench/routebench/internal/jsonstr"
 )
 
 // The case data of a large run is 13 MB of JSON (10,000 cases × 3
@@ -32,34 +33,6 @@ type caseDataWriter struct {
 	out io.Writer
 	// holes says string indexes are written as holes (see id).
 	holes bool
-}
-
-// encodeCaseData writes d as JSON.
-func encodeCaseData(d *caseData) ([][]byte, error) {
-	w := &caseDataWriter{b: make([]byte, 0, chunkSize+chunkSize/4)}
-	w.b = append(w.b, `{"v":`...)
-	w.ids(d.Versions)
-	w.b = append(w.b, `,"s":`...)
-	w.strings(d.Strings)
-	w.b = append(w.b, `,"c":`...)
-	if d.Cases == nil {
-		w.b = append(w.b, "null"...)
-	} else {
-		w.b = append(w.b, '[')
-		for i := range d.Cases {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.caseJSON(&d.Cases[i])
-			w.flush()
-		}
-		w.b = append(w.b, ']')
-	}
-	w.b = append(w.b, '}')
-	if w.err != nil {
-		return nil, w.err
-	}
-	return append(w.chunks, w.b), nil
 }
 
 // strings writes the string table: null when nil.
@@ -165,148 +138,7 @@ func (f *fields) id(name string, x strID) {
 	}
 }
 
-func (f *fields) idList(name string, xs []strID) {
-	if len(xs) > 0 {
-		f.key(name)
-		f.w.ids(xs)
-	}
-}
-
 func (f *fields) end() { f.w.b = append(f.w.b, '}') }
-
-func (w *caseDataWriter) caseJSON(c *caseJSON) {
-	f := w.object()
-	w.b = jsonstr.Append(f.key("id"), c.ID)
-	w.caseHead(&f, c)
-	f.key("r")
-	if c.Results == nil {
-		w.b = append(w.b, "null"...)
-	} else {
-		w.b = append(w.b, '[')
-		for i, r := range c.Results {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.result(r)
-		}
-		w.b = append(w.b, ']')
-	}
-	w.caseTail(&f, c)
-	f.int("df", int64(c.Differs))
-	f.end()
-}
-
-// caseHead writes a case's members between its id and its results.
-func (w *caseDataWriter) caseHead(f *fields, c *caseJSON) {
-	f.id("su", c.Suite)
-	f.str("in", c.Input)
-	f.idList("t", c.Tags)
-	f.key("x")
-	w.expect(&c.Expect)
-}
-
-// caseTail writes a case's turns, which follow its results.
-func (w *caseDataWriter) caseTail(f *fields, c *caseJSON) {
-	if len(c.Turns) > 0 {
-		f.key("tu")
-		w.b = append(w.b, '[')
-		for i := range c.Turns {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			tf := w.object()
-			tf.str("in", c.Turns[i].Input)
-			tf.key("x")
-			w.expect(&c.Turns[i].Expect)
-			tf.end()
-		}
-		w.b = append(w.b, ']')
-	}
-}
-
-func (w *caseDataWriter) expect(x *expectJSON) {
-	f := w.object()
-	f.id("a", x.Action)
-	f.id("k", x.Skill)
-	f.id("g", x.Gate)
-	if len(x.Params) > 0 {
-		f.key("p")
-		w.value(x.Params)
-	}
-	f.idList("cd", x.Candidates)
-	f.idList("n", x.Never)
-	f.end()
-}
-
-func (w *caseDataWriter) result(r *resultJSON) {
-	if r == nil {
-		w.b = append(w.b, "null"...)
-		return
-	}
-	f := w.object()
-	w.resultHead(&f, r)
-	f.str("in", r.Input)
-	w.resultTail(&f, r)
-	f.end()
-}
-
-// resultHead writes a result's members before its input.
-func (w *caseDataWriter) resultHead(f *fields, r *resultJSON) {
-	f.int("p", int64(r.Pass))
-	f.id("f", r.Failure)
-	f.id("a", r.Action)
-	f.id("k", r.Skill)
-	if r.Confidence != 0 {
-		f.key("c")
-		w.float(r.Confidence)
-	}
-	f.id("st", r.Stage)
-	f.id("g", r.Gate)
-	f.id("pa", r.Params)
-	if len(r.Candidates) > 0 {
-		f.key("cd")
-		w.b = append(w.b, '[')
-		for i, c := range r.Candidates {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.b = append(w.b, '[')
-			w.value(c[0])
-			w.b = append(w.b, ',')
-			w.value(c[1])
-			w.b = append(w.b, ']')
-		}
-		w.b = append(w.b, ']')
-	}
-	if len(r.Errors) > 0 {
-		f.key("e")
-		w.value(r.Errors)
-	}
-	f.str("m", r.Message)
-	if len(r.Trace) > 0 {
-		f.key("tr")
-		w.value(r.Trace)
-	}
-	f.str("raw", r.Raw)
-	f.int("l", r.LatencyUS)
-}
-
-// resultTail writes a result's members after its input.
-func (w *caseDataWriter) resultTail(f *fields, r *resultJSON) {
-	if len(r.Turns) > 0 {
-		f.key("tu")
-		w.b = append(w.b, '[')
-		for i, t := range r.Turns {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.result(t)
-		}
-		w.b = append(w.b, ']')
-	}
-	f.int("ft", int64(r.FailedTurn))
-	f.int("sv", int64(r.Severity))
-}
 
 // value writes the dynamic parts of the case data: trace steps, candidate
 // pairs, error lists and, through json.Marshal, anything else.

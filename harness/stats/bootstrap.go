@@ -206,19 +206,9 @@ var mirrorGroups = func() [4][2]int {
 	}
 }()
 
-// percentile interpolates linearly between the order statistics around
-// q*(len-1) of sorted xs (Hyndman and Fan's type 7, numpy's default).
-func percentile(sorted []float64, q float64) float64 {
-	h := q * float64(len(sorted)-1)
-	lo := math.Floor(h)
-	i := int(lo)
-	if i+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (h-lo)*(sorted[i+1]-sorted[i])
-}
-
-// percentiles is percentile of xs sorted at q1 and q2, found by
+// percentiles is the q1 and q2 percentiles of xs, interpolated linearly
+// between the order statistics around q*(len-1) (Hyndman and Fan's type 7,
+// numpy's default; the sorted reference is in export_test.go), found by
 // selecting the few order statistics they read rather than sorting the
 // resamples' deltas (a sort was a tenth of an interval's cost): the same
 // order statistics, so the same values. xs is reordered.
