@@ -121,6 +121,31 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 		Expect(harness.Score(results).Versions[0].Groups["all"].Metrics[harness.ParamErrorRate].Value).To(Equal(0.5))
 	})
 
+	It("masks a case's own sensitive tools under a version with no sensitive param", func() {
+		plain, err := registry.ParseSkills("skills.yaml", []byte(`skills:
+  - name: wave
+    description: wave at the user
+    side_effect: read
+    params_schema: {type: object, properties: {hand: {type: string}}}
+`))
+		Expect(err).NotTo(HaveOccurred())
+		reg, err := registry.New(plain)
+		Expect(err).NotTo(HaveOccurred())
+		v := &registry.Version{Name: "v8", Fingerprint: "feedfacefeedface", Registry: reg}
+		own := lockerCase("own-tools", "open L-9 code 7731-zeta", "7731-zeta")
+		own.Tools = lockerVersion().Registry
+		dir := GinkgoT().TempDir()
+		_, err = harness.Run(context.Background(), harness.RunConfig{Versions: []*registry.Version{v}, Cases: []harness.Case{own},
+			NewRouter: func(*registry.Version) (harness.Router, error) { return &secretRouter{}, nil }, OutDir: dir, Concurrency: 1})
+		Expect(err).NotTo(HaveOccurred())
+		results, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(results).To(HaveLen(1))
+		Expect(results[0].Decision.Params).To(Equal(map[string]any{"locker": "L-9", "code": "***"}))
+		Expect(results[0].Masked).To(Equal(map[string]string{"code": "ok"}))
+		Expect(results[0].Pass).To(BeTrue())
+	})
+
 	It("reads results written before request ids existed", func() {
 		line := `{"format":1,"version":"v9@0badc0de","case":"old-1","case_hash":"x","suite":"normal","tags":[],"input":"hi","caller":{},"expect":{"action":"refuse"},"decision":{"action":"refuse"},"pass":true,"failure":"","latency_us":1,"seq":0}` + "\n"
 		results, err := harness.DecodeResults(strings.NewReader(line), "old.jsonl")

@@ -754,7 +754,7 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		reg = c.Tools
 	}
 	if c.IsConversation() {
-		return evaluateConversation(ctx, rt, v, reg, c, seq, req.Now)
+		return evaluateConversation(ctx, rt, v, reg, vw.masksNothing(reg), c, seq, req.Now)
 	}
 	start := time.Now()
 	d, err := rt.Route(ctx, req)
@@ -798,7 +798,7 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		ConversationID: req.ConversationID,
 	}
 	// Scored above on the real values; from here on only masked ones.
-	MaskResult(reg, &res)
+	maskResult(reg, vw.masksNothing(reg), &res)
 	return res, verdict, nil
 }
 
