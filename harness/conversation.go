@@ -198,7 +198,7 @@ func CheckTurn(c *Case, i int, d router.Decision, prev *router.Decision, reg *re
 	if confirmedBefore(d, prev) {
 		policyView.Action, policyView.Gate = router.Confirm, prev.Gate
 	}
-	return checkWithPolicy(&tc, d, PolicyViolation(c.Caller, policyView, reg))
+	return checkWithPolicy(&tc, d, PolicyViolation(c.Caller, policyView, reg), true)
 }
 
 // confirmedBefore reports whether d executes exactly what prev asked the

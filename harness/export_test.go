@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
 
@@ -195,3 +196,9 @@ func ParamsShared(a, b map[string]ParamMatcher) bool {
 
 // OwnNode is ownNode, for the spec of what a held case keeps.
 var OwnNode = ownNode
+
+// CheckQuietly is Check as a run judges (RunCase): the verdict without its
+// problems in words.
+func CheckQuietly(c *Case, d router.Decision, reg *registry.Registry) Verdict {
+	return check(c, d, reg, false)
+}

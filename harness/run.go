@@ -731,13 +731,19 @@ func asWritten(res *Result, line *encodedLine) (*Result, error) {
 // judged on both (CheckWorkflow). vw may be nil for a version without
 // workflows. seq is the case's position in the loaded case list.
 func RunCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int) (Result, error) {
-	res, _, err := EvaluateCase(ctx, rt, v, vw, c, seq)
+	res, _, err := evaluateCase(ctx, rt, v, vw, c, seq, false)
 	return res, err
 }
 
 // EvaluateCase is RunCase that also returns the verdict, whose problems
 // say in words what differed (for specs).
 func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int) (Result, Verdict, error) {
+	return evaluateCase(ctx, rt, v, vw, c, seq, true)
+}
+
+// evaluateCase is EvaluateCase; words says whether a single case's
+// verdict has its problems in words (check), which RunCase drops.
+func evaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int, words bool) (Result, Verdict, error) {
 	req := router.Request{Text: c.Input, Caller: c.Caller, Tools: c.Tools, ID: c.ID, ConversationID: c.ID}
 	if c.Now != "" {
 		now, err := time.Parse(time.RFC3339, c.Now)
@@ -770,7 +776,7 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		}
 		verdict = CheckWorkflow(c, d, reg, first, resume)
 	} else {
-		verdict = Check(c, d, reg)
+		verdict = check(c, d, reg, words)
 	}
 	latency := d.LatencyUS
 	if latency <= 0 {

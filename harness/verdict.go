@@ -70,28 +70,42 @@ type Verdict struct {
 // decision was made over (the case's tools, or the version's registry); it
 // is needed to see policy violations.
 func Check(c *Case, d router.Decision, reg *registry.Registry) Verdict {
-	return checkWithPolicy(c, d, PolicyViolation(c.Caller, d, reg))
+	return check(c, d, reg, true)
 }
 
-// checkWithPolicy is Check with the policy verdict already made ("" when
+// check is Check; words says whether the verdict's Problems are written.
+// A run keeps only Pass and Failure, and writing a miss in words cost
+// more than judging it.
+func check(c *Case, d router.Decision, reg *registry.Registry, words bool) Verdict {
+	return checkWithPolicy(c, d, PolicyViolation(c.Caller, d, reg), words)
+}
+
+// checkWithPolicy is check with the policy verdict already made ("" when
 // the decision is clean).
-func checkWithPolicy(c *Case, d router.Decision, violation string) Verdict {
+func checkWithPolicy(c *Case, d router.Decision, violation string, words bool) Verdict {
 	e := c.Expect
 	var problems []string
-	if violation != "" {
+	failed := violation != ""
+	if failed && words {
 		problems = append(problems, "policy violation: "+violation)
 	}
 	if !DecisionCorrect(e, d) {
-		problems = append(problems, describeDecisionMiss(e, d))
+		failed = true
+		if words {
+			problems = append(problems, describeDecisionMiss(e, d))
+		}
 	}
 	mismatches := []ParamMismatch(nil)
 	if e.Action.Acts() && d.Action.Acts() && d.Skill == e.Skill {
 		mismatches = MatchParams(e.Params, d.Params)
+		failed = failed || len(mismatches) > 0
 		for _, mm := range mismatches {
-			problems = append(problems, "param "+mm.String())
+			if words {
+				problems = append(problems, "param "+mm.String())
+			}
 		}
 	}
-	if len(problems) == 0 {
+	if !failed {
 		return Verdict{Pass: true}
 	}
 	return Verdict{Failure: classify(e, d, violation != "", len(mismatches) > 0), Problems: problems}

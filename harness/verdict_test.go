@@ -24,6 +24,7 @@ var _ = Describe("Check", func() {
 		v := harness.Check(caseOf(execOrders), d, reg)
 		Expect(v.Pass).To(BeTrue(), "%v", v.Problems)
 		Expect(v.Failure).To(BeEmpty())
+		Expect(harness.CheckQuietly(caseOf(execOrders), d, reg)).To(Equal(v), "a run's verdict is the same")
 	})
 
 	DescribeTable("gives exactly one primary category, by precedence",
@@ -36,6 +37,8 @@ var _ = Describe("Check", func() {
 			Expect(v.Pass).To(BeFalse())
 			Expect(v.Failure).To(Equal(want), "%v", v.Problems)
 			Expect(harness.FailureCategories).To(ContainElement(v.Failure))
+			Expect(v.Problems).NotTo(BeEmpty())
+			Expect(harness.CheckQuietly(c, d, reg)).To(Equal(harness.Verdict{Failure: want}), "a run's verdict: the same, without the words")
 		},
 		Entry("policy_violation: acting outside the caller's scopes",
 			harness.Expect{Action: router.Refuse}, &router.Caller{Scopes: []string{"orders:read"}},
