@@ -26,8 +26,9 @@ type numberSpan struct {
 // numberRe finds written numbers: digits with an optional decimal part and
 // thousands separators, optionally after a currency sign; or a run of
 // Chinese numerals. Glued-on letters are checked afterwards, so "p99",
-// "node-7" and "3000ms" are identifiers, not quantities.
-var numberRe = memoCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
+// "node-7" and "3000ms" are identifiers, not quantities. It is the
+// definition; numberMatches finds its matches by hand.
+var numberRe = regexp.MustCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
 
 // numeralRunes are the runes one of which every numberRe match holds.
 const numeralRunes = "0123456789零一二两三四五六七八九十百千"
@@ -78,7 +79,7 @@ func writtenNumbers(text string) []writtenNumber {
 	// Every match holds an ASCII digit or a Chinese numeral.
 	var matches [][]int
 	if strings.ContainsAny(text, numeralRunes) {
-		matches = numberRe.allSubmatchIndex(text)
+		matches = numberMatches(text)
 	}
 	for _, m := range matches {
 		from, to := m[0], m[1]
