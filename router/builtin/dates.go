@@ -32,6 +32,9 @@ type dateRule struct {
 	digit bool
 	need  []string
 	shape func(lower string) bool
+	// phrases are re's when it is an alternation of fixed phrases
+	// (fixedPhrasesOf), searched without the regexp engine; nil otherwise.
+	phrases []fixedPhrase
 	// needs has a bit per word of need, in dateWords.
 	needs uint64
 }
@@ -98,7 +101,13 @@ func appendDates(dst []dateSpan, lower string, now time.Time) []dateSpan {
 		if may&(1<<i) == 0 {
 			continue
 		}
-		for _, m := range r.re.allSubmatchIndex(lower) {
+		var matches [][]int
+		if r.phrases != nil {
+			matches = fixedPhraseMatches(r.phrases, lower)
+		} else {
+			matches = r.re.allSubmatchIndex(lower)
+		}
+		for _, m := range matches {
 			if !digitBoundary(lower, m[0], m[1]) {
 				continue
 			}
@@ -166,6 +175,12 @@ func appendDates(dst []dateSpan, lower string, now time.Time) []dateSpan {
 		i++
 	}
 	return out
+}
+
+func init() {
+	for i := range dateRules {
+		dateRules[i].phrases = fixedPhrasesOf(dateRules[i].re.String())
+	}
 }
 
 // writtenYear finds a year written inside a date.
