@@ -312,7 +312,7 @@ func (rt *routing) act(ctx context.Context, s *registry.Skill, v verdict, conf f
 	if action != Refuse {
 		rt.cover = s
 	}
-	rt.trace(TraceStep{Stage: "bands", Choice: s.Name, Confidence: rt.floatp(conf), Note: bandsNote(s.SideEffect, execute, clarify, action)})
+	rt.trace(TraceStep{Stage: "bands", Choice: s.Name, Confidence: rt.floatp(conf), Note: rt.r.bandsNote(s.SideEffect, execute, clarify, action)})
 	switch action {
 	case Clarify:
 		rt.d.Skill = s.Name
@@ -345,6 +345,25 @@ func unsureMessage(s *registry.Skill, conf, clarify float64, cands []*registry.S
 	b = append(b, "), so nothing was run. "...)
 	b = appendCapabilities(b, cands)
 	return string(b)
+}
+
+// bandKey names a bands note: execute and clarify are the router's
+// version's bands for the side effect.
+type bandKey struct {
+	se     registry.SideEffect
+	action Action
+}
+
+// bandsNote is bandsNote(se, execute, clarify, action) for the bands of
+// r's version (Bands.For(se)), remembered.
+func (r *Router) bandsNote(se registry.SideEffect, execute, clarify float64, action Action) string {
+	k := bandKey{se, action}
+	if note, ok := r.bandNotes.Load(k); ok {
+		return note.(string)
+	}
+	note := bandsNote(se, execute, clarify, action)
+	r.bandNotes.Store(k, note)
+	return note
 }
 
 // bandsNote is fmt.Sprintf("%s skill: execute at >= %g, clarify at >= %g

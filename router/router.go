@@ -36,6 +36,10 @@ type Router struct {
 
 	// scratch pools recall's per-request buffers (*routeScratch).
 	scratch sync.Pool
+	// bandNotes holds the bands stage's note per side effect and action
+	// (bandKey -> string): the bands are the version's, so each note is
+	// written once, not on every acting decision.
+	bandNotes sync.Map
 }
 
 // skillSet is everything precomputed for one registry: its models, its

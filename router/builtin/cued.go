@@ -66,6 +66,14 @@ func wordsOf(lower string) []wordAt {
 // only look at each word once.
 func nextWord(lower string, i int) (from, to int) {
 	for i < len(lower) {
+		// ASCII, most of most requests, without a call per byte.
+		if c := lower[i]; c < utf8.RuneSelf {
+			if wordByte(c) {
+				break
+			}
+			i++
+			continue
+		}
 		ok, size := wordRuneAt(lower, i)
 		if ok {
 			break
@@ -74,6 +82,13 @@ func nextWord(lower string, i int) (from, to int) {
 	}
 	from = i
 	for i < len(lower) {
+		if c := lower[i]; c < utf8.RuneSelf {
+			if !wordByte(c) {
+				break
+			}
+			i++
+			continue
+		}
 		ok, size := wordRuneAt(lower, i)
 		if !ok {
 			break

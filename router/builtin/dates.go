@@ -32,6 +32,9 @@ type dateRule struct {
 	digit bool
 	need  []string
 	shape func(lower string) bool
+	// phrases are re's when it is an alternation of fixed phrases
+	// (fixedPhrasesOf), searched without the regexp engine; nil otherwise.
+	phrases []fixedPhrase
 	// needs has a bit per word of need, in dateWords.
 	needs uint64
 }
@@ -45,17 +48,17 @@ var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 // on Monday; "this week"/"this month" run to today; "last N days" ends
 // today and spans N days.
 var dateRules = []dateRule{
-	{re: memoCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, shape: numericDateShape},
+	{re: memoCompile(`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})`), abs: true, parse: parseYMD, digit: true, shape: yearFirstShape},
 	{re: memoCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?`), abs: true, parse: parseChineseMonthDay, digit: true, need: []string{"月"}, shape: digitThen("月")},
 	{re: memoCompile(`\b(` + monthAlt + `)(?:\.\s*|\s+)(\d{1,2})(?:st|nd|rd|th)?\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseMonthNameDay, digit: true, need: monthStems},
 	{re: memoCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthAlt + `)\b(?:(?:,\s*|\s+)(\d{4})\b)?`), abs: true, parse: parseDayMonthName, digit: true, need: monthStems},
 	{re: memoCompile(`\b(\d{4}),?\s+(` + monthAlt + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), abs: true, parse: parseYearMonthNameDay, digit: true, need: monthStems},
 	// Month-first numeric dates, as US forms write them ("01-31-1980");
 	// day-first when the first part cannot be a month.
-	{re: memoCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, shape: numericDateShape},
+	{re: memoCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\b`), abs: true, parse: parseMDY, digit: true, shape: yearLastShape},
 	// A range of days written without their month ("1号到15号", "the 1st
 	// to the 15th"), as a user answers "which dates?".
-	{re: memoCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}, shape: digitThen("日", "号")},
+	{re: memoCompile(`(\d{1,2})\s*[日号]\s*(?:到|至|~|～|-|—)\s*(\d{1,2})\s*[日号]`), abs: true, parse: dayRange, digit: true, need: []string{"日", "号"}, shape: both(digitThen("日", "号"), containsOne(continuedDayWords))},
 	{re: memoCompile(`\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s*(?:to|until|till|through|-)\s*(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`), abs: true, parse: dayRange, digit: true, shape: ordinalShape},
 	{re: memoCompile(`今天|今日|\btoday\b`), parse: days(0, 0), need: []string{"今天", "今日", "today"}},
 	{re: memoCompile(`昨天|昨日|\byesterday\b`), parse: days(1, 1), need: []string{"昨天", "昨日", "yesterday"}},
@@ -63,7 +66,7 @@ var dateRules = []dateRule{
 	{re: memoCompile(`上周|上个?星期|上个?礼拜|\blast week\b|\bprevious week\b`), parse: lastWeek, need: []string{"上周", "上星期", "上个星期", "上礼拜", "上个礼拜", "last week", "previous week"}},
 	{re: memoCompile(`本周|这周|这个?星期|本星期|\bthis week\b`), parse: thisWeek, need: []string{"本周", "这周", "这星期", "这个星期", "本星期", "this week"}},
 	{re: memoCompile(`(?:最近|近|过去)\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(?:天|日)`), parse: lastNDays, need: []string{"近", "过去"}},
-	{re: memoCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0), need: []string{"近", "过去"}},
+	{re: memoCompile(`(?:最近|近|过去)\s*(?:一|1)\s*(?:周|星期)`), parse: days(6, 0), need: []string{"近", "过去"}, shape: containsOne([]string{"周", "星期"})},
 	{re: memoCompile(`\b(?:last|past|previous)\s+([0-9]+|[a-z]+)\s+days?\b`), parse: lastNDays, need: []string{"last", "past", "previous"}, shape: contains("day")},
 	{re: memoCompile(`本月|这个月|\bthis month\b`), parse: thisMonth, need: []string{"本月", "这个月", "this month"}},
 	{re: memoCompile(`上个?月|\blast month\b|\bprevious month\b`), parse: lastMonth, need: []string{"上个月", "上月", "last month", "previous month"}},
@@ -98,7 +101,13 @@ func appendDates(dst []dateSpan, lower string, now time.Time) []dateSpan {
 		if may&(1<<i) == 0 {
 			continue
 		}
-		for _, m := range r.re.allSubmatchIndex(lower) {
+		var matches [][]int
+		if r.phrases != nil {
+			matches = fixedPhraseMatches(r.phrases, lower)
+		} else {
+			matches = r.re.allSubmatchIndex(lower)
+		}
+		for _, m := range matches {
 			if !digitBoundary(lower, m[0], m[1]) {
 				continue
 			}
@@ -168,6 +177,12 @@ func appendDates(dst []dateSpan, lower string, now time.Time) []dateSpan {
 	return out
 }
 
+func init() {
+	for i := range dateRules {
+		dateRules[i].phrases = fixedPhrasesOf(dateRules[i].re.String())
+	}
+}
+
 // writtenYear finds a year written inside a date.
 var writtenYear = regexp.MustCompile(`\d{4}`)
 
@@ -221,6 +236,32 @@ func numericDateShape(s string) bool {
 	for i := 0; i+3 < len(s); i++ {
 		if isDigitByte(s[i]) && isDateSep(s[i+1]) && isDigitByte(s[i+2]) &&
 			(isDateSep(s[i+3]) || i+4 < len(s) && isDigitByte(s[i+3]) && isDateSep(s[i+4])) {
+			return true
+		}
+	}
+	return false
+}
+
+// yearFirstShape is what every year-first numeric date holds: four
+// digits, a separator ("-", "/" or "."), a digit. numericDateShape, which
+// year-last dates hold too, lets "05/06/2031" through to a rule that
+// cannot match it.
+func yearFirstShape(s string) bool {
+	for i := 0; i+5 < len(s); i++ {
+		if isDigitByte(s[i]) && isDigitByte(s[i+1]) && isDigitByte(s[i+2]) && isDigitByte(s[i+3]) &&
+			isDateSep(s[i+4]) && isDigitByte(s[i+5]) {
+			return true
+		}
+	}
+	return false
+}
+
+// yearLastShape is what every year-last numeric date holds: a digit, a
+// separator, four digits.
+func yearLastShape(s string) bool {
+	for i := 0; i+5 < len(s); i++ {
+		if isDigitByte(s[i]) && isDateSep(s[i+1]) && isDigitByte(s[i+2]) && isDigitByte(s[i+3]) &&
+			isDigitByte(s[i+4]) && isDigitByte(s[i+5]) {
 			return true
 		}
 	}
@@ -285,6 +326,16 @@ func mayContinueDay(s string) bool {
 // continuedDayWords are the ways a range's second day is joined to its
 // first: continuedDay's alternatives.
 var continuedDayWords = []string{"到", "至", "~", "～", "-", "—"}
+
+// containsOne is the shape of text holding one of subs.
+func containsOne(subs []string) func(string) bool {
+	return func(s string) bool { return containsAny(s, subs) }
+}
+
+// both is the shape of text that has both shapes.
+func both(a, b func(string) bool) func(string) bool {
+	return func(s string) bool { return a(s) && b(s) }
+}
 
 func contains(sub string) func(string) bool {
 	return func(s string) bool { return strings.Contains(s, sub) }

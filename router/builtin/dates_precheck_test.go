@@ -26,6 +26,11 @@ var _ = Describe("date pre-checks", func() {
 		Expect(numericDateShape("v1.2")).To(BeFalse())
 		Expect(numericDateShape("PKG-20310502 and a/b")).To(BeFalse())
 		Expect(numericDateShape("9")).To(BeFalse())
+		Expect(yearFirstShape("due 2031-05-02")).To(BeTrue())
+		Expect(yearFirstShape("on 5/2/2031")).To(BeFalse())
+		Expect(yearLastShape("on 5/2/2031")).To(BeTrue())
+		Expect(yearLastShape("due 2031-05-02")).To(BeFalse())
+		Expect(yearLastShape("v1.2031")).To(BeTrue())
 		Expect(ordinalShape("the 1st to the 5th")).To(BeTrue())
 		Expect(ordinalShape("the first and the fifth")).To(BeFalse())
 		Expect(digitThen("日", "号")("3 \t号到9号")).To(BeTrue())
@@ -43,7 +48,8 @@ var _ = Describe("date pre-checks", func() {
 
 	It("fit in the bits of the mask that remembers them", func() {
 		Expect(len(dateRules)).To(BeNumerically("<=", 32))
-		Expect(mayMatchRules("2031-05-02 today")).To(Equal(uint32(1<<0|1<<5|1<<8)), "year-first and year-last numeric dates, today")
+		Expect(mayMatchRules("2031-05-02 today")).To(Equal(uint32(1<<0|1<<8)), "a year-first numeric date, today")
+		Expect(mayMatchRules("05/02/2031 today")).To(Equal(uint32(1<<5|1<<8)), "a year-last numeric date, today")
 	})
 
 	// A pre-check may only skip text its rule's regexp does not match:

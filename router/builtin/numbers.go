@@ -26,8 +26,9 @@ type numberSpan struct {
 // numberRe finds written numbers: digits with an optional decimal part and
 // thousands separators, optionally after a currency sign; or a run of
 // Chinese numerals. Glued-on letters are checked afterwards, so "p99",
-// "node-7" and "3000ms" are identifiers, not quantities.
-var numberRe = memoCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
+// "node-7" and "3000ms" are identifiers, not quantities. It is the
+// definition; numberMatches finds its matches by hand.
+var numberRe = regexp.MustCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`)
 
 // numeralRunes are the runes one of which every numberRe match holds.
 const numeralRunes = "0123456789零一二两三四五六七八九十百千"
@@ -39,12 +40,46 @@ var numberWordRe = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|s
 var lastNumberWords memoOf[[][]int]
 
 // findNumbers lists the standalone numbers of text outside the taken spans.
+// The text is read once (writtenNumbers, remembered for the last texts):
+// every close candidate of a request reads the same numbers, and only
+// which of them its other properties used up differs.
 func findNumbers(text string, taken *spans) []numberSpan {
 	var out []numberSpan
+	for _, w := range lastNumbers.recall(text, writtenNumbers) {
+		if !taken.overlaps(w.match.from, w.match.to) {
+			out = append(out, w.numberSpan)
+		}
+	}
+	slices.SortFunc(out, func(a, b numberSpan) int { return a.from - b.from })
+	kept := out[:0]
+	for _, n := range out {
+		if len(kept) > 0 && n.from < kept[len(kept)-1].to {
+			continue // "two hundred": the first reading stands
+		}
+		kept = append(kept, n)
+	}
+	return kept
+}
+
+// writtenNumber is a standalone number of a text, and the part of the
+// text that must be free for it to count (the digits or the word as
+// found, before a unit or an exponent is read on).
+type writtenNumber struct {
+	numberSpan
+	match span
+}
+
+var lastNumbers memoOf[[]writtenNumber]
+
+// writtenNumbers lists every standalone number of text, in findNumbers'
+// order before sorting: digits and Chinese numerals, then number words.
+// What is handed out is shared and never changed.
+func writtenNumbers(text string) []writtenNumber {
+	var out []writtenNumber
 	// Every match holds an ASCII digit or a Chinese numeral.
 	var matches [][]int
 	if strings.ContainsAny(text, numeralRunes) {
-		matches = numberRe.allSubmatchIndex(text)
+		matches = numberMatches(text)
 	}
 	for _, m := range matches {
 		from, to := m[0], m[1]
@@ -66,9 +101,10 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		if glued {
 			right = len(text)
 		}
-		if taken.overlaps(from, to) || gluedToWord(text, from, right) || clockTime(text, from, to) {
+		if gluedToWord(text, from, right) || clockTime(text, from, to) {
 			continue
 		}
+		match := span{from, to}
 		var v float64
 		switch {
 		case m[2] >= 0 || m[6] >= 0:
@@ -118,26 +154,18 @@ func findNumbers(text string, taken *spans) []numberSpan {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			continue // "1e400": no number JSON can hold
 		}
-		out = append(out, numberSpan{span: span{from, to}, value: v, dim: dim, unit: unit})
+		out = append(out, writtenNumber{numberSpan{span: span{from, to}, value: v, dim: dim, unit: unit}, match})
 	}
 	for _, m := range lastNumberWords.recall(text, numberWordMatches) {
 		from, to := m[0], m[1]
-		if taken.overlaps(from, to) || gluedToWord(text, from, to) {
+		if gluedToWord(text, from, to) {
 			continue
 		}
 		n, _ := parseCount(strings.ToLower(text[from:to]))
 		dim, unitLen := unitAfter(text, to)
-		out = append(out, numberSpan{span: span{from, to + unitLen}, value: float64(n), dim: dim, word: true, unit: span{to, to + unitLen}})
+		out = append(out, writtenNumber{numberSpan{span: span{from, to + unitLen}, value: float64(n), dim: dim, word: true, unit: span{to, to + unitLen}}, span{from, to}})
 	}
-	slices.SortFunc(out, func(a, b numberSpan) int { return a.from - b.from })
-	kept := out[:0]
-	for _, n := range out {
-		if len(kept) > 0 && n.from < kept[len(kept)-1].to {
-			continue // "two hundred": the first reading stands
-		}
-		kept = append(kept, n)
-	}
-	return kept
+	return out
 }
 
 // expSuffix is the length of an exponent ("e-9", "E+23") written right

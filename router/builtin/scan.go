@@ -1,6 +1,9 @@
 package builtin
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Hand-written scanners for the params regexps every request runs into
 // (most requests hold a colon or a number word's letters somewhere, so no
@@ -174,4 +177,122 @@ func runeLen(text string, p int) int {
 	}
 	_, size := utf8.DecodeRuneInString(text[p:])
 	return size
+}
+
+// numberMatches is numberRe.FindAllStringSubmatchIndex(text, -1):
+// `(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+)|[零一二两三四五六七八九十百千]+`
+// read by hand, at each rune the first alternative (in the regexp's order)
+// that matches there. Every request whose close candidates have a number
+// to fill is read for numbers, and the regexp's backtracking was most of
+// that reading.
+func numberMatches(text string) [][]int {
+	var out [][]int
+	for p := 0; p < len(text); {
+		if c := text[p]; c < utf8.RuneSelf && c != '$' && c != '.' && !isDigitByte(c) {
+			p++ // no match starts with any other ASCII byte
+			continue
+		}
+		if m, ok := numberAt(text, p); ok {
+			out = append(out, m)
+			p = m[1]
+			continue
+		}
+		p += runeLen(text, p)
+	}
+	return out
+}
+
+// numberAt is numberRe's match starting at p, if any, with its groups (-1
+// for a group that took no part).
+func numberAt(text string, p int) ([]int, bool) {
+	// The first alternative: a currency sign (and one \s) if written,
+	// then the digits.
+	q := p
+	if n := currencySignAt(text, p); n > 0 {
+		q += n
+		if q < len(text) && isRegexpSpace(text[q]) && q+1 < len(text) && isDigitByte(text[q+1]) {
+			q++
+		}
+	}
+	if r := digitRun(text, q); r > 0 {
+		end := q + r
+		// \d{1,3}(?:,\d{3})+ comes before \d+: only a run of at most
+		// three digits can start it.
+		if r <= 3 && thousandsAt(text, end) {
+			for thousandsAt(text, end) {
+				end += 4
+			}
+		}
+		m := []int{p, end, q, end, -1, -1, -1, -1}
+		if end+1 < len(text) && text[end] == '.' && isDigitByte(text[end+1]) {
+			d := digitRun(text, end+1)
+			m[4], m[5] = end+1, end+1+d
+			m[1] = end + 1 + d
+		}
+		return m, true
+	}
+	// The second: a decimal point and digits.
+	if text[p] == '.' {
+		if d := digitRun(text, p+1); d > 0 {
+			return []int{p, p + 1 + d, -1, -1, -1, -1, p + 1, p + 1 + d}, true
+		}
+	}
+	// The third: a run of Chinese numerals.
+	end := p
+	for end < len(text) && text[end] >= utf8.RuneSelf {
+		r, size := utf8.DecodeRuneInString(text[end:])
+		if !chineseNumeral(r) {
+			break
+		}
+		end += size
+	}
+	if end > p {
+		return []int{p, end, -1, -1, -1, -1, -1, -1}, true
+	}
+	return nil, false
+}
+
+// chineseNumeral reports whether r is one of numberRe's Chinese numerals.
+func chineseNumeral(r rune) bool {
+	switch r {
+	case '零', '一', '二', '两', '三', '四', '五', '六', '七', '八', '九', '十', '百', '千':
+		return true
+	}
+	return false
+}
+
+// currencySignAt is the length of the currency sign numberRe allows
+// before a number at p, 0 for none.
+func currencySignAt(text string, p int) int {
+	if text[p] == '$' {
+		return 1
+	}
+	if text[p] < utf8.RuneSelf {
+		return 0
+	}
+	for _, sign := range []string{"€", "£", "¥", "￥"} {
+		if strings.HasPrefix(text[p:], sign) {
+			return len(sign)
+		}
+	}
+	return 0
+}
+
+// digitRun is the number of ASCII digits from p on.
+func digitRun(text string, p int) int {
+	n := 0
+	for p+n < len(text) && isDigitByte(text[p+n]) {
+		n++
+	}
+	return n
+}
+
+// thousandsAt reports whether a comma and three digits are written at p.
+func thousandsAt(text string, p int) bool {
+	return p+3 < len(text) && text[p] == ',' && isDigitByte(text[p+1]) && isDigitByte(text[p+2]) && isDigitByte(text[p+3])
+}
+
+// isRegexpSpace is \s of a regexp: [\t\n\f\r ].
+func isRegexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }

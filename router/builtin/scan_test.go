@@ -158,6 +158,20 @@ var _ = Describe("a params pattern found in a request", func() {
 	})
 })
 
+var _ = Describe("the numbers scanner", func() {
+	It("finds what numberRe finds", func() {
+		pieces := strings.Split("$|€|£|¥|￥|$ |¥\t|€\n| |  |\t|\v|,|.|..|1|42|123|1234|1,000|12,345|1,2345|,000|.5|0.25|3.|零|一|两|十|百|千|万|x|中|e|-|\xff|\xe2\x82|年", "|")
+		texts := append(madeUpTexts(7, 40000, pieces), "", "$", "$ ", "1,000,000.50", "¥ 3,200", "共计三百二十元", ".5 and 0.75", "12,34", "1,234,5678")
+		found := 0
+		for _, t := range texts {
+			want := numberRe.FindAllStringSubmatchIndex(t, -1)
+			Expect(numberMatches(t)).To(Equal(want), "%q", t)
+			found += len(want)
+		}
+		Expect(found).To(BeNumerically(">", 40000))
+	})
+})
+
 var _ = Describe("the numbers pre-check", func() {
 	It("passes every text numberRe matches in", func() {
 		texts := madeUpTexts(5, 30000, strings.Split("$|€|¥|￥| |,|.|1|42|1,000|.5|零|一|两|十|百|千|万|x|中|e|-", "|"))

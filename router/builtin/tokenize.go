@@ -137,7 +137,12 @@ func segmentDated(lower string, dates []span, dst []token) []token {
 						continue
 					}
 				}
-				if !isWordRune(r2) {
+				if r2 < utf8.RuneSelf {
+					// isWordRune for ASCII, without the call.
+					if !(r2 >= 'a' && r2 <= 'z' || r2 >= '0' && r2 <= '9') {
+						break
+					}
+				} else if !isWordRune(r2) {
 					break
 				}
 				if r2 < '0' || r2 > '9' {
