@@ -68,6 +68,12 @@ const maxPlaced = 1 << 16
 // newLinLayout lays out the weights training on items can touch: densely
 // or only those.
 func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
+	places := placeCount(lt, items)
+	if 6*rows*skills <= places {
+		// Dense whatever training touches (see below): the matrix costs
+		// no more than the places table alone.
+		return denseLayout(rows, skills)
+	}
 	lay := touchedLayout(lt, items, rows, skills)
 	// Three layers are in memory at once while fitting on two cores (two
 	// training, one trained); more cores train more at once, which only
@@ -75,7 +81,7 @@ func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 	// the held weights and their places table (a place is half a weight's
 	// bytes). Either way the weights are the same: the choice is memory
 	// and speed, never the fit.
-	if 6*rows*skills <= placeCount(lt, items)+6*lay.n {
+	if 6*rows*skills <= places+6*lay.n {
 		return denseLayout(rows, skills)
 	}
 	if skills <= maxPlaced {

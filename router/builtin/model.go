@@ -484,14 +484,17 @@ func scaleVec(v sparseVec, sumSquares float64) {
 }
 
 func sortVec(v sparseVec) {
-	perm := make([]int, len(v.idx))
-	for i := range perm {
-		perm[i] = i
+	// Each entry as one integer, its feature above its place: sorting
+	// those needs no comparison function (a text's features are distinct,
+	// so the places only break ties that never occur).
+	keys := make([]uint64, len(v.idx))
+	for k, id := range v.idx {
+		keys[k] = uint64(uint32(id))<<32 | uint64(k)
 	}
-	slices.SortFunc(perm, func(a, b int) int { return int(v.idx[a] - v.idx[b]) })
-	idx, val := slices.Clone(v.idx), slices.Clone(v.val)
-	for k, p := range perm {
-		v.idx[k], v.val[k] = idx[p], val[p]
+	slices.Sort(keys)
+	val := slices.Clone(v.val)
+	for k, key := range keys {
+		v.idx[k], v.val[k] = int32(key>>32), val[uint32(key)]
 	}
 }
 
