@@ -309,6 +309,7 @@ func (d denseSteps) logits(it *trainItem, terms []linTerm, z []float64) {
 
 func (d denseSteps) update(it *trainItem, terms []linTerm, gc []float64, rate, l2 float64) {
 	S, w, cands := d.skills, d.lm.w, it.cands
+	gc = gc[:len(cands)]
 	for _, e := range terms {
 		x := float64(e.x)
 		row := w[int(e.row)*S : int(e.row)*S+S]
@@ -459,6 +460,7 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 func (lm *linearModel) denseLogits(terms []linTerm, cands []int32, evs []evidence, z []float64) {
 	S := lm.skills
 	lm.evidenceLogits(cands, evs, z)
+	z = z[:len(cands)]
 	for _, e := range terms {
 		x := e.x
 		row := lm.w[int(e.row)*S : int(e.row)*S+S]
