@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -326,13 +327,20 @@ func newModel(skills []*registry.Skill) *model {
 	m.stripNegatives()
 	m.centroid = make([]sparseVec, len(skills))
 	m.cenNorm = make([]float64, len(skills))
-	parallel(len(skills), func(from, to int) {
-		cs := newCentroidScratch(len(m.idf))
-		for s := from; s < to; s++ {
-			m.centroid[s], m.cenNorm[s] = m.centroidIn(m.positives[s], cs)
-		}
+	// The texts' postings are laid out (on one core) while the centroids
+	// are summed (on every core): neither reads the other.
+	var centroids sync.WaitGroup
+	centroids.Go(func() {
+		parallel(len(skills), func(from, to int) {
+			cs := newCentroidScratch(len(m.idf))
+			for s := from; s < to; s++ {
+				m.centroid[s], m.cenNorm[s] = m.centroidIn(m.positives[s], cs)
+			}
+		})
 	})
-	m.buildPostings()
+	m.buildTextPostings()
+	centroids.Wait()
+	m.cenPost = buildPostings(m.centroid, len(m.idf))
 	return m
 }
 
@@ -434,6 +442,13 @@ type textFact struct {
 // centroid alone, so a model read back from the disk cache rebuilds it.
 // It also lays out the texts' facts.
 func (m *model) buildPostings() {
+	m.buildTextPostings()
+	m.cenPost = buildPostings(m.centroid, len(m.idf))
+}
+
+// buildTextPostings is buildPostings' part read off the texts alone: all
+// of it but the centroids' postings.
+func (m *model) buildTextPostings() {
 	m.facts = make([]textFact, len(m.texts))
 	for t, st := range m.texts {
 		m.facts[t] = textFact{skill: int32(st.skill), role: st.role, weight: st.weight}
@@ -449,7 +464,6 @@ func (m *model) buildPostings() {
 			m.linCount++
 		}
 	}
-	m.cenPost = buildPostings(m.centroid, vocab)
 }
 
 // stripNegatives keeps, of each when_not_to_use and counter_example

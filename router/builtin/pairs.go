@@ -166,26 +166,34 @@ func (m *model) newPairScan(w scoreWeights, maxCands int) *pairScan {
 		ps.docs[p] = sparseVec{idx: idx[from:len(idx):len(idx)], val: val[from:len(val):len(val)]}
 		ps.facts[p], ps.weight[p] = m.facts[t], m.facts[t].weight
 	}
-	ps.post = buildPostings(ps.docs, len(m.idf))
-	var cenNear []uint16
-	if n >= nearFrom {
-		ps.near, cenNear = nearOwners(ps.post.owner, n), nearOwners(m.cenPost.owner, len(m.skills))
-	}
+	// The centroid cosines read the texts' vectors alone: they are summed
+	// (on every core) while the postings are laid out (on one).
+	var cenDone sync.WaitGroup
 	if S := len(m.skills); n*S*4 <= cenBudget {
-		ps.cen = ps.centroidCosines(cenNear)
+		var cenNear []uint16
+		if n >= nearFrom {
+			cenNear = nearOwners(m.cenPost.owner, S)
+		}
+		cenDone.Go(func() { ps.cen = ps.centroidCosines(cenNear) })
+	}
+	ps.post = buildPostings(ps.docs, len(m.idf))
+	if n >= nearFrom {
+		ps.near = nearOwners(ps.post.owner, n)
 	}
 	// Each text is in the posting list of each of its features, so the
 	// texts after it start right after its own entry: where that is, per
 	// text and feature, in the order buildPostings filled the lists.
 	ps.self = make([][]int32, n)
+	places := make([]int32, len(ps.post.owner))
 	fill := slices.Clone(ps.post.start)
 	for p, d := range ps.docs {
-		ps.self[p] = make([]int32, len(d.idx))
+		ps.self[p], places = places[:len(d.idx):len(d.idx)], places[len(d.idx):]
 		for k, id := range d.idx {
 			ps.self[p][k] = fill[id]
 			fill[id]++
 		}
 	}
+	cenDone.Wait()
 	return ps
 }
 
