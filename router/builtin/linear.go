@@ -272,7 +272,14 @@ func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearM
 // weights of lay (which must hold every weight items can touch).
 func (m *model) trainOn(lt linTexts, lay *linLayout, items []trainItem, ts trainSettings, seed uint64) *linearModel {
 	S := len(m.skills)
-	lm := &linearModel{skills: S, bias: make([]float32, S), rows: m.linRows, lay: lay, w: make([]float32, lay.n)}
+	room := lay.n
+	if lay.placesOf != nil {
+		// Room past the weights for a full row from any row's first
+		// weight (rowWeights), never written: a place then indexes an
+		// array it cannot pass, with no bounds check.
+		room += maxPlaced
+	}
+	lm := &linearModel{skills: S, bias: make([]float32, S), rows: m.linRows, lay: lay, w: make([]float32, lay.n, room)}
 	for k := range lm.beta {
 		lm.beta[k] = float32(ts.Beta0 * defaultWeights[k])
 	}
@@ -334,11 +341,21 @@ func (h heldSteps) update(it *trainItem, terms []linTerm, gc []float64, rate, l2
 	places, n := h.lay.placesFor(it, len(terms)), len(gc)
 	for t, e := range terms {
 		x := float64(e.x)
-		w := h.lm.w[h.lay.rowBase(e.row):]
-		for c, p := range places[t*n : t*n+n] {
-			w[p] -= float32(rate * (gc[c]*x + l2*float64(w[p])))
+		w := h.lm.rowWeights(e.row)
+		pl := places[t*n : t*n+n]
+		g := gc[:len(pl)]
+		for c, p := range pl {
+			w[p] -= float32(rate * (g[c]*x + l2*float64(w[p])))
 		}
 	}
+}
+
+// rowWeights is the weights from row r's first held one on, as an array
+// a place (16 bits) cannot index past; w has the room (trainOn). For a
+// placed layout only.
+func (lm *linearModel) rowWeights(r int32) *[maxPlaced]float32 {
+	base := lm.lay.rowBase(r)
+	return (*[maxPlaced]float32)(lm.w[base : base+maxPlaced])
 }
 
 // lookupSteps steps a layer holding the touched weights without a places
@@ -477,9 +494,11 @@ func (lm *linearModel) placedLogits(terms []linTerm, places []uint16, cands []in
 	n := len(cands)
 	for t, e := range terms {
 		x := e.x
-		w := lm.w[lm.lay.rowBase(e.row):]
-		for c, p := range places[t*n : t*n+n] {
-			z[c] += float64(x * w[p])
+		w := lm.rowWeights(e.row)
+		pl := places[t*n : t*n+n]
+		zt := z[:len(pl)]
+		for c, p := range pl {
+			zt[c] += float64(x * w[p])
 		}
 	}
 }
