@@ -60,27 +60,29 @@ func fitSkills(skills []*registry.Skill, topK int) *fitted {
 	f := newFitted(m, topK)
 	// The final layer trains while the held-out folds do (nothing of one
 	// is read by the other), and so do the recall texts' embeddings: all
-	// of them take turns at one slot per core, the final layer (the
-	// longest) first, so no core idles while work is left. Three fold
+	// of them take turns at one slot per core, the folds first, so the
+	// calibration, which needs all of them, is fitted while the final
+	// layer trains instead of after it, with a core idle. Three fold
 	// trainings on two cores left one idle while the last ran alone.
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	lin := make(chan *linearModel, 1)
+	t := newTurns(runtime.GOMAXPROCS(0))
 	lt := m.linTexts()
 	// One layout for the final layer and the folds': a fold trains on
 	// some of the items, so it touches some of the weights.
 	lay := newLinLayout(lt, items, m.linCount, len(m.skills))
-	slots <- struct{}{}
+	folds := f.foldsFor(items)
+	lin := make(chan *linearModel, 1)
 	go func() {
-		defer func() { <-slots }()
+		t.take(folds)
+		defer t.give()
 		lin <- m.trainOn(lt, lay, items, defaultTraining, trainSeed)
 	}()
 	embedded := make(chan map[string]bucketVec, 1)
 	go func() {
-		slots <- struct{}{}
-		defer func() { <-slots }()
+		t.take(folds + 1)
+		defer t.give()
 		embedded <- m.embedAll(recallTexts(skills))
 	}()
-	m.cal = fitCalibration(f.heldOutIn(lt, lay, items, slots))
+	m.cal = fitCalibration(f.heldOutIn(lt, lay, items, folds, t))
 	f.lin = <-lin
 	lay.dropPlaces()
 	m.embedded = <-embedded
@@ -104,47 +106,55 @@ func newFitted(m *model, topK int) *fitted {
 // top candidate's margin, fit and whether it was right.
 func (f *fitted) heldOut(items []trainItem) []heldOut {
 	lt := f.linTexts()
-	return f.heldOutIn(lt, newLinLayout(lt, items, f.linCount, len(f.skills)), items, make(chan struct{}, runtime.GOMAXPROCS(0)))
+	lay := newLinLayout(lt, items, f.linCount, len(f.skills))
+	return f.heldOutIn(lt, lay, items, f.foldsFor(items), newTurns(runtime.GOMAXPROCS(0)))
 }
 
-// heldOutIn is heldOut for the texts' terms lt and the layers' layout lay
-// (holding what training on all of items touches), with each fold's
-// training and routing run while holding one of slots.
-func (f *fitted) heldOutIn(lt linTexts, lay *linLayout, items []trainItem, slots chan struct{}) []heldOut {
-	// Only request-like texts calibrate: examples fully, when_to_use lines
-	// at half weight. A glossary line or an enum's synonyms routed as a
-	// request says nothing about how requests go.
-	weight := func(it trainItem) float64 {
-		if it.label < 0 {
-			return 0
-		}
-		switch f.texts[it.text].source {
-		case fromExample:
-			return 1
-		case fromWhenToUse:
-			return 0.5
-		}
+// calWeight is how much a text's held-out routing counts in the
+// calibration. Only request-like texts calibrate: examples fully,
+// when_to_use lines at half weight. A glossary line or an enum's synonyms
+// routed as a request says nothing about how requests go.
+func (f *fitted) calWeight(it trainItem) float64 {
+	if it.label < 0 {
 		return 0
 	}
+	switch f.texts[it.text].source {
+	case fromExample:
+		return 1
+	case fromWhenToUse:
+		return 0.5
+	}
+	return 0
+}
+
+// foldsFor is how many folds cross-fitting on items uses: five; three
+// for large registries, whose fold models are each as costly as the final
+// one and whose held-out set is large anyway.
+func (f *fitted) foldsFor(items []trainItem) int {
 	calibrating := 0
 	for _, it := range items {
-		if weight(it) > 0 {
+		if f.calWeight(it) > 0 {
 			calibrating++
 		}
 	}
-	// Five folds; three for large registries, whose fold models are each
-	// as costly as the final one and whose held-out set is large anyway.
-	folds := calFolds
 	if calibrating > 2000 {
-		folds = 3
+		return 3
 	}
+	return calFolds
+}
+
+// heldOutIn is heldOut for the texts' terms lt and the layers' layout lay
+// (holding what training on all of items touches) in the given number of
+// folds, fold k's training and routing run at turn k of t.
+func (f *fitted) heldOutIn(lt linTexts, lay *linLayout, items []trainItem, folds int, t *turns) []heldOut {
+	weight := f.calWeight
 	fold := func(i int) int { return int(mix(uint64(i)) % uint64(folds)) }
 	perFold := make([][]heldOut, folds)
 	var wg sync.WaitGroup
 	for k := range folds {
 		wg.Go(func() {
-			slots <- struct{}{}
-			defer func() { <-slots }()
+			t.take(k)
+			defer t.give()
 			var train []trainItem
 			for i, it := range items {
 				if fold(i) != k {
@@ -184,6 +194,41 @@ func (f *fitted) heldOutIn(lt linTexts, lay *linLayout, items []trainItem, slots
 		out = append(out, obs...)
 	}
 	return out
+}
+
+// turns hands a fixed number of slots (one per core) to jobs in the
+// order of their turn numbers, 0 first, whatever order they ask in.
+type turns struct {
+	mu   sync.Mutex
+	cond sync.Cond
+	free int // slots not held
+	next int // the turn that takes the next free slot
+}
+
+func newTurns(slots int) *turns {
+	t := &turns{free: slots}
+	t.cond.L = &t.mu
+	return t
+}
+
+// take waits for turn and a free slot, and holds the slot.
+func (t *turns) take(turn int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.next != turn || t.free == 0 {
+		t.cond.Wait()
+	}
+	t.free--
+	t.next++
+	t.cond.Broadcast()
+}
+
+// give frees a slot take held.
+func (t *turns) give() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.free++
+	t.cond.Broadcast()
 }
 
 // routeHeldOut routes text with lin among the top-K of cands by fit and

@@ -68,6 +68,12 @@ const maxPlaced = 1 << 16
 // newLinLayout lays out the weights training on items can touch: densely
 // or only those.
 func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
+	places := placeCount(lt, items)
+	if 6*rows*skills <= places {
+		// Dense whatever training touches (see below): the matrix costs
+		// no more than the places table alone.
+		return denseLayout(rows, skills)
+	}
 	lay := touchedLayout(lt, items, rows, skills)
 	// Three layers are in memory at once while fitting on two cores (two
 	// training, one trained); more cores train more at once, which only
@@ -75,7 +81,7 @@ func newLinLayout(lt linTexts, items []trainItem, rows, skills int) *linLayout {
 	// the held weights and their places table (a place is half a weight's
 	// bytes). Either way the weights are the same: the choice is memory
 	// and speed, never the fit.
-	if 6*rows*skills <= placeCount(lt, items)+6*lay.n {
+	if 6*rows*skills <= places+6*lay.n {
 		return denseLayout(rows, skills)
 	}
 	if skills <= maxPlaced {
@@ -266,7 +272,14 @@ func (m *model) train(items []trainItem, ts trainSettings, seed uint64) *linearM
 // weights of lay (which must hold every weight items can touch).
 func (m *model) trainOn(lt linTexts, lay *linLayout, items []trainItem, ts trainSettings, seed uint64) *linearModel {
 	S := len(m.skills)
-	lm := &linearModel{skills: S, bias: make([]float32, S), rows: m.linRows, lay: lay, w: make([]float32, lay.n)}
+	room := lay.n
+	if lay.placesOf != nil {
+		// Room past the weights for a full row from any row's first
+		// weight (rowWeights), never written: a place then indexes an
+		// array it cannot pass, with no bounds check.
+		room += maxPlaced
+	}
+	lm := &linearModel{skills: S, bias: make([]float32, S), rows: m.linRows, lay: lay, w: make([]float32, lay.n, room)}
 	for k := range lm.beta {
 		lm.beta[k] = float32(ts.Beta0 * defaultWeights[k])
 	}
@@ -303,6 +316,7 @@ func (d denseSteps) logits(it *trainItem, terms []linTerm, z []float64) {
 
 func (d denseSteps) update(it *trainItem, terms []linTerm, gc []float64, rate, l2 float64) {
 	S, w, cands := d.skills, d.lm.w, it.cands
+	gc = gc[:len(cands)]
 	for _, e := range terms {
 		x := float64(e.x)
 		row := w[int(e.row)*S : int(e.row)*S+S]
@@ -327,11 +341,21 @@ func (h heldSteps) update(it *trainItem, terms []linTerm, gc []float64, rate, l2
 	places, n := h.lay.placesFor(it, len(terms)), len(gc)
 	for t, e := range terms {
 		x := float64(e.x)
-		w := h.lm.w[h.lay.rowBase(e.row):]
-		for c, p := range places[t*n : t*n+n] {
-			w[p] -= float32(rate * (gc[c]*x + l2*float64(w[p])))
+		w := h.lm.rowWeights(e.row)
+		pl := places[t*n : t*n+n]
+		g := gc[:len(pl)]
+		for c, p := range pl {
+			w[p] -= float32(rate * (g[c]*x + l2*float64(w[p])))
 		}
 	}
+}
+
+// rowWeights is the weights from row r's first held one on, as an array
+// a place (16 bits) cannot index past; w has the room (trainOn). For a
+// placed layout only.
+func (lm *linearModel) rowWeights(r int32) *[maxPlaced]float32 {
+	base := lm.lay.rowBase(r)
+	return (*[maxPlaced]float32)(lm.w[base : base+maxPlaced])
 }
 
 // lookupSteps steps a layer holding the touched weights without a places
@@ -453,6 +477,7 @@ func (lm *linearModel) logits(v sparseVec, cands []int32, evs []evidence, z []fl
 func (lm *linearModel) denseLogits(terms []linTerm, cands []int32, evs []evidence, z []float64) {
 	S := lm.skills
 	lm.evidenceLogits(cands, evs, z)
+	z = z[:len(cands)]
 	for _, e := range terms {
 		x := e.x
 		row := lm.w[int(e.row)*S : int(e.row)*S+S]
@@ -469,9 +494,11 @@ func (lm *linearModel) placedLogits(terms []linTerm, places []uint16, cands []in
 	n := len(cands)
 	for t, e := range terms {
 		x := e.x
-		w := lm.w[lm.lay.rowBase(e.row):]
-		for c, p := range places[t*n : t*n+n] {
-			z[c] += float64(x * w[p])
+		w := lm.rowWeights(e.row)
+		pl := places[t*n : t*n+n]
+		zt := z[:len(pl)]
+		for c, p := range pl {
+			zt[c] += float64(x * w[p])
 		}
 	}
 }

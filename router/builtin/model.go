@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/routebench/routebench/router/registry"
 )
@@ -272,7 +273,10 @@ func newModel(skills []*registry.Skill) *model {
 			textTerms[t] = slices.Clone(sc.countTerms(m.texts[t].text))
 		}
 	})
-	m.vocab = make(map[uint64]int32)
+	// Numbered in an open-addressing table, not a map: one lookup for
+	// each feature of each text, a serial pass that was a fifth of the
+	// features' time on a large registry.
+	numbers := vocabIndex{slots: make([]vocabSlot, 1024), mask: 1023}
 	var df []int
 	var kinds []featureKind
 	var bgs []float64
@@ -280,10 +284,10 @@ func newModel(skills []*registry.Skill) *model {
 	for t, st := range m.texts {
 		counts := textTerms[t]
 		for _, tc := range counts {
-			id, ok := m.vocab[tc.hash]
+			id, ok := numbers.get(tc.hash)
 			if !ok {
 				id = int32(len(df))
-				m.vocab[tc.hash] = id
+				numbers.add(tc.hash, id)
 				df = append(df, 0)
 				kinds = append(kinds, tc.kind)
 				bgs = append(bgs, backgroundDF(tc))
@@ -293,6 +297,12 @@ func newModel(skills []*registry.Skill) *model {
 				df[id]++
 				lastSkill[id] = st.skill
 			}
+		}
+	}
+	m.vocab = make(map[uint64]int32, len(df))
+	for _, sl := range numbers.slots {
+		if sl.id != 0 {
+			m.vocab[sl.hash] = sl.id - 1
 		}
 	}
 	m.indexVocab()
@@ -317,13 +327,20 @@ func newModel(skills []*registry.Skill) *model {
 	m.stripNegatives()
 	m.centroid = make([]sparseVec, len(skills))
 	m.cenNorm = make([]float64, len(skills))
-	parallel(len(skills), func(from, to int) {
-		cs := newCentroidScratch(len(m.idf))
-		for s := from; s < to; s++ {
-			m.centroid[s], m.cenNorm[s] = m.centroidIn(m.positives[s], cs)
-		}
+	// The texts' postings are laid out (on one core) while the centroids
+	// are summed (on every core): neither reads the other.
+	var centroids sync.WaitGroup
+	centroids.Go(func() {
+		parallel(len(skills), func(from, to int) {
+			cs := newCentroidScratch(len(m.idf))
+			for s := from; s < to; s++ {
+				m.centroid[s], m.cenNorm[s] = m.centroidIn(m.positives[s], cs)
+			}
+		})
 	})
-	m.buildPostings()
+	m.buildTextPostings()
+	centroids.Wait()
+	m.cenPost = buildPostings(m.centroid, len(m.idf))
 	return m
 }
 
@@ -370,6 +387,31 @@ func (x *vocabIndex) get(hash uint64) (int32, bool) {
 	}
 }
 
+// add puts hash, absent from x, in with vocabulary id, the next one:
+// ids 0 to id-1 are in x already. The table doubles first when it would
+// be more than half full.
+func (x *vocabIndex) add(hash uint64, id int32) {
+	if n := len(x.slots); int(id)+1 > n/2 {
+		old := x.slots
+		x.slots, x.mask = make([]vocabSlot, 2*n), uint64(2*n-1)
+		for _, sl := range old {
+			if sl.id != 0 {
+				x.put(sl.hash, sl.id-1)
+			}
+		}
+	}
+	x.put(hash, id)
+}
+
+// put places hash with id in its first free slot.
+func (x *vocabIndex) put(hash uint64, id int32) {
+	i := hash & x.mask
+	for x.slots[i].id != 0 {
+		i = (i + 1) & x.mask
+	}
+	x.slots[i] = vocabSlot{hash: hash, id: id + 1}
+}
+
 // groupTexts lists text indexes per skill and role.
 func (m *model) groupTexts() {
 	m.positives = make([][]int32, len(m.skills))
@@ -400,6 +442,13 @@ type textFact struct {
 // centroid alone, so a model read back from the disk cache rebuilds it.
 // It also lays out the texts' facts.
 func (m *model) buildPostings() {
+	m.buildTextPostings()
+	m.cenPost = buildPostings(m.centroid, len(m.idf))
+}
+
+// buildTextPostings is buildPostings' part read off the texts alone: all
+// of it but the centroids' postings.
+func (m *model) buildTextPostings() {
 	m.facts = make([]textFact, len(m.texts))
 	for t, st := range m.texts {
 		m.facts[t] = textFact{skill: int32(st.skill), role: st.role, weight: st.weight}
@@ -415,7 +464,6 @@ func (m *model) buildPostings() {
 			m.linCount++
 		}
 	}
-	m.cenPost = buildPostings(m.centroid, vocab)
 }
 
 // stripNegatives keeps, of each when_not_to_use and counter_example
@@ -484,14 +532,17 @@ func scaleVec(v sparseVec, sumSquares float64) {
 }
 
 func sortVec(v sparseVec) {
-	perm := make([]int, len(v.idx))
-	for i := range perm {
-		perm[i] = i
+	// Each entry as one integer, its feature above its place: sorting
+	// those needs no comparison function (a text's features are distinct,
+	// so the places only break ties that never occur).
+	keys := make([]uint64, len(v.idx))
+	for k, id := range v.idx {
+		keys[k] = uint64(uint32(id))<<32 | uint64(k)
 	}
-	slices.SortFunc(perm, func(a, b int) int { return int(v.idx[a] - v.idx[b]) })
-	idx, val := slices.Clone(v.idx), slices.Clone(v.val)
-	for k, p := range perm {
-		v.idx[k], v.val[k] = idx[p], val[p]
+	slices.Sort(keys)
+	val := slices.Clone(v.val)
+	for k, key := range keys {
+		v.idx[k], v.val[k] = int32(key>>32), val[uint32(key)]
 	}
 }
 

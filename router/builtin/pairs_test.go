@@ -51,15 +51,26 @@ var _ = Describe("pairwise evidence", func() {
 		alone := itemsAlone(m, defaultWeights, trainCands)
 		for _, workers := range []int{1, 2, 3, 7} {
 			for _, matrix := range []bool{true, false} {
-				ps := m.newPairScan(defaultWeights, trainCands)
-				Expect(ps.cen).NotTo(BeNil())
-				ps.workers = workers
-				if !matrix {
-					ps.cen = nil // as past cenBudget: the centroid cosines computed again where needed
+				for _, near := range []bool{true, false} {
+					ps := m.newPairScan(defaultWeights, trainCands)
+					Expect(ps.cen).NotTo(BeNil())
+					ps.workers = workers
+					// 16-bit owners (a registry of thousands of texts) or
+					// 32-bit ones (a small one, or past nearPositions).
+					ps.near = nil
+					if near {
+						ps.near = nearOwners(ps.post.owner, len(ps.order))
+						Expect(ps.near).NotTo(BeNil())
+						ps.cen = ps.centroidCosines(nearOwners(m.cenPost.owner, len(m.skills)))
+					}
+					if !matrix {
+						ps.cen = nil // as past cenBudget: the centroid cosines computed again where needed
+					}
+					Expect(ps.items()).To(Equal(alone), "%d workers, centroid cosine matrix %v, 16-bit owners %v", workers, matrix, near)
 				}
-				Expect(ps.items()).To(Equal(alone), "%d workers, centroid cosine matrix %v", workers, matrix)
 			}
 		}
+		Expect(nearOwners([]int32{0, 1}, nearPositions+1)).To(BeNil(), "more positions than 16 bits number")
 		// Fewer skills than candidates: every skill is one.
 		small := newModel(wordySkills(4, 3))
 		Expect(small.trainingItems(defaultWeights, trainCands)).To(Equal(itemsAlone(small, defaultWeights, trainCands)))
