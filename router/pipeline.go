@@ -157,7 +157,12 @@ func (rt *routing) run(ctx context.Context) error {
 	// Matched stays the triggers' own matches: workflows that join below are
 	// named in the note, so the trace still says what the rules saw.
 	matched := rt.matchTriggers(candidates)
-	rules := TraceStep{Stage: "rules", Matched: skillNames(matched)}
+	rules := TraceStep{Stage: "rules"}
+	if len(matched) > 0 {
+		// No match is no list (nil, as the results line reads back), not
+		// an empty one, which would have the harness copy the trace.
+		rules.Matched = skillNames(matched)
+	}
 	joined, via := workflowsOver(candidates, matched)
 	if len(matched) == 1 && len(joined) == 0 && !rt.sharedSignal(candidates) {
 		rt.trace(rules)
