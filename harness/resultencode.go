@@ -619,9 +619,11 @@ func (e *resultEncoder) traceStep(b []byte, s *router.TraceStep) []byte {
 		b = e.key(b, "kept")
 		b = e.int(b, int64(*s.Kept))
 	}
-	// A step's empty lists read back nil too, but are not marked: they
-	// are in most traces, and readBackTrace makes the routed result's
-	// trace what the line gives back without decoding it.
+	// A step's empty lists read back nil too, but are not marked: any
+	// router may give them (a target's answer with "matched": []), and
+	// readBackTrace makes the routed result's trace what the line gives
+	// back without decoding it. The builtin router gives none, so its
+	// traces are not copied.
 	if len(s.Dropped) > 0 {
 		b = e.key(b, "dropped")
 		b = e.strs(b, s.Dropped)

@@ -43,9 +43,16 @@ func (rt *routing) converse(ctx context.Context) error {
 	}
 	c := &conversation{rt: rt, last: last, kept: kept, dropped: dropped}
 	if last.Action == Confirm {
-		return c.answerConfirm(ctx)
+		err = c.answerConfirm(ctx)
+	} else {
+		err = c.answerClarify(ctx)
 	}
-	return c.answerClarify(ctx)
+	// rt.d has what it takes from the probe's decision, whose trace is
+	// in the probe's own decisionRoom.
+	if c.probe != nil {
+		rt.r.putRouting(c.probe)
+	}
+	return err
 }
 
 // conversation is what converse knows about the pending question.
@@ -394,6 +401,7 @@ func scoreOf(cs []Candidate, name string) float64 {
 func (rt *routing) startOver(ctx context.Context, probe *routing, note string) error {
 	if probe == nil {
 		probe = rt.r.newRouting(rt.req, rt.now)
+		defer rt.r.putRouting(probe)
 		if err := probe.run(ctx); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"unsafe"
 
 	g "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -10,6 +11,11 @@ import (
 )
 
 var _ = g.Describe("internals", func() {
+	g.It("keeps a decision's room within the 2,048-byte allocation size class", func() {
+		// One byte more and every Route allocates 2,304 bytes for it.
+		Expect(int(unsafe.Sizeof(decisionRoom{}))).To(BeNumerically("<=", 2048))
+	})
+
 	g.It("re-checks the skill's own permission_scope as defence in depth", func() {
 		s := &registry.Skill{Name: "delete_test_data", PermissionScope: []string{"data:delete", "ops:write"}}
 		errs := permissionErrors(s, map[string]any{}, scopeSet(Caller{Scopes: []string{" ops:write "}}))

@@ -33,35 +33,46 @@ type routing struct {
 	recalledIx *recallIndex
 	// hits memoises which skills' triggers match the text.
 	hits triggerHits
-	// room is storage for what a usual decision holds, in the routing's
-	// own allocation rather than one allocation each (see routingRoom).
-	room routingRoom
+	// room is storage for what a usual decision holds, in one allocation
+	// of its own rather than one each (see decisionRoom); the decision
+	// points into it, so every routing has a fresh one.
+	room *decisionRoom
+	// work is storage for lists the routing uses and the decision never
+	// holds (see workRoom); it goes back to the router's pool with the
+	// routing.
+	work workRoom
 	// scratch holds recall's per-request buffers, from the router's pool;
 	// nothing in the decision points into it.
 	scratch *routeScratch
 }
 
-// routingRoom is room for the parts of a usual decision: its trace steps
-// (policy, rules, recall, judge, bands, params or gate, diagnosis), the
-// numbers they point at, the names policy drops and recall offers, the
-// skills policy keeps and the judge weighs. Each is used while it fits and
-// then left for an allocation of its own; the decision points into it, so
-// a routing is never reused.
-type routingRoom struct {
-	trace   [8]TraceStep
-	floats  [4]float64
+// decisionRoom is room for the parts of a usual decision: its trace steps
+// (policy, rules, recall, judge, bands, params or gate, diagnosis: seven),
+// the numbers they point at (the judge's confidence, twice with a repair,
+// and the bands'; policy's kept count), the names policy drops and recall
+// offers; and the skills the judge weighs, which its JudgeRequest hands
+// out (a judge may keep the request). Each is used while it fits and then
+// left for an allocation of its own. It fits the 2,048-byte size class.
+type decisionRoom struct {
+	trace   [7]TraceStep
+	floats  [3]float64
 	nFloats int
-	ints    [2]int
+	ints    [1]int
 	nInts   int
 	dropped [4]string
 	top     [8]string
-	kept    [32]*registry.Skill
 	cands   [8]*registry.Skill
+}
+
+// workRoom is room for the skills policy keeps, which only the routing
+// reads: they live in the routing, which Route reuses (Router.routings).
+type workRoom struct {
+	kept [32]*registry.Skill
 }
 
 // floatp is &f, in the room while it lasts.
 func (rt *routing) floatp(f float64) *float64 {
-	r := &rt.room
+	r := rt.room
 	if r.nFloats == len(r.floats) {
 		p := new(float64) // not &f: that would move f to the heap on every call
 		*p = f
@@ -75,7 +86,7 @@ func (rt *routing) floatp(f float64) *float64 {
 
 // intp is &n, in the room while it lasts.
 func (rt *routing) intp(n int) *int {
-	r := &rt.room
+	r := rt.room
 	if r.nInts == len(r.ints) {
 		p := new(int)
 		*p = n
@@ -144,7 +155,7 @@ func (rt *routing) run(ctx context.Context) error {
 	rt.d.Model = set.models.Judge.Name()
 
 	// Stage 0: policy.
-	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held, rt.room.kept[:0], rt.room.dropped[:0])
+	candidates, dropped := policy(set.reg.Skills, rt.req.Caller, rt.held, rt.work.kept[:0], rt.room.dropped[:0])
 	rt.kept = candidates
 	rt.trace(TraceStep{Stage: "policy", Kept: rt.intp(len(candidates)), Dropped: dropped})
 	if len(candidates) == 0 {
@@ -157,7 +168,12 @@ func (rt *routing) run(ctx context.Context) error {
 	// Matched stays the triggers' own matches: workflows that join below are
 	// named in the note, so the trace still says what the rules saw.
 	matched := rt.matchTriggers(candidates)
-	rules := TraceStep{Stage: "rules", Matched: skillNames(matched)}
+	rules := TraceStep{Stage: "rules"}
+	if len(matched) > 0 {
+		// No match is no list (nil, as the results line reads back), not
+		// an empty one, which would have the harness copy the trace.
+		rules.Matched = skillNames(matched)
+	}
 	joined, via := workflowsOver(candidates, matched)
 	if len(matched) == 1 && len(joined) == 0 && !rt.sharedSignal(candidates) {
 		rt.trace(rules)

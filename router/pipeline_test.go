@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -257,6 +258,36 @@ var _ = Describe("Route", func() {
 			Expect(rc.Scores[1].Score).To(BeNumerically(">=", rc.Scores[2].Score))
 			Expect(names(j.Calls()[0].Candidates)).To(Equal(rc.Top))
 			Expect(j.Calls()[0].Recall).To(Equal(rc.Scores))
+		})
+
+		It("names no matched list in the rules step when no trigger matched: nil, as a results line reads it back", func() {
+			j := &scriptJudge{name: "fake", answer: always("query_alerts_by_zone", 0.9, nil)}
+			r, _ := fixture(j)
+			d := route(r, "any critical alerts in the east zone")
+			Expect(step(d, "rules").Matched).To(BeNil())
+			Expect(step(d, "recall").Top).NotTo(BeEmpty())
+		})
+
+		It("hands back a decision of its own: routing more requests, side by side, leaves it as it was", func() {
+			j := &scriptJudge{name: "fake", answer: always("query_alerts_by_zone", 0.9, nil)}
+			r, _ := fixture(j)
+			d := route(r, "any critical alerts in the east zone", "alerts:read")
+			before, err := json.Marshal(d)
+			Expect(err).NotTo(HaveOccurred())
+			texts := []string{"where is ORD-20261103?", "purge the cdn cache for /static", "华东区上周的订单", "refund order ORD-1 please"}
+			var wg sync.WaitGroup
+			for w := range 4 {
+				wg.Go(func() {
+					defer GinkgoRecover()
+					for i := range 25 {
+						_, err := r.Route(context.Background(), router.Request{Text: texts[(w+i)%len(texts)], Caller: router.Caller{Scopes: allScopes}, Now: now})
+						Expect(err).NotTo(HaveOccurred())
+					}
+				})
+			}
+			wg.Wait()
+			Expect(json.Marshal(d)).To(MatchJSON(before))
+			Expect(step(d, "policy").Dropped).NotTo(BeEmpty(), "the caller holds one scope: policy dropped skills, in the decision's own room")
 		})
 
 		It("scores a skill by its best document (an example input matches exactly)", func() {
