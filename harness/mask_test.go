@@ -146,6 +146,37 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 		Expect(results[0].Pass).To(BeTrue())
 	})
 
+	It("masks every turn of a conversation with its own sensitive tools under a version with none", func() {
+		plain, err := registry.ParseSkills("skills.yaml", []byte(`skills:
+  - name: wave
+    description: wave at the user
+    side_effect: read
+    params_schema: {type: object, properties: {hand: {type: string}}}
+`))
+		Expect(err).NotTo(HaveOccurred())
+		reg, err := registry.New(plain)
+		Expect(err).NotTo(HaveOccurred())
+		v := &registry.Version{Name: "v8", Fingerprint: "feedfacefeedface", Registry: reg}
+		first, second := lockerCase("t1", "open L-9 code 4410-kilo", "4410-kilo"), lockerCase("t2", "open L-9 code 4410-kilo", "4410-kilo")
+		conv := harness.Case{ID: "own-tools-talk", Suite: harness.SuiteNormal, Caller: first.Caller, Tools: lockerVersion().Registry,
+			Turns: []harness.Turn{{Input: first.Input, Expect: first.Expect}, {Input: second.Input, Expect: second.Expect}}}
+		dir := GinkgoT().TempDir()
+		_, err = harness.Run(context.Background(), harness.RunConfig{Versions: []*registry.Version{v}, Cases: []harness.Case{conv},
+			NewRouter: func(*registry.Version) (harness.Router, error) { return &secretRouter{}, nil }, OutDir: dir, Concurrency: 1})
+		Expect(err).NotTo(HaveOccurred())
+		data, err := os.ReadFile(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).NotTo(ContainSubstring("4410-kilo"), "no turn leaks the value")
+		results, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(results).To(HaveLen(1))
+		Expect(results[0].Turns).To(HaveLen(2))
+		for _, t := range results[0].Turns {
+			Expect(t.Masked).To(Equal(map[string]string{"code": "ok"}))
+			Expect(t.Pass).To(BeTrue())
+		}
+	})
+
 	It("reads results written before request ids existed", func() {
 		line := `{"format":1,"version":"v9@0badc0de","case":"old-1","case_hash":"x","suite":"normal","tags":[],"input":"hi","caller":{},"expect":{"action":"refuse"},"decision":{"action":"refuse"},"pass":true,"failure":"","latency_us":1,"seq":0}` + "\n"
 		results, err := harness.DecodeResults(strings.NewReader(line), "old.jsonl")

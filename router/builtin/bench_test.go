@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/routebench/routebench/router"
@@ -145,5 +146,18 @@ func BenchmarkTrain1000(b *testing.B) {
 		lay := touchedLayout(lt, items, m.linCount, len(m.skills))
 		lay.place(lt, items)
 		m.trainOn(lt, lay, items, defaultTraining, trainSeed)
+	}
+}
+
+// BenchmarkFixedPhraseMatchesLong finds "today" in a long text that writes
+// it thousands of times, mostly glued to letters (no \b): the phrase
+// search must read the text about once, not once per match.
+func BenchmarkFixedPhraseMatchesLong(b *testing.B) {
+	text := strings.Repeat("今天xtodayx", 4000)
+	phrases := fixedPhrasesOf(`今天|今日|\btoday\b`)
+	for b.Loop() {
+		if len(fixedPhraseMatches(phrases, text)) != 4000 {
+			b.Fatal("matches lost")
+		}
 	}
 }

@@ -141,12 +141,26 @@ func joinFixedPhrases(a, b fixedPhrase) (fixedPhrase, bool) {
 // is written, the first phrase there, then on from its end. A phrase found
 // by its bytes starts on a rune the regexp steps to: it starts with ASCII
 // or a leading byte, which no rune before it can hold.
+//
+// Where each phrase is next written is remembered and looked for again
+// only once a match has passed it: whether a place holds a phrase (and
+// its ) depends on the text alone, so a phrase's searches move forward
+// through the text once, however many matches the other phrases find.
+// Searching every phrase again from each match's end read a long text
+// once per match.
 func fixedPhraseMatches(phrases []fixedPhrase, text string) [][]int {
 	var out [][]int
+	var next [maxFixedPhrases]int // where phrase i is next written, -1 for nowhere
+	for i := range phrases {
+		next[i] = fixedPhraseFrom(phrases[i], text, 0)
+	}
 	for p := 0; p < len(text); {
 		best, end := -1, 0
-		for _, ph := range phrases {
-			if at := fixedPhraseFrom(ph, text, p); at >= 0 && (best < 0 || at < best) {
+		for i, ph := range phrases {
+			if next[i] >= 0 && next[i] < p {
+				next[i] = fixedPhraseFrom(ph, text, p)
+			}
+			if at := next[i]; at >= 0 && (best < 0 || at < best) {
 				best, end = at, at+len(ph.text)
 			}
 		}

@@ -31,6 +31,26 @@ var _ = Describe("fixed phrases read from a regexp", func() {
 		Expect(rules).To(Equal(7), "today, yesterday, the day before, last and this week, this and last month")
 	})
 
+	It("find what the regexps find in long texts of many matches", func() {
+		// Phrases written thousands of times, some where their \b does not
+		// hold, interleaved with others: each phrase's next place is
+		// remembered across matches, and must never be passed over.
+		texts := []string{
+			strings.Repeat("今天xtodayx", 3000),
+			strings.Repeat("what did i buy today and ", 2000) + "今日",
+			strings.Repeat("上个月 last month 上月xlast monthx ", 1500),
+			strings.Repeat("today", 4000) + " today " + strings.Repeat("今天今日", 2000),
+		}
+		for i, r := range dateRules {
+			if r.phrases == nil {
+				continue
+			}
+			for _, t := range texts {
+				Expect(fixedPhraseMatches(r.phrases, t)).To(Equal(r.re.FindAllStringSubmatchIndex(t, -1)), "rule %d on a text of %d bytes", i, len(t))
+			}
+		}
+	})
+
 	It("are read in the regexp's order of preference", func() {
 		Expect(fixedPhrasesOf(`a(?:b)?|\bcd\b`)).To(Equal([]fixedPhrase{{text: "ab"}, {text: "a"}, {text: "cd", before: true, after: true}}))
 		Expect(fixedPhrasesOf(`x[yz]`)).To(Equal([]fixedPhrase{{text: "xy"}, {text: "xz"}}))
