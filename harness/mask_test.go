@@ -49,6 +49,21 @@ func lockerVersion() *registry.Version {
 	return &registry.Version{Name: "v9", Fingerprint: "0badc0de0badc0de", Registry: reg}
 }
 
+// plainVersion is a version whose one skill has no sensitive param: a run
+// under it takes the no-masking shortcut for its own registry.
+func plainVersion() *registry.Version {
+	plain, err := registry.ParseSkills("skills.yaml", []byte(`skills:
+  - name: wave
+    description: wave at the user
+    side_effect: read
+    params_schema: {type: object, properties: {hand: {type: string}}}
+`))
+	Expect(err).NotTo(HaveOccurred())
+	reg, err := registry.New(plain)
+	Expect(err).NotTo(HaveOccurred())
+	return &registry.Version{Name: "v8", Fingerprint: "feedfacefeedface", Registry: reg}
+}
+
 func lockerCase(id, text, wantCode string) harness.Case {
 	return harness.Case{ID: id, Suite: harness.SuiteNormal, Input: text, Caller: router.Caller{Scopes: []string{"locker:write"}},
 		Expect: harness.Expect{Action: router.Confirm, Skill: "open_locker",
@@ -122,16 +137,8 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 	})
 
 	It("masks a case's own sensitive tools under a version with no sensitive param", func() {
-		plain, err := registry.ParseSkills("skills.yaml", []byte(`skills:
-  - name: wave
-    description: wave at the user
-    side_effect: read
-    params_schema: {type: object, properties: {hand: {type: string}}}
-`))
-		Expect(err).NotTo(HaveOccurred())
-		reg, err := registry.New(plain)
-		Expect(err).NotTo(HaveOccurred())
-		v := &registry.Version{Name: "v8", Fingerprint: "feedfacefeedface", Registry: reg}
+		v := plainVersion()
+		var err error
 		own := lockerCase("own-tools", "open L-9 code 7731-zeta", "7731-zeta")
 		own.Tools = lockerVersion().Registry
 		dir := GinkgoT().TempDir()
@@ -147,16 +154,8 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 	})
 
 	It("masks every turn of a conversation with its own sensitive tools under a version with none", func() {
-		plain, err := registry.ParseSkills("skills.yaml", []byte(`skills:
-  - name: wave
-    description: wave at the user
-    side_effect: read
-    params_schema: {type: object, properties: {hand: {type: string}}}
-`))
-		Expect(err).NotTo(HaveOccurred())
-		reg, err := registry.New(plain)
-		Expect(err).NotTo(HaveOccurred())
-		v := &registry.Version{Name: "v8", Fingerprint: "feedfacefeedface", Registry: reg}
+		v := plainVersion()
+		var err error
 		first, second := lockerCase("t1", "open L-9 code 4410-kilo", "4410-kilo"), lockerCase("t2", "open L-9 code 4410-kilo", "4410-kilo")
 		conv := harness.Case{ID: "own-tools-talk", Suite: harness.SuiteNormal, Caller: first.Caller, Tools: lockerVersion().Registry,
 			Turns: []harness.Turn{{Input: first.Input, Expect: first.Expect}, {Input: second.Input, Expect: second.Expect}}}
