@@ -229,23 +229,9 @@ var dateWords = func() *wordScan {
 	return newWordScan(words)
 }()
 
-// numericDateShape is what every numeric date holds (both year-first and
-// year-last): a digit, a separator ("-", "/" or "."), one or two digits
-// and a separator again.
-func numericDateShape(s string) bool {
-	for i := 0; i+3 < len(s); i++ {
-		if isDigitByte(s[i]) && isDateSep(s[i+1]) && isDigitByte(s[i+2]) &&
-			(isDateSep(s[i+3]) || i+4 < len(s) && isDigitByte(s[i+3]) && isDateSep(s[i+4])) {
-			return true
-		}
-	}
-	return false
-}
-
 // yearFirstShape is what every year-first numeric date holds: four
-// digits, a separator ("-", "/" or "."), a digit. numericDateShape, which
-// year-last dates hold too, lets "05/06/2031" through to a rule that
-// cannot match it.
+// digits, a separator ("-", "/" or "."), a digit; "05/06/2031", a
+// year-last date, does not hold it.
 func yearFirstShape(s string) bool {
 	for i := 0; i+5 < len(s); i++ {
 		if isDigitByte(s[i]) && isDigitByte(s[i+1]) && isDigitByte(s[i+2]) && isDigitByte(s[i+3]) &&
