@@ -144,7 +144,7 @@ func joinFixedPhrases(a, b fixedPhrase) (fixedPhrase, bool) {
 //
 // Where each phrase is next written is remembered and looked for again
 // only once a match has passed it: whether a place holds a phrase (and
-// its ) depends on the text alone, so a phrase's searches move forward
+// its \b) depends on the text alone, so a phrase's searches move forward
 // through the text once, however many matches the other phrases find.
 // Searching every phrase again from each match's end read a long text
 // once per match.
