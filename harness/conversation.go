@@ -109,9 +109,8 @@ func TurnRequestID(caseID string, turn int) string { return caseID + "#" + strco
 // (not the expected ones): a router that went wrong in turn 1 must live
 // with it in turn 2, as it would with a real user. Every turn runs and is
 // judged, even after one fails, so turn metrics see the whole
-// conversation. plain says no skill of reg has a sensitive param
-// (maskResult).
-func evaluateConversation(ctx context.Context, rt Router, v *registry.Version, reg *registry.Registry, plain bool, c *Case, seq int, now time.Time) (Result, Verdict, error) {
+// conversation.
+func evaluateConversation(ctx context.Context, rt Router, v *registry.Version, reg *registry.Registry, c *Case, seq int, now time.Time) (Result, Verdict, error) {
 	res := Result{
 		Format:   FormatVersion,
 		Version:  v.ID(),
@@ -153,7 +152,7 @@ func evaluateConversation(ctx context.Context, rt Router, v *registry.Version, r
 	// Scored above on the real values; from here on only masked ones.
 	// MaskResult also gives the line its deciding turn's input,
 	// expectation and decision.
-	maskResult(reg, plain, &res)
+	MaskResult(reg, &res)
 	return res, verdict.Verdict, nil
 }
 

@@ -18,20 +18,14 @@ const maskedOK = "ok"
 // r.Masked, for each masked param, how its real value compared with the
 // expectation. reg is the skill set the case was routed with. Call it
 // after scoring r.
-func MaskResult(reg *registry.Registry, r *Result) { maskResult(reg, false, r) }
-
-// maskResult is MaskResult; plain says no skill of reg has a sensitive
-// param (noSensitiveParams), so that no decision is looked through for
-// one: most versions have none, and looking costs every result a walk of
-// the params of each skill its decision names.
-func maskResult(reg *registry.Registry, plain bool, r *Result) {
+func MaskResult(reg *registry.Registry, r *Result) {
 	// Each turn of a conversation keeps its own comparison record; the
 	// line's own input, expectation and decision are a copy of its deciding
 	// turn (sharing its maps), so they are taken from the masked turn.
 	if len(r.Turns) > 0 {
 		for i := range r.Turns {
 			t := &r.Turns[i]
-			t.Masked = maskDecision(reg, plain, t.Expect, &t.Decision, &t.Input)
+			t.Masked = maskDecision(reg, t.Expect, &t.Decision, &t.Input)
 			if len(t.Masked) > 0 {
 				t.Expect = maskExpect(reg, t.Expect)
 			}
@@ -43,17 +37,13 @@ func maskResult(reg *registry.Registry, plain bool, r *Result) {
 		r.Input, r.Expect, r.Decision, r.Masked = t.Input, t.Expect, t.Decision, t.Masked
 		return
 	}
-	r.Masked = maskDecision(reg, plain, r.Expect, &r.Decision, &r.Input)
+	r.Masked = maskDecision(reg, r.Expect, &r.Decision, &r.Input)
 	if len(r.Masked) > 0 {
 		r.Expect = maskExpect(reg, r.Expect)
 	}
 }
 
-func maskDecision(reg *registry.Registry, plain bool, e Expect, d *router.Decision, input *string) map[string]string {
-	if plain {
-		// What MaskSensitive finds under reg: nothing to mask.
-		return nil
-	}
+func maskDecision(reg *registry.Registry, e Expect, d *router.Decision, input *string) map[string]string {
 	real := d.Params
 	names, values := router.MaskSensitive(reg, d)
 	*input = router.MaskText(*input, values)
@@ -134,18 +124,4 @@ func ResultParamMismatches(r Result) []ParamMismatch {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Param < out[j].Param })
 	return out
-}
-
-// noSensitiveParams says no skill of reg marks a param x-sensitive: a
-// decision routed with reg has nothing to mask.
-func noSensitiveParams(reg *registry.Registry) bool {
-	if reg == nil {
-		return true
-	}
-	for _, s := range reg.Skills {
-		if len(s.Sensitive()) > 0 {
-			return false
-		}
-	}
-	return true
 }

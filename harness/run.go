@@ -760,7 +760,7 @@ func evaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		reg = c.Tools
 	}
 	if c.IsConversation() {
-		return evaluateConversation(ctx, rt, v, reg, vw.masksNothing(reg), c, seq, req.Now)
+		return evaluateConversation(ctx, rt, v, reg, c, seq, req.Now)
 	}
 	start := time.Now()
 	d, err := rt.Route(ctx, req)
@@ -804,7 +804,7 @@ func evaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		ConversationID: req.ConversationID,
 	}
 	// Scored above on the real values; from here on only masked ones.
-	maskResult(reg, vw.masksNothing(reg), &res)
+	MaskResult(reg, &res)
 	return res, verdict, nil
 }
 

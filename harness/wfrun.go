@@ -25,17 +25,6 @@ type VersionWorkflows struct {
 	// Routing is the version's registry plus each workflow as a skill:
 	// what the router chooses among and what policy is checked against.
 	Routing *registry.Registry
-	// plain says no skill of Routing has a sensitive param
-	// (noSensitiveParams), so results routed with it are not looked
-	// through for values to mask.
-	plain bool
-}
-
-// masksNothing says a decision routed with reg has nothing to mask, as
-// far as vw knows: reg is its routing registry, which has no sensitive
-// param. vw may be nil.
-func (vw *VersionWorkflows) masksNothing(reg *registry.Registry) bool {
-	return vw != nil && vw.plain && reg == vw.Routing
 }
 
 // PrepareWorkflows loads v's workflows and its routing registry.
@@ -48,7 +37,7 @@ func PrepareWorkflows(v *registry.Version) (*VersionWorkflows, error) {
 	if err != nil {
 		return nil, fmt.Errorf("route workflows of %s: %w", v.ID(), err)
 	}
-	return &VersionWorkflows{Set: set, Routing: routing, plain: noSensitiveParams(routing)}, nil
+	return &VersionWorkflows{Set: set, Routing: routing}, nil
 }
 
 // RunWorkflowCase runs what the router decided for a workflow case through

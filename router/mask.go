@@ -92,7 +92,7 @@ func SensitiveParamNames(skills []*registry.Skill) map[string]bool {
 // names: a judge's raw answer may name a skill the final decision does
 // not act on, and its params are as sensitive.
 func sensitiveNames(reg *registry.Registry, d *Decision) map[string]bool {
-	if reg == nil {
+	if reg == nil || !reg.HasSensitive() {
 		return nil
 	}
 	// A skill is named several times over (decision, candidates, each

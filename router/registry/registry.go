@@ -20,6 +20,7 @@ func New(skills []*Skill) (*Registry, error) {
 		}
 		r.byName[s.Name] = s
 		r.Skills = append(r.Skills, s)
+		r.sensitive = r.sensitive || len(s.Sensitive()) > 0
 	}
 	if err := ps.err(); err != nil {
 		return nil, err

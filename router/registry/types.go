@@ -158,7 +158,13 @@ type Cost struct {
 type Registry struct {
 	Skills []*Skill
 	byName map[string]*Skill
+	// sensitive says some skill marks a param x-sensitive: most
+	// registries mark none, and masking asks about every decision.
+	sensitive bool
 }
+
+// HasSensitive reports whether any skill marks a param x-sensitive.
+func (r *Registry) HasSensitive() bool { return r.sensitive }
 
 // Skill returns the skill with the exact name, or nil.
 func (r *Registry) Skill(name string) *Skill { return r.byName[name] }
