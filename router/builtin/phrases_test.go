@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -20,12 +21,8 @@ var _ = Describe("fixed phrases read from a regexp", func() {
 				continue
 			}
 			rules++
-			found := 0
-			for _, t := range texts {
-				want := r.re.FindAllStringSubmatchIndex(t, -1)
-				Expect(fixedPhraseMatches(r.phrases, t)).To(Equal(want), "rule %d on %q", i, t)
-				found += len(want)
-			}
+			found := matchesAgree(texts, func(t string) [][]int { return r.re.FindAllStringSubmatchIndex(t, -1) },
+				func(t string) [][]int { return fixedPhraseMatches(r.phrases, t) }, fmt.Sprintf("rule %d", i))
 			Expect(found).To(BeNumerically(">", 100), "rule %d", i)
 		}
 		Expect(rules).To(Equal(7), "today, yesterday, the day before, last and this week, this and last month")

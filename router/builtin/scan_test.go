@@ -8,6 +8,19 @@ import (
 	. "github.com/onsi/gomega"
 )
 
+// matchesAgree expects scan to find exactly what re finds in every text,
+// what naming re in a failure, and returns how many matches re found, so
+// a spec can tell its texts exercised the pattern.
+func matchesAgree(texts []string, re, scan func(string) [][]int, what string) int {
+	found := 0
+	for _, t := range texts {
+		want := re(t)
+		ExpectWithOffset(1, scan(t)).To(Equal(want), "%s on %q", what, t)
+		found += len(want)
+	}
+	return found
+}
+
 // madeUpTexts glues pieces into texts, seeded: the scanners must find what
 // their regexps find in every one.
 func madeUpTexts(seed uint64, n int, pieces []string) []string {
@@ -27,12 +40,7 @@ var _ = Describe("hand-written params scanners", func() {
 	It("find what explicitRe finds", func() {
 		pieces := strings.Split("a|Z|_x|k9|alpha|9|07| |  |\t|\n|\r|\f|\v|=|:|==|[|]|\"|'|,|;|)|(|-|.|/|@|中|\xff|\xe2\x80|x=1|mode: 'fast'|w=[0.2, 0.8]|s=\"a b\"", "|")
 		texts := append(madeUpTexts(1, 40000, pieces), "", "alpha=0.05", "order-service: disk full", "weights = [0.2, 0.8]", "a=[", "b='", "c=\"x", "10:30", "x:,", "_:)")
-		found := 0
-		for _, t := range texts {
-			want := explicitRe.FindAllStringSubmatchIndex(t, -1)
-			Expect(explicitMatches(t)).To(Equal(want), "%q", t)
-			found += len(want)
-		}
+		found := matchesAgree(texts, func(t string) [][]int { return explicitRe.FindAllStringSubmatchIndex(t, -1) }, explicitMatches, "explicitRe")
 		Expect(found).To(BeNumerically(">", 10000))
 	})
 
@@ -40,12 +48,7 @@ var _ = Describe("hand-written params scanners", func() {
 		pieces := strings.Split("one|ONE|One|six|SIX|\u017fix|\u017fIX|\u212a|dozen|a dozen|A DOZEN|a  dozen|eight|eighteen|eighty|"+
 			"ten|often|seven|seventeen|x|_|9| |-|.|中|\xff|\xe2\x84|\u212aey|thousand|hundred|twelve|zero|nine|ninety|s|e|n", "|")
 		texts := append(madeUpTexts(2, 40000, pieces), "", "two hundred", "a dozen eggs", "someone", "one-two", "ſix", "oneſix")
-		found := 0
-		for _, t := range texts {
-			want := numberWordRe.FindAllStringIndex(t, -1)
-			Expect(numberWordMatches(t)).To(Equal(want), "%q", t)
-			found += len(want)
-		}
+		found := matchesAgree(texts, func(t string) [][]int { return numberWordRe.FindAllStringIndex(t, -1) }, numberWordMatches, "numberWordRe")
 		Expect(found).To(BeNumerically(">", 10000))
 	})
 })
@@ -162,12 +165,7 @@ var _ = Describe("the numbers scanner", func() {
 	It("finds what numberRe finds", func() {
 		pieces := strings.Split("$|€|£|¥|￥|$ |¥\t|€\n| |  |\t|\v|,|.|..|1|42|123|1234|1,000|12,345|1,2345|,000|.5|0.25|3.|零|一|两|十|百|千|万|x|中|e|-|\xff|\xe2\x82|年", "|")
 		texts := append(madeUpTexts(7, 40000, pieces), "", "$", "$ ", "1,000,000.50", "¥ 3,200", "共计三百二十元", ".5 and 0.75", "12,34", "1,234,5678")
-		found := 0
-		for _, t := range texts {
-			want := numberRe.FindAllStringSubmatchIndex(t, -1)
-			Expect(numberMatches(t)).To(Equal(want), "%q", t)
-			found += len(want)
-		}
+		found := matchesAgree(texts, func(t string) [][]int { return numberRe.FindAllStringSubmatchIndex(t, -1) }, numberMatches, "numberRe")
 		Expect(found).To(BeNumerically(">", 40000))
 	})
 })
