@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/spool"
 	"github.com/routebench/routebench/router"
 )
 
@@ -77,7 +78,7 @@ const caseBatch = 256
 // order, so the cases are encoded to a temporary file first and copied
 // after it. It is compact JSON whose <, > and & are \u escaped, so it can
 // sit inside a <script> element without ending it.
-func writeCaseData(out io.Writer, versions []string, views *caseViews, order caseOrder) (err error) {
+func writeCaseData(out io.Writer, versions []string, views *caseViews, ids *caseIDs) (err error) {
 	strs := newInterner()
 	vids := strs.ids(versions)
 	col := columns(versions)
@@ -96,30 +97,53 @@ func writeCaseData(out io.Writer, versions []string, views *caseViews, order cas
 	if err != nil {
 		return err
 	}
+	walk, err := ids.walk()
+	if err != nil {
+		return err
+	}
 	// The views are read caseBatch cases at a time (spool.ReadBatch), so
 	// those that came close together in the stream are read together.
-	var positions, starts []int
+	var results []caseResult
+	var spans []spool.Span
+	var starts []int
+	var caseIDs []byte // the batch's ids, back to back, ending at idEnds
+	var idEnds []int
 	var buf []byte
 	var records [][]byte
-	for from := 0; from < order.Len(); from += caseBatch {
-		to := min(from+caseBatch, order.Len())
-		positions, starts = positions[:0], starts[:0]
-		for i := from; i < to; i++ {
-			starts = append(starts, len(positions))
-			positions = order.Positions(i, positions)
+	cases := 0
+	for more := true; more; {
+		results, starts, caseIDs, idEnds = results[:0], starts[:0], caseIDs[:0], idEnds[:0]
+		for len(idEnds) < caseBatch {
+			starts = append(starts, len(results))
+			var id []byte
+			var ok bool
+			if id, results, ok, err = walk.next(results); err != nil {
+				return err
+			} else if !ok {
+				more = false
+				break
+			}
+			caseIDs = append(caseIDs, id...)
+			idEnds = append(idEnds, len(caseIDs))
 		}
-		starts = append(starts, len(positions))
-		if buf, records, err = rd.r.ReadBatch(positions, buf, records); err != nil {
+		starts = append(starts[:len(idEnds)], len(results))
+		spans = spans[:0]
+		for _, x := range results {
+			spans = append(spans, x.view)
+		}
+		if buf, records, err = rd.r.ReadBatch(spans, buf, records); err != nil {
 			return err
 		}
-		for i := from; i < to; i++ {
-			if i > 0 {
+		from := 0
+		for k, to := range idEnds {
+			if cases > 0 {
 				cw.b = append(cw.b, ',')
 			}
-			k := i - from
-			if err := rd.writeCase(cw, strs, col, order.ID(i), records[starts[k]:starts[k+1]]); err != nil {
+			cases++
+			if err := rd.writeCase(cw, strs, col, string(caseIDs[from:to]), records[starts[k]:starts[k+1]]); err != nil {
 				return err
 			}
+			from = to
 			cw.flush()
 		}
 	}
@@ -133,7 +157,7 @@ func writeCaseData(out io.Writer, versions []string, views *caseViews, order cas
 	w.b = append(w.b, `,"s":`...)
 	w.strings(strs.strings)
 	w.b = append(w.b, `,"c":`...)
-	if order.Len() == 0 {
+	if cases == 0 {
 		w.b = append(w.b, "null"...)
 	} else {
 		w.b = append(w.b, '[')
@@ -148,7 +172,7 @@ func writeCaseData(out io.Writer, versions []string, views *caseViews, order cas
 		return err
 	}
 	end := "}"
-	if order.Len() > 0 {
+	if cases > 0 {
 		end = "]}"
 	}
 	_, err = io.WriteString(out, end)

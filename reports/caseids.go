@@ -1,201 +1,229 @@
 package reports
 
 import (
+	"bufio"
 	"bytes"
-	"hash/maphash"
+	"encoding/binary"
+	"errors"
+	"io"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/routebench/routebench/internal/spool"
 )
 
-// caseIDs is the case id of every result a report counts, in the order
-// they were added, without a string or a map entry a result: each
-// distinct id is stored once, back to back in one array, and numbered;
-// a result keeps its id's number (4 bytes). The case table walks the ids
-// sorted with each one's positions, and junit.xml sorts a testsuite's
-// cases by id, both from here. On a million results that is about 40 MB
-// where a map of ids to positions took over 100.
+// caseIDs is the case id of every result a report counts, each with the
+// result's stream position and where its view lies (caseViews), grouped
+// by id and the ids sorted once every result is in: the case table's
+// walk, and the positions of the few cases a flip list quotes. The
+// results are sorted on disk (spool.Sorter), not held: memory is the
+// same for a thousand results or a million, but for a sparse index of
+// the sorted ids (one id in idBlock).
 type caseIDs struct {
-	text []byte   // the distinct ids, back to back
-	end  []uint32 // where id number n ends in text
-	// slots is an open-addressing table of id numbers + 1 (0 is empty),
-	// a power of two long, at most half full; it goes once the results are
-	// grouped, and lookups search the sorted ids instead.
-	slots []uint32
-	seed  maphash.Seed
-	// at is the id number of each result added; pos its position in the
-	// stream, nil while results came as positions 0, 1, 2…
-	at  []uint32
-	pos []int
+	sorter *spool.Sorter
+	val    []byte // add's, reused
+	// groupedInMemory is groups' spool's (a test's may be small).
+	groupedInMemory int
 
 	// grouped is built once, when first asked for (writers may ask side
-	// by side).
+	// by side): each distinct id in order, with its results (groupCases).
 	once    sync.Once
 	grouped *idGroups
 }
 
-// idGroups are the results grouped by id: sorted lists the id numbers in
-// id order; the results of id number n are members[start[n]:start[n+1]]
-// (indexes in add order, so in stream order).
+// idGroups is the results grouped by id, ids sorted, in a spool: for each
+// id, its length and bytes, how many results it has and each one's
+// position and view span, in the order added (so stream order). index
+// holds every idBlock-th id and where it starts, for lookup.
 type idGroups struct {
-	sorted  []uint32
-	start   []uint32
-	members []uint32
+	spool *spool.Spool
+	count int
+	index []idMark
+	err   error
 }
 
-func newCaseIDs() *caseIDs { return &caseIDs{seed: maphash.MakeSeed()} }
+type idMark struct {
+	id string
+	at int64
+}
 
-// add counts the result at stream position i, whose case is id, and
-// returns its id's number.
-func (t *caseIDs) add(i int, id string) uint32 {
+// idBlock is how many ids in the grouped spool one index entry covers:
+// a lookup reads through at most that many.
+const idBlock = 64
+
+// idsInMemory is how many bytes of ids and positions are sorted in
+// memory, and groupedInMemory how many bytes of the grouped ids stay in
+// memory, before each moves to a temporary file.
+const (
+	idsInMemory     = 2 << 20
+	groupedInMemory = 1 << 20
+)
+
+// caseResult is one result of a case: its stream position and where its
+// view lies.
+type caseResult struct {
+	pos  int
+	view spool.Span
+}
+
+func newCaseIDs() *caseIDs { return newCaseIDsIn(idsInMemory, groupedInMemory) }
+
+// newCaseIDsIn is newCaseIDs sorting sortInMemory bytes in memory and
+// keeping groupedInMemory bytes of the grouped ids in memory.
+func newCaseIDsIn(sortInMemory, groupedInMemory int) *caseIDs {
+	return &caseIDs{sorter: spool.NewSorter("case-ids", sortInMemory), groupedInMemory: groupedInMemory}
+}
+
+// add counts the result at stream position i, whose case is id and whose
+// view lies at view.
+func (t *caseIDs) add(i int, id string, view spool.Span) {
 	if t.grouped != nil {
 		panic("reports: a result added to case ids already grouped")
 	}
-	if t.pos == nil && i != len(t.at) {
-		t.pos = make([]int, len(t.at), cap(t.at))
-		for k := range t.pos {
-			t.pos[k] = k
-		}
-	}
-	if t.pos != nil {
-		t.pos = append(t.pos, i)
-	}
-	n := t.number(id)
-	t.at = append(t.at, n)
-	return n
+	b := binary.AppendUvarint(t.val[:0], uint64(i))
+	b = binary.AppendUvarint(b, uint64(view.Off))
+	b = binary.AppendUvarint(b, uint64(view.Size))
+	t.val = b
+	t.sorter.Add(0, []byte(id), b)
 }
-
-// number finds id's number, numbering it when new.
-func (t *caseIDs) number(id string) uint32 {
-	if 2*(len(t.end)+1) > len(t.slots) {
-		t.grow()
-	}
-	mask := uint64(len(t.slots) - 1)
-	for s := maphash.String(t.seed, id) & mask; ; s = (s + 1) & mask {
-		switch k := t.slots[s]; {
-		case k == 0:
-			t.text = append(t.text, id...)
-			t.end = append(t.end, uint32(len(t.text)))
-			n := uint32(len(t.end) - 1)
-			t.slots[s] = n + 1
-			return n
-		case string(t.bytes(k-1)) == id:
-			return k - 1
-		}
-	}
-}
-
-// lookup finds id's number without numbering it.
-func (t *caseIDs) lookup(id string) (uint32, bool) {
-	if t.slots == nil {
-		sorted := t.groups().sorted
-		i, found := slices.BinarySearchFunc(sorted, id, func(n uint32, id string) int { return strings.Compare(string(t.bytes(n)), id) })
-		if !found {
-			return 0, false
-		}
-		return sorted[i], true
-	}
-	mask := uint64(len(t.slots) - 1)
-	for s := maphash.String(t.seed, id) & mask; ; s = (s + 1) & mask {
-		switch k := t.slots[s]; {
-		case k == 0:
-			return 0, false
-		case string(t.bytes(k-1)) == id:
-			return k - 1, true
-		}
-	}
-}
-
-func (t *caseIDs) grow() {
-	slots := make([]uint32, max(1024, 2*len(t.slots)))
-	mask := uint64(len(slots) - 1)
-	for n := range t.end {
-		s := maphash.Bytes(t.seed, t.bytes(uint32(n))) & mask
-		for slots[s] != 0 {
-			s = (s + 1) & mask
-		}
-		slots[s] = uint32(n) + 1
-	}
-	t.slots = slots
-}
-
-func (t *caseIDs) bytes(n uint32) []byte {
-	start := uint32(0)
-	if n > 0 {
-		start = t.end[n-1]
-	}
-	return t.text[start:t.end[n]]
-}
-
-// id is id number n.
-func (t *caseIDs) id(n uint32) string { return string(t.bytes(n)) }
-
-// count is how many distinct ids there are.
-func (t *caseIDs) count() int { return len(t.end) }
-
-// position is the stream position of the k-th result added.
-func (t *caseIDs) position(k uint32) int {
-	if t.pos == nil {
-		return int(k)
-	}
-	return t.pos[k]
-}
-
-// compare orders id numbers by their ids.
-func (t *caseIDs) compare(a, b uint32) int { return bytes.Compare(t.bytes(a), t.bytes(b)) }
 
 // groups are the results grouped by id, built on first use: by then every
 // result has been added.
 func (t *caseIDs) groups() *idGroups {
 	t.once.Do(func() {
-		g := &idGroups{sorted: make([]uint32, t.count()), start: make([]uint32, t.count()+1)}
-		for n := range g.sorted {
-			g.sorted[n] = uint32(n)
+		g := &idGroups{spool: spool.New("case-groups", t.groupedInMemory)}
+		t.grouped = g
+		var out, last, members []byte
+		n, started := 0, false
+		end := func() {
+			if !started {
+				return
+			}
+			if g.count%idBlock == 0 {
+				g.index = append(g.index, idMark{string(last), g.spool.Len() + int64(len(out))})
+			}
+			g.count++
+			out = binary.AppendUvarint(out, uint64(len(last)))
+			out = append(out, last...)
+			out = binary.AppendUvarint(out, uint64(n))
+			out = append(out, members...)
+			if len(out) >= 64<<10 {
+				g.spool.Write(out) // a failed write fails the reader, which reports it
+				out = out[:0]
+			}
 		}
-		slices.SortFunc(g.sorted, t.compare)
-		for _, n := range t.at {
-			g.start[n+1]++
-		}
-		for n := range t.count() {
-			g.start[n+1] += g.start[n]
-		}
-		g.members = make([]uint32, len(t.at))
-		next := slices.Clone(g.start[:t.count()])
-		for k, n := range t.at {
-			g.members[next[n]] = uint32(k)
-			next[n]++
-		}
-		t.grouped, t.slots = g, nil
+		g.err = t.sorter.Each(0, func(key, value []byte) error {
+			if !started || !bytes.Equal(key, last) {
+				end()
+				last, members, n, started = append(last[:0], key...), members[:0], 0, true
+			}
+			members = append(members, value...)
+			n++
+			return nil
+		})
+		end()
+		g.spool.Write(out)
+		t.sorter.Close()
 	})
 	return t.grouped
 }
 
-// positions appends the stream positions of id number n's results, in
-// stream order, to buf.
-func (t *caseIDs) positions(n uint32, buf []int) []int {
-	g := t.groups()
-	for _, k := range g.members[g.start[n]:g.start[n+1]] {
-		buf = append(buf, t.position(k))
+// count is how many distinct ids there are.
+func (t *caseIDs) count() int { return t.groups().count }
+
+// idWalk reads the grouped ids in order from a place in the spool.
+type idWalk struct {
+	r    *bufio.Reader
+	left int // ids not yet read
+	id   []byte
+}
+
+var errDamagedIDs = errors.New("keep case-groups: a damaged record")
+
+// walkFrom reads the grouped ids from the k-th index mark on.
+func (g *idGroups) walkFrom(mark int) (*idWalk, error) {
+	if g.err != nil {
+		return nil, g.err
 	}
-	return buf
+	src, err := g.spool.ReaderAt()
+	if err != nil {
+		return nil, err
+	}
+	w := &idWalk{left: g.count}
+	if mark < len(g.index) {
+		at := g.index[mark].at
+		w.left -= mark * idBlock
+		w.r = bufio.NewReaderSize(io.NewSectionReader(src, at, g.spool.Len()-at), 32<<10)
+	} else {
+		w.left = 0
+	}
+	return w, nil
 }
 
-// order is the case table's walk: ids sorted, each with its positions.
-func (t *caseIDs) order() caseOrder { return idOrder{t} }
-
-// caseOrder is positions of a stream grouped by case ID, IDs sorted (the
-// case table's walk; see harness.CaseOrder).
-type caseOrder interface {
-	Len() int
-	ID(i int) string
-	// Positions appends the i-th ID's positions, in stream order, to buf.
-	Positions(i int, buf []int) []int
+// next reads the next id and appends its results to into; ok is false
+// at the end. id is valid until the next call.
+func (w *idWalk) next(into []caseResult) (id []byte, out []caseResult, ok bool, err error) {
+	if w.left == 0 {
+		return nil, into, false, nil
+	}
+	w.left--
+	n, err := binary.ReadUvarint(w.r)
+	if err != nil || n > 1<<32 {
+		return nil, into, false, errDamagedIDs
+	}
+	w.id = slices.Grow(w.id[:0], int(n))[:n]
+	if _, err := io.ReadFull(w.r, w.id); err != nil {
+		return nil, into, false, errDamagedIDs
+	}
+	members, err := binary.ReadUvarint(w.r)
+	if err != nil {
+		return nil, into, false, errDamagedIDs
+	}
+	for range members {
+		var x [3]uint64
+		for k := range x {
+			if x[k], err = binary.ReadUvarint(w.r); err != nil {
+				return nil, into, false, errDamagedIDs
+			}
+		}
+		into = append(into, caseResult{pos: int(x[0]), view: spool.Span{Off: int64(x[1]), Size: int(x[2])}})
+	}
+	return w.id, into, true, nil
 }
 
-type idOrder struct{ t *caseIDs }
+// walk reads every id in order.
+func (t *caseIDs) walk() (*idWalk, error) { return t.groups().walkFrom(0) }
 
-func (o idOrder) Len() int        { return o.t.count() }
-func (o idOrder) ID(i int) string { return o.t.id(o.t.groups().sorted[i]) }
-func (o idOrder) Positions(i int, buf []int) []int {
-	return o.t.positions(o.t.groups().sorted[i], buf)
+// lookup appends the results of case id to into; found is false when no
+// result has that id.
+func (t *caseIDs) lookup(id string, into []caseResult) (out []caseResult, found bool, err error) {
+	g := t.groups()
+	// The last block whose first id is not after id.
+	mark, exact := slices.BinarySearchFunc(g.index, id, func(m idMark, id string) int { return strings.Compare(m.id, id) })
+	if !exact {
+		if mark == 0 {
+			return into, false, g.err
+		}
+		mark--
+	}
+	w, err := g.walkFrom(mark)
+	if err != nil {
+		return into, false, err
+	}
+	for range idBlock {
+		start := len(into)
+		got, more, ok, err := w.next(into)
+		if err != nil || !ok {
+			return into, false, err
+		}
+		switch c := strings.Compare(string(got), id); {
+		case c == 0:
+			return more, true, nil
+		case c > 0:
+			return into, false, nil
+		}
+		into = more[:start]
+	}
+	return into, false, nil
 }

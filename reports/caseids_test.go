@@ -32,7 +32,7 @@ var _ = Describe("the case id table", func() {
 		return sorted, grouped
 	}
 
-	It("walks ids sorted with their positions in stream order, as a map of ids would, past many table growths", func() {
+	It("walks ids sorted with their positions in stream order, as a map of ids would, in memory or merged from disk", func() {
 		r := rand.New(rand.NewPCG(1, 2))
 		var ids []string
 		var positions []int
@@ -49,10 +49,13 @@ var _ = Describe("the case id table", func() {
 			ids = append(ids, id)
 			positions = append(positions, i)
 		}
-		gotIDs, gotPos := reports.CaseOrderForTest(ids, positions)
 		wantIDs, wantPos := naive(ids, positions)
-		Expect(gotIDs).To(Equal(wantIDs))
-		Expect(gotPos).To(Equal(wantPos))
+		// all in memory, and sorted in runs on disk and merged
+		for _, inMemory := range []int{64 << 20, 16 << 10} {
+			gotIDs, gotPos := reports.CaseOrderForTest(ids, positions, inMemory)
+			Expect(gotIDs).To(Equal(wantIDs))
+			Expect(gotPos).To(Equal(wantPos))
+		}
 	})
 
 	It("finds an id's positions once grouped, and says when an id is not there", func() {
@@ -62,14 +65,16 @@ var _ = Describe("the case id table", func() {
 			ids = append(ids, fmt.Sprintf("c-%d", i%1000))
 			positions = append(positions, i)
 		}
-		got := reports.CasePositionsForTest(ids, positions, []string{"c-7", "c-999", "c-1000", "c-", ""})
-		Expect(got).To(Equal([][]int{{7, 1007, 2007}, {999, 1999, 2999}, nil, nil, nil}))
+		for _, inMemory := range []int{64 << 20, 4 << 10} {
+			got := reports.CasePositionsForTest(ids, positions, []string{"c-7", "c-999", "c-1000", "c-", "", "c-0", "c-99", "d"}, inMemory)
+			Expect(got).To(Equal([][]int{{7, 1007, 2007}, {999, 1999, 2999}, nil, nil, nil, {0, 1000, 2000}, {99, 1099, 2099}, nil}))
+		}
 	})
 
 	It("keeps positions that do not come as 0, 1, 2…", func() {
 		ids := []string{"b", "a", "b", "c", "a"}
 		positions := []int{0, 1, 5, 3, 9}
-		gotIDs, gotPos := reports.CaseOrderForTest(ids, positions)
+		gotIDs, gotPos := reports.CaseOrderForTest(ids, positions, 1<<20)
 		Expect(gotIDs).To(Equal([]string{"a", "b", "c"}))
 		Expect(gotPos).To(Equal([][]int{{1, 9}, {0, 5}, {3}}))
 	})

@@ -17,8 +17,8 @@ import (
 // table shows of it, so that the table is written without reading a
 // result back: the result's part of its case's row already encoded as
 // the case data's JSON, in a spool (memory up to viewsInMemory, then an
-// unlinked temporary file), and 4 bytes a result in memory
-// (spool.Records).
+// unlinked temporary file), with nothing a result in memory: where each
+// view lies goes with its case ID (caseIDs).
 //
 // The string table's indexes depend on the order the table walks the
 // cases (sorted by ID, each case's results by column), which is not
@@ -34,8 +34,8 @@ import (
 // row's "differs"): its version, outcome, failure, action, skill and
 // inputs.
 type caseViews struct {
-	// recs are the views by the results' stream positions.
-	recs *spool.Records
+	// recs are the views, back to back.
+	recs *spool.Spool
 	// enc and buf are reused for every view.
 	enc *viewEncoder
 	buf []byte
@@ -48,11 +48,11 @@ type caseViews struct {
 const viewsInMemory = 256 << 10
 
 func newCaseViews() *caseViews {
-	return &caseViews{recs: spool.NewRecords("case-views", viewsInMemory), enc: newViewEncoder()}
+	return &caseViews{recs: spool.New("case-views", viewsInMemory), enc: newViewEncoder()}
 }
 
-// add keeps the view of the result at stream position i.
-func (v *caseViews) add(i int, r *harness.Result) {
+// add keeps the view of r and returns where it lies.
+func (v *caseViews) add(r *harness.Result) spool.Span {
 	b := v.buf[:0]
 	b = appendViewString(b, r.Version)
 	b = appendViewBool(b, r.Pass)
@@ -100,7 +100,7 @@ func (v *caseViews) add(i int, r *harness.Result) {
 	}
 	w.err = nil
 	v.buf = b
-	v.recs.Put(i, b)
+	return v.recs.Append(b)
 }
 
 func appendViewBool(b []byte, x bool) []byte {
@@ -137,7 +137,7 @@ type view struct {
 
 // viewReader writes case rows from the views.
 type viewReader struct {
-	r     *spool.RecordReader
+	r     *spool.SpanReader
 	views []*view
 	// columns is reused for every case.
 	columns []*view
@@ -151,17 +151,17 @@ func (v *caseViews) reader() (*viewReader, error) {
 	if v.err != nil {
 		return nil, v.err
 	}
-	r, err := v.recs.Reader()
+	r, err := v.recs.SpanReader()
 	if err != nil {
 		return nil, err
 	}
 	return &viewReader{r: r}, nil
 }
 
-// versionInput is the version and the whole input of the result at
-// stream position p, as its view keeps them.
-func (rd *viewReader) versionInput(p int) (version, input string, err error) {
-	buf, err := rd.r.Read(p, nil)
+// versionInput is the version and the whole input of the result whose
+// view lies at at.
+func (rd *viewReader) versionInput(at spool.Span) (version, input string, err error) {
+	buf, err := rd.r.Read(at, nil)
 	if err != nil {
 		return "", "", err
 	}

@@ -30,20 +30,14 @@ type digest struct {
 	// workflowTotal counts them all.
 	workflows     []workflowCaseView
 	workflowTotal int
-	// ids are the case IDs with each one's positions in the stream, for
-	// the case table (shared by copies of the digest); rows counts the
-	// results.
+	// ids are the case IDs with each one's results (stream positions
+	// and views), for the case table (shared by copies of the digest);
+	// rows counts the results.
 	ids  *caseIDs
 	rows int
 	// views are what the case table shows of each result (shared by
 	// copies of the digest).
 	views *caseViews
-	// versionAt is, for each position, its version's index in order, so
-	// fetchFlipInputs reads only the flipped heads' results of a case (4
-	// bytes a result); unordered says positions did not come as 0, 1, 2…
-	// and versionAt is not kept.
-	versionAt []int32
-	unordered bool
 	// flipInputs are the whole inputs of the cases a comparison flipped,
 	// by head version and case, read back after the pass (fetchFlipInputs).
 	flipInputs map[[2]string]string
@@ -120,39 +114,40 @@ func digestOf(in *Input) (*digest, error) {
 
 // fetchFlipInputs finds the whole inputs (a comparison keeps them cut) of
 // the cases in.Comparisons flipped, in their heads' views: no result is
-// read back.
+// read back. Each flipped case's views are read, all its versions' (the
+// few flips a report quotes), and those of the flipped heads kept.
 func (d *digest) fetchFlipInputs(in *Input) error {
 	want := wantedFlips(in)
 	type at struct {
-		pos int
+		res caseResult
 		id  string
 	}
 	var positions []at
-	var buf []int
+	var buf []caseResult
 	for k := range want {
-		n, ok := d.ids.lookup(k[1])
-		if !ok {
+		var ok bool
+		var err error
+		if buf, ok, err = d.ids.lookup(k[1], buf[:0]); err != nil {
+			return err
+		} else if !ok {
 			continue
 		}
-		buf = d.ids.positions(n, buf[:0])
 		for _, p := range buf {
-			if d.unordered || d.order[d.versionAt[p]] == k[0] {
-				positions = append(positions, at{p, k[1]})
-			}
+			positions = append(positions, at{p, k[1]})
 		}
 	}
 	if len(positions) == 0 {
 		return nil
 	}
-	// A case flipped in two comparisons with the same head is read once.
-	slices.SortFunc(positions, func(a, b at) int { return a.pos - b.pos })
-	positions = slices.CompactFunc(positions, func(a, b at) bool { return a.pos == b.pos })
+	// A case flipped in two comparisons is read once.
+	slices.SortFunc(positions, func(a, b at) int { return a.res.pos - b.res.pos })
+	positions = slices.CompactFunc(positions, func(a, b at) bool { return a.res.pos == b.res.pos })
 	rd, err := d.views.reader()
 	if err != nil {
 		return err
 	}
 	for _, p := range positions {
-		version, input, err := rd.versionInput(p.pos)
+		version, input, err := rd.versionInput(p.res.view)
 		if err != nil {
 			return err
 		}
@@ -233,7 +228,7 @@ func (c *Collector) flipInputsFor(in *Input) (map[flipKey]string, error) {
 // results once more.
 func NewCollector() *Collector {
 	d := newDigest(false)
-	return &Collector{d: d, junit: newJUnitIndex(d.ids)}
+	return &Collector{d: d, junit: newJUnitIndex()}
 }
 
 // Add counts the result at position i of the stream.
@@ -262,13 +257,7 @@ func (d *digest) add(i int, r *harness.Result) {
 		d.versions[r.Version] = vd
 		d.order = append(d.order, r.Version)
 	}
-	d.ids.add(i, r.Case)
-	d.views.add(i, r)
-	if !d.unordered && i == len(d.versionAt) {
-		d.versionAt = append(d.versionAt, int32(slices.Index(d.order, r.Version)))
-	} else {
-		d.unordered, d.versionAt = true, nil
-	}
+	d.ids.add(i, r.Case, d.views.add(r))
 	if r.Decision.Model != "" {
 		d.models[r.Decision.Model] = true
 	}
@@ -338,9 +327,6 @@ func (d *digest) version(id string) *versionDigest {
 	return &versionDigest{failures: map[string]int{}, actionRows: map[string]bool{}, actionCols: map[string]bool{},
 		actions: map[[2]string]int{}, skillCells: map[[2]string]int{}, extraSeen: map[string]bool{}}
 }
-
-// caseOrder is the case IDs sorted, each with its positions.
-func (d *digest) caseOrder() caseOrder { return d.ids.order() }
 
 // flipKey is a (head version, case) whose input a flip list quotes.
 type flipKey = [2]string

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/spool"
 	"github.com/routebench/routebench/router"
 )
 
@@ -33,11 +34,10 @@ func CaseDataForTest(versions []string, results []harness.Result) (own, referenc
 	}
 	ids, views := newCaseIDs(), newCaseViews()
 	for i := range results {
-		ids.add(i, results[i].Case)
-		views.add(i, &results[i])
+		ids.add(i, results[i].Case, views.add(&results[i]))
 	}
 	var streamed bytes.Buffer
-	if err := writeCaseData(&streamed, versions, views, ids.order()); err != nil {
+	if err := writeCaseData(&streamed, versions, views, ids); err != nil {
 		return own, reference, fmt.Errorf("case data from views: %w", err)
 	}
 	if !bytes.Equal(streamed.Bytes(), own) {
@@ -57,37 +57,59 @@ func JSONFloatForTest(x float64) ([]byte, error) {
 }
 
 // CaseOrderForTest adds ids at the given stream positions to a case id
-// table and returns its walk: the ids sorted, each with its positions.
-func CaseOrderForTest(ids []string, positions []int) (sorted []string, grouped [][]int) {
-	t := newCaseIDs()
+// table that sorts and keeps inMemory bytes in memory and returns its
+// walk: the ids sorted, each with its positions.
+func CaseOrderForTest(ids []string, positions []int, inMemory int) (sorted []string, grouped [][]int) {
+	t := newCaseIDsIn(inMemory, inMemory)
 	for k, id := range ids {
-		t.add(positions[k], id)
+		t.add(positions[k], id, spool.Span{})
 	}
-	o := t.order()
-	for i := range o.Len() {
-		sorted = append(sorted, o.ID(i))
-		grouped = append(grouped, o.Positions(i, nil))
+	w, err := t.walk()
+	if err != nil {
+		panic(err)
 	}
-	return sorted, grouped
+	var results []caseResult
+	for {
+		id, rs, ok, err := w.next(results[:0])
+		if err != nil {
+			panic(err)
+		} else if !ok {
+			return sorted, grouped
+		}
+		results = rs
+		sorted = append(sorted, string(id))
+		var ps []int
+		for _, x := range rs {
+			ps = append(ps, x.pos)
+		}
+		grouped = append(grouped, ps)
+	}
 }
 
 // CasePositionsForTest adds ids at the given stream positions to a case
-// id table and looks each query up once the table is grouped (as the
+// id table (as CaseOrderForTest's) and looks each query up once the table is grouped (as the
 // report's flip quotes do): its positions, nil when it is not there.
-func CasePositionsForTest(ids []string, positions []int, queries []string) [][]int {
-	t := newCaseIDs()
+func CasePositionsForTest(ids []string, positions []int, queries []string, inMemory int) [][]int {
+	t := newCaseIDsIn(inMemory, inMemory)
 	for k, id := range ids {
-		t.add(positions[k], id)
+		t.add(positions[k], id, spool.Span{})
 	}
-	t.order().Len() // grouped, as when the case table has been written
+	t.count() // grouped, as when the case table has been written
 	var out [][]int
 	for _, q := range queries {
-		n, ok := t.lookup(q)
+		rs, ok, err := t.lookup(q, nil)
+		if err != nil {
+			panic(err)
+		}
 		if !ok {
 			out = append(out, nil)
 			continue
 		}
-		out = append(out, t.positions(n, nil))
+		var ps []int
+		for _, x := range rs {
+			ps = append(ps, x.pos)
+		}
+		out = append(out, ps)
 	}
 	return out
 }

@@ -194,7 +194,7 @@ func WriteHTML(w io.Writer, in Input) error {
 	if _, err := w.Write(page[:at]); err != nil {
 		return fmt.Errorf("write html report: %w", err)
 	}
-	if err := writeCaseData(w, in.versionOrder(), d.views, d.caseOrder()); err != nil {
+	if err := writeCaseData(w, in.versionOrder(), d.views, d.ids); err != nil {
 		return fmt.Errorf("write html report: case data: %w", err)
 	}
 	if _, err := w.Write(page[at+len(caseDataPlaceholder):]); err != nil {

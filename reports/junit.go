@@ -2,18 +2,17 @@ package reports
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
-	"math/bits"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/routebench/routebench/harness"
-	"github.com/routebench/routebench/internal/compactint"
 	"github.com/routebench/routebench/internal/spool"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -31,12 +30,12 @@ func WriteJUnit(w io.Writer, results []harness.Result) error {
 }
 
 // WriteJUnitStream is WriteJUnit reading a stream: one pass counts each
-// (version, suite), notes its cases (ID, time, position) and keeps each
-// failed case's failure (type, message, report) in a spool, so memory
-// holds a few words per result, not the results, and no result is read
-// back.
+// (version, suite), sorts its cases (ID, time, failure) on disk and keeps
+// each failed case's failure (type, message, report) in a spool, so
+// memory holds the counts, not the results nor a few words a result, and
+// no result is read back.
 func WriteJUnitStream(w io.Writer, rs harness.ResultStream) error {
-	idx := newJUnitIndex(nil)
+	idx := newJUnitIndex()
 	if err := rs.Each(func(i int, r *harness.Result) error { idx.add(i, r); return nil }); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
@@ -50,61 +49,49 @@ func WriteJUnitCollected(w io.Writer, rs harness.ResultStream, c *Collector) err
 }
 
 // junitIndex is junit.xml's view of the results: per (version, suite),
-// its results in stream order; per result, its time and outcome; per
-// failed result, its failure as written. A result's case ID and position
-// are in ids (12 bytes a result here).
+// its counts and its results sorted by case ID (cases, one part a
+// group), each with its time and, failed, where its failure lies.
 type junitIndex struct {
-	ids *caseIDs
-	// own says add numbers the ids itself; a Collector's digest does it
-	// for both.
-	own      bool
+	cases    *spool.Sorter
 	groups   map[junitKey]*junitGroup
 	versions []string
 	seen     map[string]bool
 	tests    int
 	failures int
-	// latencyUS and failed are per result, in add order.
-	latencyUS compactint.List
-	failed    []uint64
 	// failureText holds each failed result's failure element as written
-	// to the file (appendFailureXML), numbered in add order (4 bytes a
-	// failure).
-	failureText *spool.Records
-	// failureBuf, body and safeBody are reused for every failure.
+	// to the file (appendFailureXML).
+	failureText *spool.Spool
+	// val, failureBuf, body and safeBody are reused for every result.
+	val        []byte
 	failureBuf []byte
 	body       []byte
 	safeBody   []byte
 }
 
 // failuresInMemory is how much of the failures' text stays in memory
-// before the spool moves to a temporary file.
-const failuresInMemory = 256 << 10
+// before the spool moves to a temporary file; junitCasesInMemory how
+// many bytes of cases are sorted in memory.
+const (
+	failuresInMemory   = 256 << 10
+	junitCasesInMemory = 2 << 20
+)
 
 type junitKey struct{ version, suite string }
 
 type junitGroup struct {
-	members   []uint32 // results, in add order
+	part      int // its part of cases
+	tests     int
 	failures  int
 	latencyUS int64
 }
 
-// newJUnitIndex starts an index over ids, or over ids of its own when nil.
-func newJUnitIndex(ids *caseIDs) *junitIndex {
-	x := &junitIndex{ids: ids, groups: map[junitKey]*junitGroup{}, seen: map[string]bool{},
-		failureText: spool.NewRecords("junit-failures", failuresInMemory)}
-	if ids == nil {
-		x.ids, x.own = newCaseIDs(), true
-	}
-	return x
+func newJUnitIndex() *junitIndex {
+	return &junitIndex{cases: spool.NewSorter("junit-cases", junitCasesInMemory), groups: map[junitKey]*junitGroup{}, seen: map[string]bool{},
+		failureText: spool.New("junit-failures", failuresInMemory)}
 }
 
-// add counts the result at position i; unless the index numbers ids
-// itself, ids has just been given it.
+// add counts the result at position i.
 func (x *junitIndex) add(i int, r *harness.Result) {
-	if x.own {
-		x.ids.add(i, r.Case)
-	}
-	k := uint32(x.latencyUS.Len())
 	if !x.seen[r.Version] {
 		x.seen[r.Version] = true
 		x.versions = append(x.versions, r.Version)
@@ -112,18 +99,16 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 	key := junitKey{r.Version, r.Suite}
 	g := x.groups[key]
 	if g == nil {
-		g = &junitGroup{}
+		g = &junitGroup{part: len(x.groups)}
 		x.groups[key] = g
 	}
-	g.members = append(g.members, k)
-	x.latencyUS.Append(r.LatencyUS)
-	if k%64 == 0 {
-		x.failed = append(x.failed, 0)
-	}
+	g.tests++
 	g.latencyUS += r.LatencyUS
 	x.tests++
-	if !r.Pass {
-		x.failed[k/64] |= 1 << (k % 64)
+	v := binary.AppendVarint(x.val[:0], r.LatencyUS)
+	if r.Pass {
+		v = append(v, 0)
+	} else {
 		g.failures++
 		x.failures++
 		// The failure is written now, while the result is at hand: the
@@ -132,87 +117,57 @@ func (x *junitIndex) add(i int, r *harness.Result) {
 		x.body = appendCaseReport(x.body[:0], r)
 		x.safeBody = appendXMLSafe(x.safeBody[:0], x.body)
 		x.failureBuf = appendFailureXML(x.failureBuf[:0], failureType(r), expectedVersusDecided(r), x.safeBody)
-		x.failureText.Put(x.failures-1, x.failureBuf)
+		at := x.failureText.Append(x.failureBuf)
+		v = binary.AppendUvarint(v, uint64(at.Size))
+		v = binary.AppendUvarint(v, uint64(at.Off))
 	}
-}
-
-// failureReader reads failed results' failures back by their positions
-// in add order (k), whatever the order they are asked for in, a batch
-// at a time (load, then next for each failed result of the batch).
-type failureReader struct {
-	x *junitIndex
-	r *spool.RecordReader
-	// before[w] is the number of failed results before word w of failed.
-	before []int
-	// positions, buf and recs hold the batch loaded; at is the next.
-	positions []int
-	buf       []byte
-	recs      [][]byte
-	at        int
-}
-
-func (x *junitIndex) failureReader() (*failureReader, error) {
-	r, err := x.failureText.Reader()
-	if err != nil {
-		return nil, err
-	}
-	fr := &failureReader{x: x, r: r, before: make([]int, len(x.failed))}
-	n := 0
-	for w, word := range x.failed {
-		fr.before[w] = n
-		n += bits.OnesCount64(word)
-	}
-	return fr, nil
-}
-
-// load reads the failures of the failed results among ks, which next
-// then gives in the order of ks: one batch (spool.ReadBatch), so
-// failures that came close together in the stream are read together.
-func (fr *failureReader) load(ks []uint32) error {
-	x := fr.x
-	fr.positions, fr.at = fr.positions[:0], 0
-	for _, k := range ks {
-		if !x.passed(k) {
-			fr.positions = append(fr.positions, fr.before[k/64]+bits.OnesCount64(x.failed[k/64]&(1<<(k%64)-1)))
-		}
-	}
-	var err error
-	fr.buf, fr.recs, err = fr.r.ReadBatch(fr.positions, fr.buf, fr.recs)
-	return err
-}
-
-// next is the failure element of the next failed result loaded; it is
-// valid until the next load.
-func (fr *failureReader) next() []byte {
-	f := fr.recs[fr.at]
-	fr.at++
-	return f
+	x.val = v
+	x.cases.Add(g.part, []byte(r.Case), v)
 }
 
 // junitBatch is how many results of a testsuite writeJUnitSuite reads
 // the failures of at a time.
 const junitBatch = 256
 
-// junitEntry is one result of a testsuite.
+// junitEntry is one result of a testsuite: its case ID (at idEnd in its
+// batch's ids), time and failure (none when passed).
 type junitEntry struct {
-	id        string
-	pos       int
+	idEnd     int
 	latencyUS int64
+	failure   spool.Span
 	pass      bool
 }
 
-func (x *junitIndex) entry(k uint32) junitEntry {
-	return junitEntry{id: x.ids.id(x.ids.at[k]), pos: x.ids.position(k), latencyUS: x.latencyUS.At(int(k)), pass: x.passed(k)}
-}
+var errDamagedJUnitCase = errors.New("keep junit-cases: a damaged record")
 
-func (x *junitIndex) passed(k uint32) bool { return x.failed[k/64]&(1<<(k%64)) == 0 }
+func decodeJUnitEntry(value []byte) (junitEntry, error) {
+	var e junitEntry
+	var n int
+	if e.latencyUS, n = binary.Varint(value); n <= 0 {
+		return e, errDamagedJUnitCase
+	}
+	value = value[n:]
+	size, n := binary.Uvarint(value)
+	if n <= 0 {
+		return e, errDamagedJUnitCase
+	}
+	if e.pass = size == 0; e.pass {
+		return e, nil
+	}
+	off, m := binary.Uvarint(value[n:])
+	if m <= 0 {
+		return e, errDamagedJUnitCase
+	}
+	e.failure = spool.Span{Off: int64(off), Size: int(size)}
+	return e, nil
+}
 
 // writeJUnit writes the document by hand, byte for byte what
 // encoding/xml writes for it indented by two spaces (as this writer
 // once did, at several times the cost): attribute values escaped as
 // xml.EscapeString does, the failures as add wrote them.
 func writeJUnit(w io.Writer, x *junitIndex) error {
-	failures, err := x.failureReader()
+	failures, err := x.failureText.SpanReader()
 	if err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
@@ -279,13 +234,10 @@ func (jw *junitWriter) attr(name, value string) {
 
 // writeJUnitSuite writes one testsuite, cases sorted by ID, from the index
 // and the failures it keeps.
-func writeJUnitSuite(jw *junitWriter, failures *failureReader, x *junitIndex, version, suite string, g *junitGroup) error {
-	// In a copy: the index is read only, so it can be written again.
-	members := slices.Clone(g.members)
-	slices.SortStableFunc(members, func(a, b uint32) int { return x.ids.compare(x.ids.at[a], x.ids.at[b]) })
+func writeJUnitSuite(jw *junitWriter, failures *spool.SpanReader, x *junitIndex, version, suite string, g *junitGroup) error {
 	jw.b = append(jw.b, "\n  <testsuite"...)
 	jw.attr("name", version+"/"+suite)
-	jw.attr("tests", itoa(len(members)))
+	jw.attr("tests", itoa(g.tests))
 	jw.attr("failures", itoa(g.failures))
 	jw.b = append(jw.b, ` errors="0" skipped="0"`...)
 	jw.attr("time", seconds(g.latencyUS))
@@ -297,23 +249,39 @@ func writeJUnitSuite(jw *junitWriter, failures *failureReader, x *junitIndex, ve
 	jw.attr("value", suite)
 	jw.b = append(jw.b, "></property>\n    </properties>"...)
 	classname := appendXMLAttr(nil, version+"."+suite)
-	for from := 0; from < len(members); from += junitBatch {
-		batch := members[from:min(from+junitBatch, len(members))]
-		if err := failures.load(batch); err != nil {
+	// A batch at a time: the batch's failures are read together
+	// (spool.ReadBatch), so failures that came close together in the
+	// stream cost one read.
+	var batch []junitEntry
+	var ids []byte
+	var spans []spool.Span
+	var buf []byte
+	var recs [][]byte
+	write := func() error {
+		spans = spans[:0]
+		for _, e := range batch {
+			if !e.pass {
+				spans = append(spans, e.failure)
+			}
+		}
+		var err error
+		if buf, recs, err = failures.ReadBatch(spans, buf, recs); err != nil {
 			return err
 		}
-		for _, k := range batch {
-			e := x.entry(k)
-			jw.b = append(jw.b, "\n    <testcase"...)
-			jw.attr("name", e.id)
-			jw.b = append(jw.b, ` classname="`...)
+		from, f := 0, 0
+		for _, e := range batch {
+			jw.b = append(jw.b, "\n    <testcase name=\""...)
+			jw.b = appendXMLAttr(jw.b, string(ids[from:e.idEnd]))
+			from = e.idEnd
+			jw.b = append(jw.b, `" classname="`...)
 			jw.b = append(jw.b, classname...)
 			jw.b = append(jw.b, '"')
 			jw.attr("time", seconds(e.latencyUS))
 			jw.b = append(jw.b, '>')
 			if !e.pass {
 				jw.b = append(jw.b, "\n      "...)
-				jw.b = append(jw.b, failures.next()...)
+				jw.b = append(jw.b, recs[f]...)
+				f++
 				jw.b = append(jw.b, "\n    "...)
 			}
 			jw.b = append(jw.b, "</testcase>"...)
@@ -321,6 +289,27 @@ func writeJUnitSuite(jw *junitWriter, failures *failureReader, x *junitIndex, ve
 				return err
 			}
 		}
+		batch, ids = batch[:0], ids[:0]
+		return nil
+	}
+	err := x.cases.Each(g.part, func(key, value []byte) error {
+		e, err := decodeJUnitEntry(value)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, key...)
+		e.idEnd = len(ids)
+		batch = append(batch, e)
+		if len(batch) == junitBatch {
+			return write()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := write(); err != nil {
+		return err
 	}
 	jw.b = append(jw.b, "\n  </testsuite>"...)
 	return nil

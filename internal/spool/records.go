@@ -138,6 +138,15 @@ func (rr *RecordReader) ReadBatch(positions []int, buf []byte, recs [][]byte) ([
 		}
 		spans = append(spans, span{off, int(r.size[i]), k})
 	}
+	buf, recs, err := readSpans(rr.src, r.spool.name, spans, buf, recs)
+	return buf, recs, err
+}
+
+// readSpans reads the records at spans (k numbering each one's place)
+// into buf, grown as needed, and returns them in their places, each a
+// slice of the returned buf: records less than batchGap bytes apart are
+// read with one read of src. It sorts spans.
+func readSpans(src io.ReaderAt, name string, spans []span, buf []byte, recs [][]byte) ([]byte, [][]byte, error) {
 	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) })
 	// The bytes of the runs to read, as the loop below lays them out.
 	total, end := int64(0), int64(0)
@@ -154,18 +163,18 @@ func (rr *RecordReader) ReadBatch(positions []int, buf []byte, recs [][]byte) ([
 		buf = make([]byte, 0, total+total/4)
 	}
 	buf = buf[:0]
-	if cap(recs) < len(positions) {
-		recs = make([][]byte, len(positions), len(positions)+len(positions)/4)
+	if cap(recs) < len(spans) {
+		recs = make([][]byte, len(spans), len(spans)+len(spans)/4)
 	}
-	recs = recs[:len(positions)]
+	recs = recs[:len(spans)]
 	// A run is file bytes [runOff, runEnd) read into buf[runAt:].
 	runOff, runEnd, runAt := int64(0), int64(0), 0
 	flush := func() error {
 		if runEnd <= runOff {
 			return nil
 		}
-		if _, err := rr.src.ReadAt(buf[runAt:], runOff); err != nil {
-			return fmt.Errorf("keep %s: %w", r.spool.name, err)
+		if _, err := src.ReadAt(buf[runAt:], runOff); err != nil {
+			return fmt.Errorf("keep %s: %w", name, err)
 		}
 		return nil
 	}
@@ -191,3 +200,61 @@ func (rr *RecordReader) ReadBatch(positions []int, buf []byte, recs [][]byte) ([
 // read together: reading a few kilobytes in between costs less than a
 // system call.
 const batchGap = 4 << 10
+
+// Span is where a record lies in a spool: the spool's Len before it was
+// written, and its size.
+type Span struct {
+	Off  int64
+	Size int
+}
+
+// Append writes rec and returns where it lies, for a SpanReader: a store
+// of records that keeps no index of them, its caller keeping each one's
+// span where it needs it (sorted with a case's ID, say). A failed write
+// fails every read after.
+func (s *Spool) Append(rec []byte) Span {
+	sp := Span{Off: s.Len(), Size: len(rec)}
+	s.Write(rec)
+	return sp
+}
+
+// SpanReader reads records back by their spans; it is not safe for
+// concurrent use, but several may read one spool side by side.
+type SpanReader struct {
+	name  string
+	src   io.ReaderAt
+	spans []span
+}
+
+// SpanReader reads the records written so far. Like Reader, the first
+// call may write to its file: callers that read side by side take turns
+// here.
+func (s *Spool) SpanReader() (*SpanReader, error) {
+	src, err := s.ReaderAt()
+	if err != nil {
+		return nil, err
+	}
+	return &SpanReader{name: s.name, src: src}, nil
+}
+
+// Read reads the record at sp into buf (grown as needed) and returns it.
+func (sr *SpanReader) Read(sp Span, buf []byte) ([]byte, error) {
+	buf = slices.Grow(buf[:0], sp.Size)[:sp.Size]
+	if _, err := sr.src.ReadAt(buf, sp.Off); err != nil {
+		return nil, fmt.Errorf("keep %s: %w", sr.name, err)
+	}
+	return buf, nil
+}
+
+// ReadBatch is RecordReader.ReadBatch for records given by their spans:
+// they come back in the order of spans, those close together in the
+// store read together.
+func (sr *SpanReader) ReadBatch(spans []Span, buf []byte, recs [][]byte) ([]byte, [][]byte, error) {
+	order := sr.spans[:0]
+	for k, sp := range spans {
+		order = append(order, span{sp.Off, sp.Size, k})
+	}
+	buf, recs, err := readSpans(sr.src, sr.name, order, buf, recs)
+	sr.spans = order
+	return buf, recs, err
+}
