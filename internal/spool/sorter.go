@@ -17,7 +17,8 @@ import (
 // million results by case ID: each record is a key and a value in a
 // numbered part, and Each gives a part's records sorted by key, records
 // with equal keys in the order they were added. Up to inMemory bytes of
-// records are held (and sorted) in memory; each time they outgrow it
+// records are held (and sorted) in memory, three quarters for their
+// bytes and a quarter for where each lies; each time they outgrow it
 // they are sorted and written out as a run to an unlinked temporary
 // file, and Each merges the runs. So memory stays the same however many
 // records there are, but for a few bytes a run.
@@ -65,13 +66,23 @@ func (s *Sorter) Add(part int, key, value []byte) {
 	if s.done {
 		panic("spool: a record added to a sorter already read")
 	}
+	n := len(key) + len(value)
+	dataRoom, recsRoom := s.inMemory-s.inMemory/4, max(1, s.inMemory/4/sortRecSize)
+	if len(s.recs) > 0 && (len(s.data)+n > dataRoom || len(s.recs) == recsRoom) {
+		s.spill()
+	}
+	// Grown as append would, but never past the room: memory is the
+	// budget, not twice it.
+	if len(s.data)+n > cap(s.data) {
+		s.data = slices.Grow(s.data, max(n, min(cap(s.data), dataRoom-len(s.data))))
+	}
+	if len(s.recs) == cap(s.recs) {
+		s.recs = slices.Grow(s.recs, max(1, min(cap(s.recs), recsRoom-len(s.recs))))
+	}
 	off := len(s.data)
 	s.data = append(s.data, key...)
 	s.data = append(s.data, value...)
 	s.recs = append(s.recs, sortRec{part: uint32(part), off: uint32(off), klen: uint32(len(key)), vlen: uint32(len(value))})
-	if len(s.data)+sortRecSize*len(s.recs) > s.inMemory {
-		s.spill()
-	}
 }
 
 func (s *Sorter) key(r sortRec) []byte { return s.data[r.off : r.off+r.klen] }
