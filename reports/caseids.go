@@ -56,7 +56,7 @@ const idBlock = 64
 // memory, and groupedInMemory how many bytes of the grouped ids stay in
 // memory, before each moves to a temporary file.
 const (
-	idsInMemory     = 2 << 20
+	idsInMemory     = 1 << 20
 	groupedInMemory = 1 << 20
 )
 

@@ -73,7 +73,7 @@ type junitIndex struct {
 // many bytes of cases are sorted in memory.
 const (
 	failuresInMemory   = 256 << 10
-	junitCasesInMemory = 2 << 20
+	junitCasesInMemory = 1 << 20
 )
 
 type junitKey struct{ version, suite string }
