@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/routebench/routebench/internal/jsonstr"
 	"html/template"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -43,7 +44,31 @@ func CaseDataForTest(versions []string, results []harness.Result) (own, referenc
 	if !bytes.Equal(streamed.Bytes(), own) {
 		return own, reference, fmt.Errorf("case data from views differs from the writer's:\n%s\n%s", streamed.Bytes(), own)
 	}
+	// Once more with the ids sorted in runs on disk, as a large run's
+	// are: the same bytes.
+	ids = newCaseIDsIn(256, 256)
+	for i := range results {
+		ids.add(i, results[i].Case, views.add(&results[i]))
+	}
+	streamed.Reset()
+	if err := writeCaseData(&streamed, versions, views, ids); err != nil {
+		return own, reference, fmt.Errorf("case data from views, ids on disk: %w", err)
+	}
+	if !bytes.Equal(streamed.Bytes(), own) {
+		return own, reference, fmt.Errorf("case data from views with ids on disk differs from the writer's:\n%s\n%s", streamed.Bytes(), own)
+	}
 	return own, reference, nil
+}
+
+// WriteJUnitSortedOnDiskForTest is WriteJUnit with its cases sorted in
+// memory of inMemory bytes, so in runs on disk when they outgrow it.
+func WriteJUnitSortedOnDiskForTest(w io.Writer, results []harness.Result, inMemory int) error {
+	x := newJUnitIndex()
+	x.cases = spool.NewSorter("junit-cases", inMemory)
+	for i := range results {
+		x.add(i, &results[i])
+	}
+	return writeJUnit(w, x)
 }
 
 // JSONStringForTest is the writer's string encoding.

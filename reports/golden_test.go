@@ -170,6 +170,23 @@ var _ = Describe("WriteJUnit", func() {
 		Expect(file.writes).To(BeNumerically("<=", file.b.Len()/(32<<10)+1), "%d writes for %d test cases", file.writes, len(results))
 	})
 
+	// A large run's cases are sorted in runs on disk and merged: the
+	// same bytes as sorted in memory, ties (a case repeated in a suite)
+	// in stream order.
+	It("writes the same bytes when its cases are sorted on disk", func() {
+		results := syntheticRun(300, 3)
+		rand.New(rand.NewPCG(5, 6)).Shuffle(len(results), func(i, j int) { results[i], results[j] = results[j], results[i] })
+		repeated := results[7]
+		repeated.Pass, repeated.Failure, repeated.LatencyUS = false, harness.FailureCategories[0], 12345
+		results = append(results, repeated)
+		want := render(results)
+		for _, inMemory := range []int{4 << 10, 64} {
+			var b bytes.Buffer
+			Expect(reports.WriteJUnitSortedOnDiskForTest(&b, results, inMemory)).To(Succeed())
+			Expect(b.String()).To(Equal(string(want)), "sorted in %d bytes", inMemory)
+		}
+	})
+
 	It("has one testsuite per version and suite and one testcase per result", func() {
 		var doc struct {
 			Tests    int `xml:"tests,attr"`
