@@ -3,7 +3,6 @@ package reports
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -27,11 +26,7 @@ type viewEncoder struct {
 	ids []strID
 }
 
-func newViewEncoder() *viewEncoder {
-	e := &viewEncoder{w: caseDataWriter{holes: true}}
-	e.t.reset()
-	return e
-}
+func newViewEncoder() *viewEncoder { return &viewEncoder{w: caseDataWriter{holes: true}} }
 
 // viewTable is a view's own string table: its strings' bytes in one
 // buffer, so interning them allocates nothing once the buffer has grown.
@@ -40,31 +35,19 @@ type viewTable struct {
 	text []byte
 	// ends[k] is where string k+1 ends in text.
 	ends []int
-	// slots finds a string by its hash: an open-addressing table of
-	// indexes (0 is empty), a power of two long and at most half full,
-	// emptied for every view. A view has tens of strings, a long
-	// conversation hundreds: looking each new one up among all before it
-	// was most of what keeping a view cost.
-	slots []uint32
+	// index finds a string once the table outgrows viewTableScan
+	// strings (a long conversation); below that, looking through them is
+	// quicker than hashing, and allocates nothing.
+	index map[string]strID
 }
 
-// viewTableSlots is the table's size for a view of ordinary size; it
-// doubles as a view's strings outgrow half of it, and shrinks back for
-// the next view.
-const viewTableSlots = 64
+// viewTableScan is how many strings a view's table looks through.
+const viewTableScan = 32
 
-// viewTableSeed hashes every view's strings: the hash only finds a
-// string, it decides no index.
-var viewTableSeed = maphash.MakeSeed()
-
-// reset empties the table for the next view.
+// reset empties the table; the next view looks through its strings
+// again until it too has many.
 func (t *viewTable) reset() {
-	t.text, t.ends = t.text[:0], t.ends[:0]
-	if cap(t.slots) < viewTableSlots {
-		t.slots = make([]uint32, viewTableSlots)
-	}
-	t.slots = t.slots[:viewTableSlots]
-	clear(t.slots)
+	t.text, t.ends, t.index = t.text[:0], t.ends[:0], nil
 }
 
 func (t *viewTable) len() int { return len(t.ends) + 1 }
@@ -95,41 +78,30 @@ func (t *viewTable) commit(start int) strID {
 	if len(s) == 0 {
 		return 0
 	}
-	if 2*(len(t.ends)+1) > len(t.slots) {
-		t.grow()
-	}
-	mask := uint64(len(t.slots) - 1)
-	for i := maphash.Bytes(viewTableSeed, s) & mask; ; i = (i + 1) & mask {
-		k := t.slots[i]
-		if k == 0 {
-			t.ends = append(t.ends, len(t.text))
-			t.slots[i] = uint32(len(t.ends))
-			return strID(len(t.ends))
+	if t.index == nil && len(t.ends) >= viewTableScan {
+		t.index = make(map[string]strID, 2*viewTableScan)
+		for k := 1; k < t.len(); k++ {
+			t.index[string(t.at(k))] = strID(k)
 		}
-		if bytes.Equal(t.at(int(k)), s) {
+	}
+	if t.index != nil {
+		if k, ok := t.index[string(s)]; ok {
 			t.text = t.text[:start]
-			return strID(k)
+			return k
 		}
-	}
-}
-
-// grow doubles the slots and puts every string back.
-func (t *viewTable) grow() {
-	n := 2 * len(t.slots)
-	if cap(t.slots) >= n {
-		t.slots = t.slots[:n]
-		clear(t.slots)
+		t.index[string(s)] = strID(t.len())
 	} else {
-		t.slots = make([]uint32, n)
-	}
-	mask := uint64(n - 1)
-	for k := 1; k < t.len(); k++ {
-		i := maphash.Bytes(viewTableSeed, t.at(k)) & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
+		from := 0
+		for k, end := range t.ends {
+			if bytes.Equal(t.text[from:end], s) {
+				t.text = t.text[:start]
+				return strID(k + 1)
+			}
+			from = end
 		}
-		t.slots[i] = uint32(k)
 	}
+	t.ends = append(t.ends, len(t.text))
+	return strID(len(t.ends))
 }
 
 // appendTo writes the table but its first string (""): how many, then
