@@ -38,6 +38,10 @@ type caseIDs struct {
 // holds every idBlock-th id and where it starts, for lookup.
 type idGroups struct {
 	spool *spool.Spool
+	// src reads spool: taken once, when grouping ends, as taking it may
+	// write the spool's last bytes to its file, and readers run side by
+	// side.
+	src   io.ReaderAt
 	count int
 	index []idMark
 	err   error
@@ -125,6 +129,9 @@ func (t *caseIDs) groups() *idGroups {
 		end()
 		g.spool.Write(out)
 		t.sorter.Close()
+		if g.err == nil {
+			g.src, g.err = g.spool.ReaderAt()
+		}
 	})
 	return t.grouped
 }
@@ -141,20 +148,17 @@ type idWalk struct {
 
 var errDamagedIDs = errors.New("keep case-groups: a damaged record")
 
-// walkFrom reads the grouped ids from the k-th index mark on.
-func (g *idGroups) walkFrom(mark int) (*idWalk, error) {
+// walkFrom reads the grouped ids from the k-th index mark on, buffer
+// bytes at a time.
+func (g *idGroups) walkFrom(mark, buffer int) (*idWalk, error) {
 	if g.err != nil {
 		return nil, g.err
-	}
-	src, err := g.spool.ReaderAt()
-	if err != nil {
-		return nil, err
 	}
 	w := &idWalk{left: g.count}
 	if mark < len(g.index) {
 		at := g.index[mark].at
 		w.left -= mark * idBlock
-		w.r = bufio.NewReaderSize(io.NewSectionReader(src, at, g.spool.Len()-at), 32<<10)
+		w.r = bufio.NewReaderSize(io.NewSectionReader(g.src, at, g.spool.Len()-at), buffer)
 	} else {
 		w.left = 0
 	}
@@ -193,7 +197,7 @@ func (w *idWalk) next(into []caseResult) (id []byte, out []caseResult, ok bool, 
 }
 
 // walk reads every id in order.
-func (t *caseIDs) walk() (*idWalk, error) { return t.groups().walkFrom(0) }
+func (t *caseIDs) walk() (*idWalk, error) { return t.groups().walkFrom(0, 32<<10) }
 
 // lookup appends the results of case id to into; found is false when no
 // result has that id.
@@ -207,7 +211,7 @@ func (t *caseIDs) lookup(id string, into []caseResult) (out []caseResult, found 
 		}
 		mark--
 	}
-	w, err := g.walkFrom(mark)
+	w, err := g.walkFrom(mark, 4<<10) // a block of ids
 	if err != nil {
 		return into, false, err
 	}
