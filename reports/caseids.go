@@ -60,7 +60,7 @@ const idBlock = 64
 // memory, and groupedInMemory how many bytes of the grouped ids stay in
 // memory, before each moves to a temporary file.
 const (
-	idsInMemory     = 1 << 20
+	idsInMemory     = 512 << 10
 	groupedInMemory = 1 << 20
 )
 

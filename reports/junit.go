@@ -73,7 +73,7 @@ type junitIndex struct {
 // many bytes of cases are sorted in memory.
 const (
 	failuresInMemory   = 256 << 10
-	junitCasesInMemory = 1 << 20
+	junitCasesInMemory = 512 << 10
 )
 
 type junitKey struct{ version, suite string }

@@ -71,13 +71,11 @@ func (s *Sorter) Add(part int, key, value []byte) {
 	if len(s.recs) > 0 && (len(s.data)+n > dataRoom || len(s.recs) == recsRoom) {
 		s.spill()
 	}
-	// Grown as append would, but never past the room: memory is the
-	// budget, not twice it.
-	if len(s.data)+n > cap(s.data) {
-		s.data = slices.Grow(s.data, max(n, min(cap(s.data), dataRoom-len(s.data))))
-	}
-	if len(s.recs) == cap(s.recs) {
-		s.recs = slices.Grow(s.recs, max(1, min(cap(s.recs), recsRoom-len(s.recs))))
+	// The room is taken at once, not grown into by append's doubling: a
+	// sorter that fills it (every large run's) then holds its budget,
+	// not twice it, and leaves no garbage behind.
+	if s.recs == nil {
+		s.data, s.recs = make([]byte, 0, dataRoom), make([]sortRec, 0, recsRoom)
 	}
 	off := len(s.data)
 	s.data = append(s.data, key...)
