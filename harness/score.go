@@ -2,6 +2,7 @@ package harness
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,18 +47,11 @@ func ScoreStream(rs ResultStream) (Summary, error) {
 type Scorer struct {
 	order    []string
 	versions map[string]*versionScore
-	// metrics numbers the indicator names met so far, so a group counts
-	// them in slices (metricNames[i] is number i's name).
-	metrics     map[string]int
-	metricNames []string
-	// indicators and marks are each decision's of the result being added,
-	// reused from one result to the next.
-	indicators []map[string]bool
-	marks      [][]metricMark
-	// drs and ts are the decisions of the result being added and their
-	// terms, reused likewise.
-	drs []Result
-	ts  []terms
+	// indicators are each decision's of the result being added, drs the
+	// decisions and ts their terms, reused from one result to the next.
+	indicators []IndicatorBits
+	drs        []Result
+	ts         []terms
 	// key is the group set key of the result being added
 	// (appendGroupSetKey).
 	key []byte
@@ -99,32 +93,7 @@ func (v *versionScore) groupSet(suite string, tags []string, get func(string) *a
 
 // NewScorer starts an empty summary.
 func NewScorer() *Scorer {
-	return &Scorer{versions: map[string]*versionScore{}, metrics: map[string]int{}}
-}
-
-// marksOf appends a decision's indicators by metric number to out, for
-// the groups to count in slices rather than each look every name up in
-// its maps. Schema pass rate is left out: it is counted per judge call.
-func (s *Scorer) marksOf(indicators map[string]bool, out []metricMark) []metricMark {
-	for name, ok := range indicators {
-		if name == SchemaPassRate {
-			continue
-		}
-		i, known := s.metrics[name]
-		if !known {
-			i = len(s.metricNames)
-			s.metrics[name] = i
-			s.metricNames = append(s.metricNames, name)
-		}
-		out = append(out, metricMark{metric: i, ok: ok})
-	}
-	return out
-}
-
-// metricMark is one indicator of a decision: metric number and value.
-type metricMark struct {
-	metric int
-	ok     bool
+	return &Scorer{versions: map[string]*versionScore{}}
 }
 
 // Add counts one result; r is not kept.
@@ -151,16 +120,11 @@ func (s *Scorer) Add(r *Result) {
 	s.drs = appendDecisionResults(s.drs[:0], r)
 	drs := s.drs
 	s.ts = slices.Grow(s.ts[:0], len(drs))[:len(drs)]
+	s.indicators = slices.Grow(s.indicators[:0], len(drs))[:len(drs)]
 	ts := s.ts
 	for k := range drs {
-		if k == len(s.indicators) {
-			s.indicators = append(s.indicators, make(map[string]bool, 24))
-			s.marks = append(s.marks, nil)
-		}
-		clear(s.indicators[k])
-		ts[k] = termsOf(s.indicators[k], &drs[k])
-		s.marks[k] = s.marksOf(ts[k].indicators, s.marks[k][:0])
-		ts[k].marks = s.marks[k]
+		ts[k] = termsOf(&drs[k])
+		s.indicators[k] = ts[k].indicators
 	}
 	// The set is found by the suite and the tags as the result lists
 	// them, so they are sorted only the first time they come in that
@@ -187,11 +151,11 @@ func (s *Scorer) Add(r *Result) {
 	}
 }
 
-// DecisionIndicators are the indicators (Indicators) of each decision of
-// the result last added, in DecisionResults order, for another reader of
-// the same pass: the Scorer's own maps, to read, not change, before the
-// next Add.
-func (s *Scorer) DecisionIndicators() []map[string]bool { return s.indicators[:len(s.ts)] }
+// DecisionIndicators are the indicators (IndicatorBitsOf) of each
+// decision of the result last added, in DecisionResults order, for
+// another reader of the same pass: the Scorer's own list, to read before
+// the next Add.
+func (s *Scorer) DecisionIndicators() []IndicatorBits { return s.indicators }
 
 // Summary is every version's groups so far.
 func (s *Scorer) Summary() Summary {
@@ -202,7 +166,7 @@ func (s *Scorer) Summary() Summary {
 		var lat []int64
 		for name, a := range v.accs {
 			lat = v.sortedLatencies(a, lat[:0])
-			out.Groups[name] = a.group(lat, s.metricNames)
+			out.Groups[name] = a.group(lat)
 		}
 		sum.Versions[i] = out
 	}
@@ -247,8 +211,7 @@ func VersionName(id string) string {
 
 // terms is what one result contributes to every group it belongs to.
 type terms struct {
-	indicators  map[string]bool
-	marks       []metricMark
+	indicators  IndicatorBits
 	judgeCalls  int
 	judgePassed int
 	tokens      int
@@ -256,11 +219,11 @@ type terms struct {
 	guards      workflow.GuardCounts
 }
 
-// termsOf is r's terms, its indicators in m (empty).
-func termsOf(m map[string]bool, r *Result) terms {
+// termsOf is r's terms.
+func termsOf(r *Result) terms {
 	var t terms
 	t.judgeCalls, t.judgePassed = JudgeCalls(r.Decision)
-	t.indicators = indicatorsCounted(m, r, t.judgeCalls, t.judgePassed)
+	t.indicators = indicatorBits(r, t.judgeCalls, t.judgePassed)
 	if r.Workflow != nil {
 		t.guards = GuardTotals(r.Workflow, r.Resume)
 	}
@@ -300,9 +263,9 @@ type accumulator struct {
 	guards   workflow.GuardCounts
 	mix      map[string]int
 	failures map[string]int
-	// k and den count each metric (by its Scorer number) where it held
-	// and where it applied.
-	k, den              []int
+	// k and den count each rate metric (by its bit in IndicatorBits)
+	// where it held and where it applied.
+	k, den              [64]int
 	judgeCalls, judgeOK int
 	violations          int
 	// calibration over decisions that are not errors
@@ -375,14 +338,11 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 	if r.Failure == FailPolicyViolation {
 		a.violations++
 	}
-	for _, m := range t.marks { // schema pass rate is counted per judge call below
-		for len(a.den) <= m.metric {
-			a.den, a.k = append(a.den, 0), append(a.k, 0)
-		}
-		a.den[m.metric]++
-		if m.ok {
-			a.k[m.metric]++
-		}
+	// Schema pass rate is counted per judge call below.
+	for h := t.indicators.Has &^ (1 << bitSchemaPassRate); h != 0; h &= h - 1 {
+		i := bits.TrailingZeros64(h)
+		a.den[i]++
+		a.k[i] += int(t.indicators.Val >> i & 1)
 	}
 	a.judgeCalls += t.judgeCalls
 	a.judgeOK += t.judgePassed
@@ -392,7 +352,7 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 			conf = 0 // only an in-process judge can produce one; JSON cannot carry it
 		}
 		correct := 0.0
-		if t.indicators[DecisionAccuracy] {
+		if hit, _ := t.indicators.Get(bitDecisionAccuracy); hit {
 			correct = 1
 		}
 		b := min(int(conf*calibrationBins), calibrationBins-1)
@@ -407,12 +367,12 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 }
 
 // group is the accumulator's figures; lat are its decisions' latencies,
-// sorted; names are the metrics' names by number.
-func (a *accumulator) group(lat []int64, names []string) Group {
+// sorted.
+func (a *accumulator) group(lat []int64) Group {
 	g := Group{N: a.n, Mix: a.mix, Failures: a.failures, Metrics: map[string]Rate{}}
 	for i, den := range a.den {
 		if den > 0 {
-			g.Metrics[names[i]] = rate(a.k[i], den)
+			g.Metrics[RateMetricNames[i]] = rate(a.k[i], den)
 		}
 	}
 	if a.judgeCalls > 0 {
