@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -9,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/routebench/routebench/harness/stats"
-	"github.com/routebench/routebench/internal/compactint"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/workflow"
 )
@@ -60,12 +60,13 @@ type Scorer struct {
 type versionScore struct {
 	model string
 	accs  map[string]*accumulator
-	// Every decision's latency, in order, and the set of groups it
-	// counts in (an index into sets): exact percentiles need each group's
+	// latencies counts the decisions of each group set (by its index in
+	// sets) at each latency: exact percentiles need each group's
 	// latencies, and a decision is in several groups (all, its suite,
-	// each tag), so they are kept once, not once a group.
-	latencies compactint.List
-	setOf     []uint32
+	// each tag), so they are kept once, not once a group. Counted by
+	// value, they take memory as the distinct latencies grow, not as the
+	// cases do: microseconds of a router's answers repeat.
+	latencies []map[int64]uint32
 	// sets are the distinct group sets (a suite and its tags), setIndex
 	// finds one by its key (appendGroupSetKey of the sorted tags), listed
 	// by the key of the tags as a result lists them.
@@ -87,6 +88,7 @@ func (v *versionScore) groupSet(suite string, tags []string, get func(string) *a
 	}
 	set := uint32(len(v.sets))
 	v.sets = append(v.sets, groups)
+	v.latencies = append(v.latencies, map[int64]uint32{})
 	v.setIndex[key] = set
 	return set
 }
@@ -146,8 +148,7 @@ func (s *Scorer) Add(r *Result) {
 		}
 	}
 	for k := range drs {
-		vs.latencies.Append(drs[k].LatencyUS)
-		vs.setOf = append(vs.setOf, set)
+		vs.latencies[set][drs[k].LatencyUS]++
 	}
 }
 
@@ -163,7 +164,7 @@ func (s *Scorer) Summary() Summary {
 	for i, id := range s.order {
 		v := s.versions[id]
 		out := VersionSummary{Name: VersionName(id), Version: id, Model: v.model, Groups: make(map[string]Group, len(v.accs))}
-		var lat []int64
+		var lat []latencyCount
 		for name, a := range v.accs {
 			lat = v.sortedLatencies(a, lat[:0])
 			out.Groups[name] = a.group(lat)
@@ -186,19 +187,33 @@ func appendGroupSetKey(b []byte, suite string, tags []string) []byte {
 	return b
 }
 
-// sortedLatencies are the latencies of a's decisions, sorted, in buf.
-func (v *versionScore) sortedLatencies(a *accumulator, buf []int64) []int64 {
-	in := make([]bool, len(v.sets))
+// latencyCount is how many of a group's decisions took a latency.
+type latencyCount struct {
+	us int64
+	n  int
+}
+
+// sortedLatencies are the distinct latencies of a's decisions, in
+// increasing order, each with its count, in buf.
+func (v *versionScore) sortedLatencies(a *accumulator, buf []latencyCount) []latencyCount {
 	for i, groups := range v.sets {
-		in[i] = slices.Contains(groups, a)
-	}
-	for k, set := range v.setOf {
-		if in[set] {
-			buf = append(buf, v.latencies.At(k))
+		if slices.Contains(groups, a) {
+			for us, n := range v.latencies[i] {
+				buf = append(buf, latencyCount{us, int(n)})
+			}
 		}
 	}
-	slices.Sort(buf)
-	return buf
+	slices.SortFunc(buf, func(x, y latencyCount) int { return cmp.Compare(x.us, y.us) })
+	// Sets share latencies: one count a latency.
+	out := buf[:0]
+	for _, lc := range buf {
+		if len(out) > 0 && out[len(out)-1].us == lc.us {
+			out[len(out)-1].n += lc.n
+			continue
+		}
+		out = append(out, lc)
+	}
+	return out
 }
 
 // VersionName is the name part of a version ID ("v2" of "v2@3f9a1c2e").
@@ -367,8 +382,8 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 }
 
 // group is the accumulator's figures; lat are its decisions' latencies,
-// sorted.
-func (a *accumulator) group(lat []int64) Group {
+// counted (sortedLatencies).
+func (a *accumulator) group(lat []latencyCount) Group {
 	g := Group{N: a.n, Mix: a.mix, Failures: a.failures, Metrics: map[string]Rate{}}
 	for i, den := range a.den {
 		if den > 0 {
@@ -433,15 +448,26 @@ func rate(k, n int) Rate {
 	return r
 }
 
-// percentileMS is the nearest-rank percentile of sorted microseconds, in
-// milliseconds.
-func percentileMS(sorted []int64, p float64) float64 {
-	if len(sorted) == 0 {
+// percentileMS is the nearest-rank percentile of microseconds, counted
+// in increasing order (sortedLatencies), in milliseconds.
+func percentileMS(sorted []latencyCount, p float64) float64 {
+	total := 0
+	for _, lc := range sorted {
+		total += lc.n
+	}
+	if total == 0 {
 		return 0
 	}
-	i := int(math.Ceil(p*float64(len(sorted)))) - 1
-	i = max(0, min(i, len(sorted)-1))
-	return float64(sorted[i]) / 1000
+	// The i-th (from 0) of the latencies listed one by one, sorted.
+	i := int(math.Ceil(p*float64(total))) - 1
+	i = max(0, min(i, total-1))
+	for _, lc := range sorted {
+		if i < lc.n {
+			return float64(lc.us) / 1000
+		}
+		i -= lc.n
+	}
+	return float64(sorted[len(sorted)-1].us) / 1000 // not reached: i < total
 }
 
 func uniqueSorted(xs []string) []string {
