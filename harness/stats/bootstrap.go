@@ -56,7 +56,7 @@ func NewBootstrap(th Thresholds) Bootstrap {
 // the order of pairs does not matter.
 func (bs Bootstrap) Interval(pairs []Pair) Interval {
 	counts, n := tallyKinds(pairs)
-	return bs.intervalOf(&counts, n)
+	return bs.intervalOf(&counts, n, nil)
 }
 
 // tallyKinds counts the pairs of each kind but excluded under both, and
@@ -80,6 +80,9 @@ func tallyKinds(pairs []Pair) (counts [kinds]int, n int) {
 type MemoBootstrap struct {
 	bs   Bootstrap
 	seen map[[kinds]int]Interval
+	// deltas is the resamples' deltas of the interval being worked
+	// out, the same memory for each.
+	deltas []float64
 }
 
 // NewMemoBootstrap is NewBootstrap with memory.
@@ -93,18 +96,25 @@ func (m *MemoBootstrap) Interval(pairs []Pair) Interval {
 	if iv, ok := m.seen[counts]; ok {
 		return iv
 	}
-	iv := m.bs.intervalOf(&counts, n)
+	iv := m.bs.intervalOf(&counts, n, &m.deltas)
 	m.seen[counts] = iv
 	return iv
 }
 
-// intervalOf is Interval of pairs tallied as counts, n in all.
-func (bs Bootstrap) intervalOf(counts *[kinds]int, n int) Interval {
+// intervalOf is Interval of pairs tallied as counts, n in all; buf, when
+// not nil, is memory for the deltas that the caller keeps between calls.
+func (bs Bootstrap) intervalOf(counts *[kinds]int, n int, buf *[]float64) Interval {
 	if n == 0 || bs.Resamples <= 0 {
 		return Interval{}
 	}
 	rng := rand.NewPCG(bs.Seed, bootstrapStream)
-	deltas := make([]float64, 0, bs.Resamples)
+	var deltas []float64
+	if buf != nil {
+		deltas = slices.Grow((*buf)[:0], bs.Resamples)
+		defer func() { *buf = deltas[:0] }()
+	} else {
+		deltas = make([]float64, 0, bs.Resamples)
+	}
 	var drawn [kinds]int
 	for range bs.Resamples {
 		resample(rng, counts, n, &drawn)
