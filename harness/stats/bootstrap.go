@@ -118,12 +118,7 @@ func (bs Bootstrap) intervalOf(counts *[kinds]int, n int, buf *[]float64) Interv
 	var drawn [kinds]int
 	for range bs.Resamples {
 		resample(rng, counts, n, &drawn)
-		var bk, bn, hk, hn int
-		for kind, c := range drawn {
-			p := pairOf(kind)
-			bk, bn = tallyN(p.Base, c, bk, bn)
-			hk, hn = tallyN(p.Head, c, hk, hn)
-		}
+		bk, bn, hk, hn := tallyDrawn(&drawn)
 		if bn == 0 || hn == 0 {
 			continue
 		}
@@ -141,17 +136,19 @@ func (bs Bootstrap) intervalOf(counts *[kinds]int, n int, buf *[]float64) Interv
 const kinds = 9
 
 func kindOf(p Pair) int    { return int(p.Base)*3 + int(p.Head) }
-func pairOf(kind int) Pair { return Pair{Base: Outcome(kind / 3), Head: Outcome(kind % 3)} }
 
-// tallyN is tally for c cases with the same outcome.
-func tallyN(o Outcome, c, k, n int) (int, int) {
-	switch o {
-	case Hit:
-		return k + c, n + c
-	case Miss:
-		return k, n + c
-	}
-	return k, n
+// tallyDrawn is each side's numerator and denominator over the pairs
+// drawn of each kind (kindOf), Rates of the pairs drawn written out: a
+// hit counts in both, a miss in the denominator alone, excluded in neither.
+func tallyDrawn(d *[kinds]int) (bk, bn, hk, hn int) {
+	const (
+		x, m, h = int(Excluded), int(Miss), int(Hit)
+	)
+	bk = d[h*3+x] + d[h*3+m] + d[h*3+h]
+	bn = bk + d[m*3+x] + d[m*3+m] + d[m*3+h]
+	hk = d[x*3+h] + d[m*3+h] + d[h*3+h]
+	hn = hk + d[x*3+m] + d[m*3+m] + d[h*3+m]
+	return bk, bn, hk, hn
 }
 
 // resample draws into drawn how many of each kind n draws with replacement
