@@ -135,7 +135,7 @@ func (bs Bootstrap) intervalOf(counts *[kinds]int, n int, buf *[]float64) Interv
 // kinds is how many values a Pair takes: three outcomes a side.
 const kinds = 9
 
-func kindOf(p Pair) int    { return int(p.Base)*3 + int(p.Head) }
+func kindOf(p Pair) int { return int(p.Base)*3 + int(p.Head) }
 
 // tallyDrawn is each side's numerator and denominator over the pairs
 // drawn of each kind (kindOf), Rates of the pairs drawn written out: a
