@@ -156,8 +156,10 @@ func tallyDrawn(d *[kinds]int) (bk, bn, hk, hn int) {
 // kind (summing to n): a multinomial, drawn as a chain of conditional
 // binomials whose shares are ratios of whole counts, so exact.
 //
-// The chain first splits the n draws among mirrorGroups, then each
-// group's draws between its two kinds. A metric and its complement (hit
+// The chain first splits the n draws among the mirror groups, each kind
+// a resample can draw with its mirror image (hit and miss swapped under
+// both versions; excluded under both is never drawn), then each group's
+// draws between its two kinds. A metric and its complement (hit
 // and miss swapped under both versions, as decision_accuracy and a rate
 // of wrong decisions can be) have the same group counts, and within a
 // group share p against 1-p, which binomialShare draws as exact complements:
@@ -165,29 +167,51 @@ func tallyDrawn(d *[kinds]int) (bk, bn, hk, hn int) {
 // drawn one by one (except where a group's two kinds tie, p = 1/2).
 func resample(rng *rand.PCG, counts *[kinds]int, n int, drawn *[kinds]int) {
 	left, pool := n, n
-	for _, g := range mirrorGroups {
-		first, second := counts[g[0]], counts[g[1]]
-		total := first + second
-		var m int
-		switch {
-		case total == 0 || left == 0:
-		case total == pool:
-			m = left
-		default:
-			m = binomialShare(rng, left, total, pool)
-		}
-		left -= m
-		pool -= total
-		switch {
-		case m == 0 || first == 0:
-			drawn[g[0]] = 0
-		case second == 0:
-			drawn[g[0]] = m
-		default:
-			drawn[g[0]] = binomialShare(rng, m, first, total)
-		}
-		drawn[g[1]] = m - drawn[g[0]]
+	// The groups in a fixed order (the draws' order decides every
+	// interval), their kinds as constants rather than read from a table.
+	drawn[hh], drawn[mm] = drawMirrors(rng, counts[hh], counts[mm], &left, &pool)
+	drawn[hm], drawn[mh] = drawMirrors(rng, counts[hm], counts[mh], &left, &pool)
+	drawn[xh], drawn[xm] = drawMirrors(rng, counts[xh], counts[xm], &left, &pool)
+	drawn[hx], drawn[mx] = drawMirrors(rng, counts[hx], counts[mx], &left, &pool)
+}
+
+// Kinds by base and head outcome: h hit, m miss, x excluded.
+const (
+	hh = int(Hit)*3 + int(Hit)
+	mm = int(Miss)*3 + int(Miss)
+	hm = int(Hit)*3 + int(Miss)
+	mh = int(Miss)*3 + int(Hit)
+	xh = int(Excluded)*3 + int(Hit)
+	xm = int(Excluded)*3 + int(Miss)
+	hx = int(Hit)*3 + int(Excluded)
+	mx = int(Miss)*3 + int(Excluded)
+)
+
+// drawMirrors is one step of resample's chain for a mirror group whose
+// kinds the pairs hold first and second of: of the draws left, those
+// that fall in the group (its share of the pairs pool still to split),
+// split between its two kinds.
+func drawMirrors(rng *rand.PCG, first, second int, left, pool *int) (int, int) {
+	total := first + second
+	var m int
+	switch {
+	case total == 0 || *left == 0:
+	case total == *pool:
+		m = *left
+	default:
+		m = binomialShare(rng, *left, total, *pool)
 	}
+	*left -= m
+	*pool -= total
+	var a int
+	switch {
+	case m == 0 || first == 0:
+	case second == 0:
+		a = m
+	default:
+		a = binomialShare(rng, m, first, total)
+	}
+	return a, m - a
 }
 
 // binomialShare draws from Binomial(n, k/total). A share above one half is
@@ -199,19 +223,6 @@ func binomialShare(rng *rand.PCG, n, k, total int) int {
 	}
 	return binomial(rng, n, float64(k)/float64(total))
 }
-
-// mirrorGroups pairs each kind a resample can draw with its mirror image
-// (hit and miss swapped under both versions); excluded under both is never
-// drawn.
-var mirrorGroups = func() [4][2]int {
-	k := func(base, head Outcome) int { return kindOf(Pair{Base: base, Head: head}) }
-	return [4][2]int{
-		{k(Hit, Hit), k(Miss, Miss)},
-		{k(Hit, Miss), k(Miss, Hit)},
-		{k(Excluded, Hit), k(Excluded, Miss)},
-		{k(Hit, Excluded), k(Miss, Excluded)},
-	}
-}()
 
 // percentiles is the q1 and q2 percentiles of xs, interpolated linearly
 // between the order statistics around q*(len-1) (Hyndman and Fan's type 7,

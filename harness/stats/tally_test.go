@@ -20,3 +20,15 @@ func TestTallyDrawnIsRatesOfTheDraws(t *testing.T) {
 		}
 	}
 }
+
+// The kind constants resample draws by are kindOf's numbers.
+func TestKindConstants(t *testing.T) {
+	for _, c := range []struct {
+		kind       int
+		base, head Outcome
+	}{{hh, Hit, Hit}, {mm, Miss, Miss}, {hm, Hit, Miss}, {mh, Miss, Hit}, {xh, Excluded, Hit}, {xm, Excluded, Miss}, {hx, Hit, Excluded}, {mx, Miss, Excluded}} {
+		if want := kindOf(Pair{Base: c.base, Head: c.head}); c.kind != want {
+			t.Errorf("kind of %v/%v is %d, want %d", c.base, c.head, c.kind, want)
+		}
+	}
+}
