@@ -33,8 +33,8 @@ func Score(results []Result) Summary {
 }
 
 // ScoreStream is Score over a stream: one pass, holding per-group counters
-// (and every decision's latency and groups, 8 bytes a decision) rather
-// than results.
+// (and each group set's decisions counted by latency) rather than
+// results.
 func ScoreStream(rs ResultStream) (Summary, error) {
 	s := NewScorer()
 	err := rs.Each(func(_ int, r *Result) error { s.Add(r); return nil })
