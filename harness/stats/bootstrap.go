@@ -107,6 +107,11 @@ func (bs Bootstrap) intervalOf(counts *[kinds]int, n int, buf *[]float64) Interv
 	if n == 0 || bs.Resamples <= 0 {
 		return Interval{}
 	}
+	if counts[hh]+counts[mm] == n {
+		// Every pair is a hit under both versions or a miss under both:
+		// each resample's two rates are one number, its delta 0.
+		return Interval{Replicates: bs.Resamples}
+	}
 	rng := rand.NewPCG(bs.Seed, bootstrapStream)
 	var deltas []float64
 	if buf != nil {

@@ -26,6 +26,8 @@ var _ = Describe("Bootstrap's pinned intervals", func() {
 			[3]int{4, 2, 0}, [3]int{1, 1, 0}, [3]int{6, 0, 0}),
 		Entry("hits only moved to misses", "{Lo:-0.010322420634920589 Hi:-0.005550595238095245 Replicates:2000}", [3]int{5000, 2, 2}, [3]int{40, 2, 1}),
 		Entry("a head that counts new cases", "{Lo:0.02032520325203252 Hi:0.044715447154471545 Replicates:2000}", [3]int{700, 1, 1}, [3]int{20, 0, 2}, [3]int{15, 0, 1}, [3]int{3, 1, 2}),
+		Entry("every pair alike under both versions", "{Lo:0 Hi:0 Replicates:2000}", [3]int{500, 2, 2}, [3]int{300, 1, 1}, [3]int{40, 0, 0}),
+		Entry("every pair a hit under both", "{Lo:0 Hi:0 Replicates:2000}", [3]int{7, 2, 2}),
 		Entry("large and lopsided", "{Lo:-0.010213775869075037 Hi:-0.008441807814382819 Replicates:2000}", [3]int{90000, 2, 2}, [3]int{900, 1, 1}, [3]int{450, 1, 2}, [3]int{300, 2, 1}, [3]int{2000, 2, 0}, [3]int{1000, 0, 1}),
 	)
 })
