@@ -25,9 +25,6 @@ type gcPacer struct {
 	// goal is the heap goal the peak allows; was is GOGC before pacing.
 	goal uint64
 	was  int
-	// unmeasured is GOGC before the first collection, when there is no
-	// live heap to pace by; 0 means the default.
-	unmeasured int
 	// mu keeps a cleanup's pace from following stop's restore.
 	mu      sync.Mutex
 	stopped bool
@@ -52,41 +49,13 @@ const (
 // so far, until stop (which puts GOGC back). It does nothing where the
 // peak cannot be read (no /proc) or GOGC is not the default.
 func paceGCUnderPeak() (stop func()) {
-	peakAnon, ok := peakAnonymousRSS()
-	if !ok {
-		return func() {}
-	}
-	return paceGC(uint64(float64(peakAnon)*heapShareOfPeak), 0)
-}
-
-// heapFloor is the heap goal a run's start is paced to (paceGCAboveFloor):
-// loading the versions and suites and fitting the routers grows the heap
-// from nothing to about 20 MB on a 10,000-case run, and at GOGC=100 the
-// runtime collected it at 4, 5, 6, 8, 10 MB and so on, a dozen times
-// before routing (whose heap goal is higher than this) began.
-const heapFloor = 32 << 20
-
-// paceGCAboveFloor paces the GC to a heap goal of heapFloor while the
-// live heap is under half of it, until stop: the heap of a run's start
-// grows to what routing would reach anyway, collected a few times instead
-// of a dozen. It does nothing where GOGC is not the default.
-func paceGCAboveFloor() (stop func()) { return paceGC(heapFloor, heapFloor/firstHeapGoal*100-100) }
-
-// firstHeapGoal is the Go runtime's heap goal before its first
-// collection at GOGC=100 (its minimum heap).
-const firstHeapGoal = 4 << 20
-
-// paceGC paces the GC to a heap goal of goal bytes (gcPacer) until stop,
-// which puts GOGC back; it does nothing where GOGC is not the default.
-// unmeasured is GOGC until the first collection measures a live heap (0:
-// the default).
-func paceGC(goal uint64, unmeasured int) (stop func()) {
 	was := debug.SetGCPercent(100)
 	debug.SetGCPercent(was)
-	if was != 100 {
+	peakAnon, ok := peakAnonymousRSS()
+	if was != 100 || !ok {
 		return func() {}
 	}
-	p := &gcPacer{goal: goal, was: was, unmeasured: unmeasured}
+	p := &gcPacer{goal: uint64(float64(peakAnon) * heapShareOfPeak), was: was}
 	p.pace()
 	p.arm()
 	return func() {
@@ -110,11 +79,7 @@ func (p *gcPacer) arm() {
 func (p *gcPacer) pace() bool {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
-	live := s[0].Value.Uint64()
-	percent := pacedPercent(p.goal, live)
-	if live == 0 && p.unmeasured > 0 {
-		percent = p.unmeasured
-	}
+	percent := pacedPercent(p.goal, s[0].Value.Uint64())
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.stopped {

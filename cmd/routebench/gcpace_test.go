@@ -45,21 +45,3 @@ func TestPaceGCUnderPeakRestoresGOGC(t *testing.T) {
 	stop()
 	g.Expect(debug.SetGCPercent(100)).To(Equal(50))
 }
-
-// The floor's pacing raises GOGC only while it runs, and leaves a GOGC of
-// the user's alone.
-func TestPaceGCAboveFloorRestoresGOGC(t *testing.T) {
-	g := NewWithT(t)
-	was := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(was)
-	stop := paceGCAboveFloor()
-	g.Expect(debug.SetGCPercent(100)).To(BeNumerically(">=", 100))
-	stop()
-	g.Expect(debug.SetGCPercent(100)).To(Equal(100))
-
-	debug.SetGCPercent(50)
-	stop = paceGCAboveFloor()
-	g.Expect(debug.SetGCPercent(50)).To(Equal(50), "a GOGC of the user's is kept")
-	stop()
-	g.Expect(debug.SetGCPercent(100)).To(Equal(50))
-}

@@ -150,10 +150,6 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 		heap = startPeakProfile(o.memProfile)
 		defer heap.finish(stderr)
 	}
-	// Until scoring paces it under the peak, the GC lets the heap grow
-	// to a floor before collecting it (paceGCAboveFloor).
-	stopFloor := paceGCAboveFloor()
-	defer stopFloor()
 	prog := newProgress(stderr)
 	plan, err := prepareRun(o, prog.phase)
 	if err != nil {
@@ -233,7 +229,6 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 	}
 	prog.phase("scoring %s results and writing reports", thousands(outcome.Done))
 	heap.enter("score")
-	stopFloor()
 	stopPacing := paceGCUnderPeak()
 	defer stopPacing()
 	if err := writeRunOutputs(cmd.OutOrStdout(), o.out, outcome, scored, versionMetas(plan.versions), o.wide, history); err != nil {
