@@ -109,8 +109,9 @@ func TurnRequestID(caseID string, turn int) string { return caseID + "#" + strco
 // (not the expected ones): a router that went wrong in turn 1 must live
 // with it in turn 2, as it would with a real user. Every turn runs and is
 // judged, even after one fails, so turn metrics see the whole
-// conversation.
-func evaluateConversation(ctx context.Context, rt Router, v *registry.Version, reg *registry.Registry, c *Case, seq int, now time.Time) (Result, Verdict, error) {
+// conversation. words says whether the verdict's problems are written
+// (check).
+func evaluateConversation(ctx context.Context, rt Router, v *registry.Version, reg *registry.Registry, c *Case, seq int, now time.Time, words bool) (Result, Verdict, error) {
 	res := Result{
 		Format:   FormatVersion,
 		Version:  v.ID(),
@@ -140,7 +141,7 @@ func evaluateConversation(ctx context.Context, rt Router, v *registry.Version, r
 		if len(history) > 0 {
 			prev = &history[len(history)-1].Decision
 		}
-		vd := CheckTurn(c, i, d, prev, reg)
+		vd := checkTurn(c, i, d, prev, reg, words)
 		verdicts = append(verdicts, vd)
 		res.Turns = append(res.Turns, TurnResult{Input: t.Input, Expect: t.Expect, Decision: d, Pass: vd.Pass, Failure: vd.Failure})
 		res.LatencyUS += d.LatencyUS
@@ -191,13 +192,19 @@ func conversationVerdict(turns []Verdict) conversationOutcome {
 // skills and param permissions still apply); anything else executed
 // without a gate is still a violation.
 func CheckTurn(c *Case, i int, d router.Decision, prev *router.Decision, reg *registry.Registry) Verdict {
+	return checkTurn(c, i, d, prev, reg, true)
+}
+
+// checkTurn is CheckTurn; words says whether the verdict's problems are
+// written (check).
+func checkTurn(c *Case, i int, d router.Decision, prev *router.Decision, reg *registry.Registry, words bool) Verdict {
 	tc := *c
 	tc.Input, tc.Expect, tc.Turns = c.Turns[i].Input, c.Turns[i].Expect, nil
 	policyView := d
 	if confirmedBefore(d, prev) {
 		policyView.Action, policyView.Gate = router.Confirm, prev.Gate
 	}
-	return checkWithPolicy(&tc, d, PolicyViolation(c.Caller, policyView, reg), true)
+	return checkWithPolicy(&tc, d, PolicyViolation(c.Caller, policyView, reg), words)
 }
 
 // confirmedBefore reports whether d executes exactly what prev asked the

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/routebench/routebench/router"
@@ -237,83 +238,174 @@ func IndicatorsInto(m map[string]bool, r *Result) map[string]bool {
 	return indicatorsInto(m, r)
 }
 
-// indicatorsInto is Indicators(*r) in m, which must be empty: a caller
-// that is done with one result's map before the next reuses it.
+// indicatorsInto is Indicators(*r) in m, which must be empty.
 func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
-	calls, passed := JudgeCalls(r.Decision)
-	return indicatorsCounted(m, r, calls, passed)
+	return IndicatorBitsOf(r).into(m)
 }
 
-// indicatorsCounted is indicatorsInto for a caller that has counted the
+// RateMetricNames are the rate metrics (Metrics of KindRate), in report
+// order: bit i of IndicatorBits stands for RateMetricNames[i].
+var RateMetricNames = func() []string {
+	var out []string
+	for _, m := range Metrics {
+		if m.Kind == KindRate {
+			out = append(out, m.Name)
+		}
+	}
+	if len(out) > 64 {
+		panic("harness: more than 64 rate metrics do not fit IndicatorBits")
+	}
+	return out
+}()
+
+// rateBit is a rate metric's bit in IndicatorBits.
+func rateBit(name string) uint {
+	i := slices.Index(RateMetricNames, name)
+	if i < 0 {
+		panic("harness: " + name + " is not a rate metric")
+	}
+	return uint(i)
+}
+
+// The bits indicatorBits sets.
+var (
+	bitDecisionAccuracy     = rateBit(DecisionAccuracy)
+	bitSkillAccuracy        = rateBit(SkillAccuracy)
+	bitRefusalPrecision     = rateBit(RefusalPrecision)
+	bitRefusalRecall        = rateBit(RefusalRecall)
+	bitRefusalAccuracy      = rateBit(RefusalAccuracy)
+	bitClarificationRate    = rateBit(ClarificationRate)
+	bitClarifyRecall        = rateBit(ClarifyRecall)
+	bitWrongExecutionRate   = rateBit(WrongExecutionRate)
+	bitParamErrorRate       = rateBit(ParamErrorRate)
+	bitParamErrorMissing    = rateBit(ParamErrorMissing)
+	bitParamErrorUnexpected = rateBit(ParamErrorUnexpected)
+	bitParamErrorType       = rateBit(ParamErrorType)
+	bitParamErrorValue      = rateBit(ParamErrorValue)
+	bitParamErrorSchema     = rateBit(ParamErrorSchema)
+	bitParamErrorRule       = rateBit(ParamErrorRule)
+	bitParamErrorPermission = rateBit(ParamErrorPermission)
+	bitSchemaPassRate       = rateBit(SchemaPassRate)
+	bitInvalidSkillRate     = rateBit(InvalidSkillRate)
+	bitRulePrecision        = rateBit(RulePrecision)
+	bitRecallAtK            = rateBit(RecallAtK)
+	bitJudgeAccuracy        = rateBit(JudgeAccuracy)
+	bitTaskSuccessRate      = rateBit(TaskSuccessRate)
+	bitCallSequenceAccuracy = rateBit(CallSequenceAccuracy)
+)
+
+// IndicatorBits are one decision's indicators (Indicators) as bits over
+// RateMetricNames: Has says which metrics count the decision, Val which
+// of those it is in the numerator of. Scoring and pairing read these
+// rather than a map a decision: the same terms, without a map's writes
+// and lookups.
+type IndicatorBits struct{ Has, Val uint64 }
+
+// set is the term of the metric of bit i.
+func (t *IndicatorBits) set(i uint, ok bool) {
+	t.Has |= 1 << i
+	if ok {
+		t.Val |= 1 << i
+	} else {
+		t.Val &^= 1 << i
+	}
+}
+
+// Get is the term of the metric of bit i, as a lookup in Indicators' map
+// would say: value, and whether the metric counts the decision.
+func (t IndicatorBits) Get(i uint) (value, ok bool) {
+	return t.Val&(1<<i) != 0, t.Has&(1<<i) != 0
+}
+
+// into writes the terms into m.
+func (t IndicatorBits) into(m map[string]bool) map[string]bool {
+	for h := t.Has; h != 0; h &= h - 1 {
+		i := uint(bits.TrailingZeros64(h))
+		m[RateMetricNames[i]] = t.Val&(1<<i) != 0
+	}
+	return m
+}
+
+// IndicatorBitsOf is Indicators(*r) as bits.
+func IndicatorBitsOf(r *Result) IndicatorBits {
+	calls, passed := JudgeCalls(r.Decision)
+	return indicatorBits(r, calls, passed)
+}
+
+// indicatorBits is IndicatorBitsOf for a caller that has counted the
 // decision's judge calls (JudgeCalls) for itself too: they are counted
 // once.
-func indicatorsCounted(m map[string]bool, r *Result, calls, passed int) map[string]bool {
+func indicatorBits(r *Result, calls, passed int) IndicatorBits {
+	var t IndicatorBits
 	e, d := &r.Expect, &r.Decision
 	if r.Workflow != nil {
-		m[TaskSuccessRate] = r.Pass
+		t.set(bitTaskSuccessRate, r.Pass)
 		if ok, listed := callsMatch(*r); listed {
-			m[CallSequenceAccuracy] = ok
+			t.set(bitCallSequenceAccuracy, ok)
 		}
 		if e.Action == "" {
-			return m
+			return t
 		}
 	}
 
-	m[DecisionAccuracy], m[WrongExecutionRate], m[ClarificationRate] = decisionTerms(r)
+	correct, wrongExecution, clarifies := decisionTerms(r)
+	t.set(bitDecisionAccuracy, correct)
+	t.set(bitWrongExecutionRate, wrongExecution)
+	t.set(bitClarificationRate, clarifies)
 
 	if e.Action.Acts() {
-		m[SkillAccuracy] = d.Skill == e.Skill
+		t.set(bitSkillAccuracy, d.Skill == e.Skill)
 	}
 
 	decidedRefuse, expectedRefuse := refused(*d), e.Action == router.Refuse
 	if decidedRefuse {
-		m[RefusalPrecision] = expectedRefuse
+		t.set(bitRefusalPrecision, expectedRefuse)
 	}
 	if expectedRefuse {
-		m[RefusalRecall] = decidedRefuse
+		t.set(bitRefusalRecall, decidedRefuse)
 	}
-	m[RefusalAccuracy] = decidedRefuse == expectedRefuse
+	t.set(bitRefusalAccuracy, decidedRefuse == expectedRefuse)
 
 	if e.Action == router.Clarify {
-		m[ClarifyRecall] = d.Action == router.Clarify
+		t.set(bitClarifyRecall, d.Action == router.Clarify)
 	}
 
 	if e.Action.Acts() && d.Action.Acts() && d.Skill == e.Skill && len(e.Params) > 0 {
 		ms := ResultParamMismatches(*r)
-		m[ParamErrorRate] = len(ms) > 0
-		m[ParamErrorMissing] = hasMismatch(ms, MismatchMissing)
-		m[ParamErrorUnexpected] = hasMismatch(ms, MismatchUnexpected)
-		m[ParamErrorType] = hasMismatch(ms, MismatchType)
-		m[ParamErrorValue] = hasMismatch(ms, MismatchValue)
+		t.set(bitParamErrorRate, len(ms) > 0)
+		t.set(bitParamErrorMissing, hasMismatch(ms, MismatchMissing))
+		t.set(bitParamErrorUnexpected, hasMismatch(ms, MismatchUnexpected))
+		t.set(bitParamErrorType, hasMismatch(ms, MismatchType))
+		t.set(bitParamErrorValue, hasMismatch(ms, MismatchValue))
 	}
 	if e.Action.Acts() && d.Skill == e.Skill {
-		m[ParamErrorSchema] = hasParamsError(d, router.LayerSchema)
-		m[ParamErrorRule] = hasParamsError(d, router.LayerRule)
-		m[ParamErrorPermission] = hasParamsError(d, router.LayerPermission)
+		t.set(bitParamErrorSchema, hasParamsError(d, router.LayerSchema))
+		t.set(bitParamErrorRule, hasParamsError(d, router.LayerRule))
+		t.set(bitParamErrorPermission, hasParamsError(d, router.LayerPermission))
 	}
 
 	if calls > 0 {
-		m[SchemaPassRate] = passed == calls
-		m[InvalidSkillRate] = namedInvalidSkill(*d)
+		t.set(bitSchemaPassRate, passed == calls)
+		t.set(bitInvalidSkillRate, namedInvalidSkill(*d))
 	}
 
 	if d.Stage == StageRules {
-		m[RulePrecision] = ruleCorrect(*e, *d)
+		t.set(bitRulePrecision, ruleCorrect(*e, *d))
 	}
 
 	if e.Skill != "" && reportsRecall(*d) {
-		m[RecallAtK] = Recalled(*d, e.Skill)
+		t.set(bitRecallAtK, Recalled(*d, e.Skill))
 		if choice, ok := judgeChoice(*d); ok && judgeConsidered(d, e.Skill) {
-			m[JudgeAccuracy] = choice == e.Skill
+			t.set(bitJudgeAccuracy, choice == e.Skill)
 		}
 	}
-	return m
+	return t
 }
 
 // decisionTerms are the indicators every decision a case expects an
 // action of has: decision_accuracy, wrong_execution_rate and
 // clarification_rate, for a reader that needs only those (per-skill
-// counts) without the rest of indicatorsInto's map.
+// counts) without the rest of indicatorBits' terms.
 func decisionTerms(r *Result) (correct, wrongExecution, clarifies bool) {
 	e, d := &r.Expect, &r.Decision
 	correct = DecisionCorrect(*e, *d) && r.Failure != FailPolicyViolation

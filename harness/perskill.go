@@ -78,7 +78,7 @@ func (c *SkillCounter) Add(r *Result) {
 			row = &SkillRow{Version: r.Version, Skill: skill}
 			c.rows[k] = row
 		}
-		// indicatorsInto's terms, read without its map (the decision
+		// indicatorBits' terms, read without the rest (the decision
 		// expects an action, so each is set).
 		correct, wrongExecution, clarifies := decisionTerms(d)
 		row.N++

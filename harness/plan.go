@@ -11,6 +11,9 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
+
+	"github.com/routebench/routebench/internal/jsonstr"
 )
 
 // PlanFile records, in an output directory, what the run there set out to
@@ -133,7 +136,12 @@ func hashPlan(pvs []PlanVersion, cases planCases, isNil bool) (string, error) {
 	h.Write([]byte(`{"Versions":`))
 	h.Write(vb)
 	h.Write([]byte(`,"Cases":`))
-	if err := writeCaseList(h, cases, isNil, func(pc *PlanCase) ([]byte, error) { return json.Marshal(pc) }, "[", ",", "]"); err != nil {
+	var buf []byte
+	encode := func(pc *PlanCase) ([]byte, error) {
+		buf = appendPlanCase(buf[:0], pc, "", "")
+		return buf, nil
+	}
+	if err := writeCaseList(h, cases, isNil, encode, "[", ",", "]"); err != nil {
 		return "", err
 	}
 	h.Write([]byte("}"))
@@ -225,13 +233,65 @@ func writePlan(path string, p Plan, cases planCases, isNil bool) error {
 		if _, err := w.Write(frame[:at]); err != nil {
 			return err
 		}
-		encode := func(pc *PlanCase) ([]byte, error) { return json.MarshalIndent(pc, "    ", "  ") }
+		var buf []byte
+		encode := func(pc *PlanCase) ([]byte, error) {
+			buf = appendPlanCase(buf[:0], pc, "    ", "  ")
+			return buf, nil
+		}
 		if err := writeCaseList(w, cases, isNil, encode, "[\n    ", ",\n    ", "\n  ]"); err != nil {
 			return err
 		}
 		_, err := w.Write(append(frame[at+len("[]"):], '\n'))
 		return err
 	})
+}
+
+// appendPlanCase appends pc as json.MarshalIndent(pc, prefix, indent)
+// writes it (json.Marshal's bytes when both are ""), without reflection:
+// a plan has a case a line, and encoding them took a good part of writing
+// a large run's plan.
+func appendPlanCase(b []byte, pc *PlanCase, prefix, indent string) []byte {
+	// newline starts a member at depth (1 for the case's fields, 2 for
+	// its versions); indented output only.
+	newline := func(b []byte, depth int) []byte {
+		if indent == "" && prefix == "" {
+			return b
+		}
+		b = append(append(b, '\n'), prefix...)
+		for range depth {
+			b = append(b, indent...)
+		}
+		return b
+	}
+	colon := ":"
+	if indent != "" || prefix != "" {
+		colon = ": "
+	}
+	b = append(b, '{')
+	b = newline(b, 1)
+	b = append(append(b, `"id"`...), colon...)
+	b = jsonstr.Append(b, pc.ID)
+	b = append(b, ',')
+	b = newline(b, 1)
+	b = append(append(b, `"hash"`...), colon...)
+	b = jsonstr.Append(b, pc.Hash)
+	if len(pc.Versions) > 0 {
+		b = append(b, ',')
+		b = newline(b, 1)
+		b = append(append(b, `"versions"`...), colon...)
+		b = append(b, '[')
+		for i, v := range pc.Versions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, 2)
+			b = strconv.AppendInt(b, int64(v), 10)
+		}
+		b = newline(b, 1)
+		b = append(b, ']')
+	}
+	b = newline(b, 0)
+	return append(b, '}')
 }
 
 // ReadPlanFile reads plan.json.

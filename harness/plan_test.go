@@ -55,5 +55,7 @@ var _ = Describe("plan.json written case by case", func() {
 		Entry("one case", []harness.PlanCase{{ID: "a-1", Hash: "h1"}}),
 		Entry("cases, some under a subset of the versions, one id with quotes and <html>",
 			[]harness.PlanCase{{ID: "a-1", Hash: "h1"}, {ID: `b "2" <x>&`, Hash: "h2", Versions: []int{1}}, {ID: "c-3", Hash: "h3", Versions: []int{0, 1}}}),
+		Entry("ids in Chinese, with a line separator and a tab",
+			[]harness.PlanCase{{ID: "订单-1", Hash: "h1", Versions: []int{0}}, {ID: "a\u2028b\tc", Hash: "h2"}}),
 	)
 })

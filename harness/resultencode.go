@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/routebench/routebench/internal/jsonstr"
 	"github.com/routebench/routebench/router"
@@ -135,12 +134,10 @@ func (e *resultEncoder) firstKey(b []byte, k string) []byte {
 }
 
 func (e *resultEncoder) str(b []byte, s string) []byte {
-	n := len(b)
-	b = jsonstr.Append(b, s)
-	// Written byte for byte (the quotes aside), s held no escape and no
-	// invalid byte (each is written longer); only otherwise is it read
-	// again.
-	if len(b)-n != len(s)+2 && !utf8.ValidString(s) {
+	b, valid := jsonstr.AppendValid(b, s)
+	// Invalid UTF-8 is written as U+FFFD: the line reads back another
+	// string.
+	if !valid {
 		e.altered = true
 	}
 	return b

@@ -760,7 +760,7 @@ func evaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		reg = c.Tools
 	}
 	if c.IsConversation() {
-		return evaluateConversation(ctx, rt, v, reg, c, seq, req.Now)
+		return evaluateConversation(ctx, rt, v, reg, c, seq, req.Now, words)
 	}
 	start := time.Now()
 	d, err := rt.Route(ctx, req)

@@ -1,14 +1,15 @@
 package harness
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/routebench/routebench/harness/stats"
-	"github.com/routebench/routebench/internal/compactint"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/workflow"
 )
@@ -32,8 +33,8 @@ func Score(results []Result) Summary {
 }
 
 // ScoreStream is Score over a stream: one pass, holding per-group counters
-// (and every decision's latency and groups, 8 bytes a decision) rather
-// than results.
+// (and each group set's decisions counted by latency) rather than
+// results.
 func ScoreStream(rs ResultStream) (Summary, error) {
 	s := NewScorer()
 	err := rs.Each(func(_ int, r *Result) error { s.Add(r); return nil })
@@ -46,18 +47,11 @@ func ScoreStream(rs ResultStream) (Summary, error) {
 type Scorer struct {
 	order    []string
 	versions map[string]*versionScore
-	// metrics numbers the indicator names met so far, so a group counts
-	// them in slices (metricNames[i] is number i's name).
-	metrics     map[string]int
-	metricNames []string
-	// indicators and marks are each decision's of the result being added,
-	// reused from one result to the next.
-	indicators []map[string]bool
-	marks      [][]metricMark
-	// drs and ts are the decisions of the result being added and their
-	// terms, reused likewise.
-	drs []Result
-	ts  []terms
+	// indicators are each decision's of the result being added, drs the
+	// decisions and ts their terms, reused from one result to the next.
+	indicators []IndicatorBits
+	drs        []Result
+	ts         []terms
 	// key is the group set key of the result being added
 	// (appendGroupSetKey).
 	key []byte
@@ -66,12 +60,13 @@ type Scorer struct {
 type versionScore struct {
 	model string
 	accs  map[string]*accumulator
-	// Every decision's latency, in order, and the set of groups it
-	// counts in (an index into sets): exact percentiles need each group's
+	// latencies counts the decisions of each group set (by its index in
+	// sets) at each latency: exact percentiles need each group's
 	// latencies, and a decision is in several groups (all, its suite,
-	// each tag), so they are kept once, not once a group.
-	latencies compactint.List
-	setOf     []uint32
+	// each tag), so they are kept once, not once a group. Counted by
+	// value, they take memory as the distinct latencies grow, not as the
+	// cases do: microseconds of a router's answers repeat.
+	latencies []map[int64]uint32
 	// sets are the distinct group sets (a suite and its tags), setIndex
 	// finds one by its key (appendGroupSetKey of the sorted tags), listed
 	// by the key of the tags as a result lists them.
@@ -93,38 +88,14 @@ func (v *versionScore) groupSet(suite string, tags []string, get func(string) *a
 	}
 	set := uint32(len(v.sets))
 	v.sets = append(v.sets, groups)
+	v.latencies = append(v.latencies, map[int64]uint32{})
 	v.setIndex[key] = set
 	return set
 }
 
 // NewScorer starts an empty summary.
 func NewScorer() *Scorer {
-	return &Scorer{versions: map[string]*versionScore{}, metrics: map[string]int{}}
-}
-
-// marksOf appends a decision's indicators by metric number to out, for
-// the groups to count in slices rather than each look every name up in
-// its maps. Schema pass rate is left out: it is counted per judge call.
-func (s *Scorer) marksOf(indicators map[string]bool, out []metricMark) []metricMark {
-	for name, ok := range indicators {
-		if name == SchemaPassRate {
-			continue
-		}
-		i, known := s.metrics[name]
-		if !known {
-			i = len(s.metricNames)
-			s.metrics[name] = i
-			s.metricNames = append(s.metricNames, name)
-		}
-		out = append(out, metricMark{metric: i, ok: ok})
-	}
-	return out
-}
-
-// metricMark is one indicator of a decision: metric number and value.
-type metricMark struct {
-	metric int
-	ok     bool
+	return &Scorer{versions: map[string]*versionScore{}}
 }
 
 // Add counts one result; r is not kept.
@@ -151,16 +122,11 @@ func (s *Scorer) Add(r *Result) {
 	s.drs = appendDecisionResults(s.drs[:0], r)
 	drs := s.drs
 	s.ts = slices.Grow(s.ts[:0], len(drs))[:len(drs)]
+	s.indicators = slices.Grow(s.indicators[:0], len(drs))[:len(drs)]
 	ts := s.ts
 	for k := range drs {
-		if k == len(s.indicators) {
-			s.indicators = append(s.indicators, make(map[string]bool, 24))
-			s.marks = append(s.marks, nil)
-		}
-		clear(s.indicators[k])
-		ts[k] = termsOf(s.indicators[k], &drs[k])
-		s.marks[k] = s.marksOf(ts[k].indicators, s.marks[k][:0])
-		ts[k].marks = s.marks[k]
+		ts[k] = termsOf(&drs[k])
+		s.indicators[k] = ts[k].indicators
 	}
 	// The set is found by the suite and the tags as the result lists
 	// them, so they are sorted only the first time they come in that
@@ -182,16 +148,15 @@ func (s *Scorer) Add(r *Result) {
 		}
 	}
 	for k := range drs {
-		vs.latencies.Append(drs[k].LatencyUS)
-		vs.setOf = append(vs.setOf, set)
+		vs.latencies[set][drs[k].LatencyUS]++
 	}
 }
 
-// DecisionIndicators are the indicators (Indicators) of each decision of
-// the result last added, in DecisionResults order, for another reader of
-// the same pass: the Scorer's own maps, to read, not change, before the
-// next Add.
-func (s *Scorer) DecisionIndicators() []map[string]bool { return s.indicators[:len(s.ts)] }
+// DecisionIndicators are the indicators (IndicatorBitsOf) of each
+// decision of the result last added, in DecisionResults order, for
+// another reader of the same pass: the Scorer's own list, to read before
+// the next Add.
+func (s *Scorer) DecisionIndicators() []IndicatorBits { return s.indicators }
 
 // Summary is every version's groups so far.
 func (s *Scorer) Summary() Summary {
@@ -199,10 +164,10 @@ func (s *Scorer) Summary() Summary {
 	for i, id := range s.order {
 		v := s.versions[id]
 		out := VersionSummary{Name: VersionName(id), Version: id, Model: v.model, Groups: make(map[string]Group, len(v.accs))}
-		var lat []int64
+		var lat []latencyCount
 		for name, a := range v.accs {
 			lat = v.sortedLatencies(a, lat[:0])
-			out.Groups[name] = a.group(lat, s.metricNames)
+			out.Groups[name] = a.group(lat)
 		}
 		sum.Versions[i] = out
 	}
@@ -222,19 +187,33 @@ func appendGroupSetKey(b []byte, suite string, tags []string) []byte {
 	return b
 }
 
-// sortedLatencies are the latencies of a's decisions, sorted, in buf.
-func (v *versionScore) sortedLatencies(a *accumulator, buf []int64) []int64 {
-	in := make([]bool, len(v.sets))
+// latencyCount is how many of a group's decisions took a latency.
+type latencyCount struct {
+	us int64
+	n  int
+}
+
+// sortedLatencies are the distinct latencies of a's decisions, in
+// increasing order, each with its count, in buf.
+func (v *versionScore) sortedLatencies(a *accumulator, buf []latencyCount) []latencyCount {
 	for i, groups := range v.sets {
-		in[i] = slices.Contains(groups, a)
-	}
-	for k, set := range v.setOf {
-		if in[set] {
-			buf = append(buf, v.latencies.At(k))
+		if slices.Contains(groups, a) {
+			for us, n := range v.latencies[i] {
+				buf = append(buf, latencyCount{us, int(n)})
+			}
 		}
 	}
-	slices.Sort(buf)
-	return buf
+	slices.SortFunc(buf, func(x, y latencyCount) int { return cmp.Compare(x.us, y.us) })
+	// Sets share latencies: one count a latency.
+	out := buf[:0]
+	for _, lc := range buf {
+		if len(out) > 0 && out[len(out)-1].us == lc.us {
+			out[len(out)-1].n += lc.n
+			continue
+		}
+		out = append(out, lc)
+	}
+	return out
 }
 
 // VersionName is the name part of a version ID ("v2" of "v2@3f9a1c2e").
@@ -247,8 +226,7 @@ func VersionName(id string) string {
 
 // terms is what one result contributes to every group it belongs to.
 type terms struct {
-	indicators  map[string]bool
-	marks       []metricMark
+	indicators  IndicatorBits
 	judgeCalls  int
 	judgePassed int
 	tokens      int
@@ -256,11 +234,11 @@ type terms struct {
 	guards      workflow.GuardCounts
 }
 
-// termsOf is r's terms, its indicators in m (empty).
-func termsOf(m map[string]bool, r *Result) terms {
+// termsOf is r's terms.
+func termsOf(r *Result) terms {
 	var t terms
 	t.judgeCalls, t.judgePassed = JudgeCalls(r.Decision)
-	t.indicators = indicatorsCounted(m, r, t.judgeCalls, t.judgePassed)
+	t.indicators = indicatorBits(r, t.judgeCalls, t.judgePassed)
 	if r.Workflow != nil {
 		t.guards = GuardTotals(r.Workflow, r.Resume)
 	}
@@ -300,9 +278,9 @@ type accumulator struct {
 	guards   workflow.GuardCounts
 	mix      map[string]int
 	failures map[string]int
-	// k and den count each metric (by its Scorer number) where it held
-	// and where it applied.
-	k, den              []int
+	// k and den count each rate metric (by its bit in IndicatorBits)
+	// where it held and where it applied.
+	k, den              [64]int
 	judgeCalls, judgeOK int
 	violations          int
 	// calibration over decisions that are not errors
@@ -375,14 +353,11 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 	if r.Failure == FailPolicyViolation {
 		a.violations++
 	}
-	for _, m := range t.marks { // schema pass rate is counted per judge call below
-		for len(a.den) <= m.metric {
-			a.den, a.k = append(a.den, 0), append(a.k, 0)
-		}
-		a.den[m.metric]++
-		if m.ok {
-			a.k[m.metric]++
-		}
+	// Schema pass rate is counted per judge call below.
+	for h := t.indicators.Has &^ (1 << bitSchemaPassRate); h != 0; h &= h - 1 {
+		i := bits.TrailingZeros64(h)
+		a.den[i]++
+		a.k[i] += int(t.indicators.Val >> i & 1)
 	}
 	a.judgeCalls += t.judgeCalls
 	a.judgeOK += t.judgePassed
@@ -392,7 +367,7 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 			conf = 0 // only an in-process judge can produce one; JSON cannot carry it
 		}
 		correct := 0.0
-		if t.indicators[DecisionAccuracy] {
+		if hit, _ := t.indicators.Get(bitDecisionAccuracy); hit {
 			correct = 1
 		}
 		b := min(int(conf*calibrationBins), calibrationBins-1)
@@ -407,12 +382,12 @@ func (a *accumulator) addDecision(r *Result, t terms) {
 }
 
 // group is the accumulator's figures; lat are its decisions' latencies,
-// sorted; names are the metrics' names by number.
-func (a *accumulator) group(lat []int64, names []string) Group {
+// counted (sortedLatencies).
+func (a *accumulator) group(lat []latencyCount) Group {
 	g := Group{N: a.n, Mix: a.mix, Failures: a.failures, Metrics: map[string]Rate{}}
 	for i, den := range a.den {
 		if den > 0 {
-			g.Metrics[names[i]] = rate(a.k[i], den)
+			g.Metrics[RateMetricNames[i]] = rate(a.k[i], den)
 		}
 	}
 	if a.judgeCalls > 0 {
@@ -473,15 +448,26 @@ func rate(k, n int) Rate {
 	return r
 }
 
-// percentileMS is the nearest-rank percentile of sorted microseconds, in
-// milliseconds.
-func percentileMS(sorted []int64, p float64) float64 {
-	if len(sorted) == 0 {
+// percentileMS is the nearest-rank percentile of microseconds, counted
+// in increasing order (sortedLatencies), in milliseconds.
+func percentileMS(sorted []latencyCount, p float64) float64 {
+	total := 0
+	for _, lc := range sorted {
+		total += lc.n
+	}
+	if total == 0 {
 		return 0
 	}
-	i := int(math.Ceil(p*float64(len(sorted)))) - 1
-	i = max(0, min(i, len(sorted)-1))
-	return float64(sorted[i]) / 1000
+	// The i-th (from 0) of the latencies listed one by one, sorted.
+	i := int(math.Ceil(p*float64(total))) - 1
+	i = max(0, min(i, total-1))
+	for _, lc := range sorted {
+		if i < lc.n {
+			return float64(lc.us) / 1000
+		}
+		i -= lc.n
+	}
+	return float64(sorted[len(sorted)-1].us) / 1000 // not reached: i < total
 }
 
 func uniqueSorted(xs []string) []string {

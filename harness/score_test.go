@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"math"
+	"runtime"
 	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -330,5 +331,32 @@ var _ = Describe("Score's tag groups", func() {
 		// The latencies of tag:a are those of its three cases: 1, 2 and 3 ms.
 		Expect(groups["tag:a"].Metrics[harness.LatencyP99].Value).To(Equal(3.0))
 		Expect(groups["tag:a"].Metrics[harness.LatencyP50].Value).To(Equal(2.0))
+	})
+})
+
+var _ = Describe("a Scorer's memory", func() {
+	// Serial: it reads the heap, which specs run beside it would move.
+	It("stays flat in results whose latencies repeat", Serial, func() {
+		held := func(n int) uint64 {
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			s := harness.NewScorer()
+			r := harness.Result{Format: 1, Version: "v1@a", Case: "c", Suite: harness.SuiteNormal, Tags: []string{"en"},
+				Decision: decide(router.Refuse, "", 0.5), Expect: harness.Expect{Action: router.Refuse}}
+			for i := range n {
+				r.LatencyUS = int64(100 + i%2000) // a router's microseconds: many cases, few values
+				r.Decision.LatencyUS = r.LatencyUS
+				s.Add(&r)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			runtime.KeepAlive(s)
+			return after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
+		}
+		small, large := held(20_000), held(400_000)
+		// Kept a decision at a time, the 380,000 more decisions held at
+		// least a byte each.
+		Expect(large).To(BeNumerically("<", small+200_000), "20,000 results: %d bytes, 400,000: %d", small, large)
 	})
 })

@@ -114,19 +114,16 @@ func (g Group) Metric(name string) (Metric, bool) {
 // Where one is taken, nil means harness.Indicators.
 type IndicatorFunc func(harness.Result) map[string]bool
 
-// indicatorReader is an IndicatorFunc whose map is read before its next
-// call, so one map can serve every result.
-type indicatorReader func(r *harness.Result) map[string]bool
+// indicatorReader is an IndicatorFunc giving its terms as bits.
+type indicatorReader func(r *harness.Result) unitTerms
 
-// readerOf reads f's indicators; harness's own (nil) are written into one
-// map that the reader reuses: a map a result was a good part of what a
-// pass over a large run allocated.
+// readerOf reads f's indicators; harness's own (nil) are read as bits
+// (harness.IndicatorBitsOf), without a map a result.
 func readerOf(f IndicatorFunc) indicatorReader {
 	if f == nil {
-		m := make(map[string]bool, 32)
-		return func(r *harness.Result) map[string]bool { return harness.IndicatorsInto(m, r) }
+		return func(r *harness.Result) unitTerms { return bitsTerms(harness.IndicatorBitsOf(r)) }
 	}
-	return func(r *harness.Result) map[string]bool { return f(*r) }
+	return func(r *harness.Result) unitTerms { return termsOf(f(*r)) }
 }
 
 // Paired compares head against base case by case, with harness.Indicators
@@ -165,18 +162,22 @@ type record struct {
 // metrics count the unit, val which of those it is in the numerator of.
 type unitTerms struct{ has, val uint64 }
 
-// metricBit numbers the rate metrics for unitTerms.
+// metricBit numbers the rate metrics for unitTerms as
+// harness.IndicatorBits numbers them (RateMetrics is
+// harness.RateMetricNames), so harness's own terms are unitTerms as they
+// are (bitsTerms).
 var metricBit = func() map[string]uint {
 	ms := RateMetrics()
-	if len(ms) > 64 {
-		panic("compare: more than 64 rate metrics do not fit unitTerms")
-	}
 	m := make(map[string]uint, len(ms))
 	for i, name := range ms {
 		m[name] = uint(i)
 	}
 	return m
 }()
+
+// bitsTerms is harness's own terms of a decision as unitTerms: the same
+// bits.
+func bitsTerms(b harness.IndicatorBits) unitTerms { return unitTerms{has: b.Has, val: b.Val} }
 
 func termsOf(m map[string]bool) unitTerms {
 	var t unitTerms
@@ -213,9 +214,10 @@ func recordOf(pos int, r *harness.Result, indicators indicatorReader) record {
 	return recordWith(pos, r, indicators, nil)
 }
 
-// recordWith is recordOf; given, when not nil, are the indicators of r's
-// decisions (harness.DecisionResults order) already worked out.
-func recordWith(pos int, r *harness.Result, indicators indicatorReader, given []map[string]bool) record {
+// recordWith is recordOf; given, when not nil, are harness's own
+// indicators of r's decisions (harness.DecisionResults order) already
+// worked out.
+func recordWith(pos int, r *harness.Result, indicators indicatorReader, given []harness.IndicatorBits) record {
 	return record{pos: pos, id: r.Case, hash: r.CaseHash, version: r.Version, suite: r.Suite, pass: r.Pass,
 		failure: r.Failure, action: r.Decision.Action, skill: r.Decision.Skill, units: units(r, indicators, given)}
 }
@@ -352,26 +354,27 @@ type pair struct{ base, head *record }
 // units are a result's paired terms: its indicators for a single case; for
 // a conversation, each turn's indicators with turn_accuracy, then the
 // conversation's success alone.
-func units(r *harness.Result, indicators indicatorReader, given []map[string]bool) []unitTerms {
-	success, turns, ok := harness.ConversationIndicators(*r)
-	if !ok {
+func units(r *harness.Result, indicators indicatorReader, given []harness.IndicatorBits) []unitTerms {
+	if !r.IsConversation() {
 		if given != nil {
-			return []unitTerms{termsOf(given[0])}
+			return []unitTerms{bitsTerms(given[0])}
 		}
-		return []unitTerms{termsOf(indicators(r))}
+		return []unitTerms{indicators(r)}
 	}
-	out := make([]unitTerms, 0, len(turns)+1)
+	// A conversation's terms as harness.ConversationIndicators gives them:
+	// each turn's pass, and the conversation's.
+	out := make([]unitTerms, 0, len(r.Turns)+1)
 	for k := range r.Turns {
-		var m map[string]bool
+		var t unitTerms
 		if given != nil {
-			m = given[k]
+			t = bitsTerms(given[k])
 		} else {
 			tr := harness.TurnDecision(r, k)
-			m = indicators(&tr)
+			t = indicators(&tr)
 		}
-		out = append(out, termsOf(m).with(harness.TurnAccuracy, turns[k]))
+		out = append(out, t.with(harness.TurnAccuracy, r.Turns[k].Pass))
 	}
-	return append(out, unitTerms{}.with(harness.ConversationSuccessRate, success))
+	return append(out, unitTerms{}.with(harness.ConversationSuccessRate, r.Pass))
 }
 
 // index maps records by case id, keeping the first of duplicates, and

@@ -1,6 +1,10 @@
 package compare
 
-import "github.com/routebench/routebench/harness"
+import (
+	"slices"
+
+	"github.com/routebench/routebench/harness"
+)
 
 // Direction says which way a metric improves.
 type Direction int8
@@ -44,15 +48,7 @@ func DirectionOf(metric string) Direction {
 
 // RateMetrics lists the metrics a paired comparison covers (every rate
 // metric, in report order).
-func RateMetrics() []string {
-	var out []string
-	for _, m := range harness.Metrics {
-		if m.Kind == harness.KindRate {
-			out = append(out, m.Name)
-		}
-	}
-	return out
-}
+func RateMetrics() []string { return slices.Clone(harness.RateMetricNames) }
 
 // Symbol is what a table prints beside a delta: "~" for no significant
 // change, "+" better, "-" worse, "*" a significant change of a neutral

@@ -116,7 +116,7 @@ func (c *SeriesCollector) Add(i int, r *harness.Result) { c.add(i, r, nil) }
 // decisions are its indicators (Scorer.DecisionIndicators), which a
 // collector of harness's own indicators takes instead of working them out
 // again. They are only read.
-func (c *SeriesCollector) AddScored(i int, r *harness.Result, decisions []map[string]bool) {
+func (c *SeriesCollector) AddScored(i int, r *harness.Result, decisions []harness.IndicatorBits) {
 	n := 1
 	if r.IsConversation() {
 		n = len(r.Turns)
@@ -127,7 +127,7 @@ func (c *SeriesCollector) AddScored(i int, r *harness.Result, decisions []map[st
 	c.add(i, r, decisions)
 }
 
-func (c *SeriesCollector) add(i int, r *harness.Result, decisions []map[string]bool) {
+func (c *SeriesCollector) add(i int, r *harness.Result, decisions []harness.IndicatorBits) {
 	v, seen := c.version[r.Version]
 	if !seen {
 		v = uint64(len(c.versions))

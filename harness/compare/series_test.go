@@ -167,7 +167,7 @@ var _ = Describe("PairedSeriesStream", func() {
 		rs, ind := threeVersions()
 		want, err := json.Marshal(compare.PairedSeriesWith(rs, stats.DefaultThresholds, ind))
 		Expect(err).NotTo(HaveOccurred())
-		wrong := []map[string]bool{{da: true}}
+		wrong := []harness.IndicatorBits{{Has: 1, Val: 1}}
 		c := compare.NewSeriesCollector(ind)
 		for i := range rs {
 			c.AddScored(i, &rs[i], wrong)
@@ -183,7 +183,7 @@ var _ = Describe("PairedSeriesStream", func() {
 		Expect(err).NotTo(HaveOccurred())
 		c = compare.NewSeriesCollector(nil)
 		for i := range rs {
-			c.AddScored(i, &rs[i], []map[string]bool{})
+			c.AddScored(i, &rs[i], []harness.IndicatorBits{})
 		}
 		s, err = c.Series(harness.SliceStream(rs), stats.DefaultThresholds)
 		Expect(err).NotTo(HaveOccurred())

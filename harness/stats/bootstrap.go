@@ -56,7 +56,7 @@ func NewBootstrap(th Thresholds) Bootstrap {
 // the order of pairs does not matter.
 func (bs Bootstrap) Interval(pairs []Pair) Interval {
 	counts, n := tallyKinds(pairs)
-	return bs.intervalOf(&counts, n)
+	return bs.intervalOf(&counts, n, nil)
 }
 
 // tallyKinds counts the pairs of each kind but excluded under both, and
@@ -80,6 +80,9 @@ func tallyKinds(pairs []Pair) (counts [kinds]int, n int) {
 type MemoBootstrap struct {
 	bs   Bootstrap
 	seen map[[kinds]int]Interval
+	// deltas is the resamples' deltas of the interval being worked
+	// out, the same memory for each.
+	deltas []float64
 }
 
 // NewMemoBootstrap is NewBootstrap with memory.
@@ -93,27 +96,34 @@ func (m *MemoBootstrap) Interval(pairs []Pair) Interval {
 	if iv, ok := m.seen[counts]; ok {
 		return iv
 	}
-	iv := m.bs.intervalOf(&counts, n)
+	iv := m.bs.intervalOf(&counts, n, &m.deltas)
 	m.seen[counts] = iv
 	return iv
 }
 
-// intervalOf is Interval of pairs tallied as counts, n in all.
-func (bs Bootstrap) intervalOf(counts *[kinds]int, n int) Interval {
+// intervalOf is Interval of pairs tallied as counts, n in all; buf, when
+// not nil, is memory for the deltas that the caller keeps between calls.
+func (bs Bootstrap) intervalOf(counts *[kinds]int, n int, buf *[]float64) Interval {
 	if n == 0 || bs.Resamples <= 0 {
 		return Interval{}
 	}
+	if counts[hh]+counts[mm] == n {
+		// Every pair is a hit under both versions or a miss under both:
+		// each resample's two rates are one number, its delta 0.
+		return Interval{Replicates: bs.Resamples}
+	}
 	rng := rand.NewPCG(bs.Seed, bootstrapStream)
-	deltas := make([]float64, 0, bs.Resamples)
+	var deltas []float64
+	if buf != nil {
+		deltas = slices.Grow((*buf)[:0], bs.Resamples)
+		defer func() { *buf = deltas[:0] }()
+	} else {
+		deltas = make([]float64, 0, bs.Resamples)
+	}
 	var drawn [kinds]int
 	for range bs.Resamples {
 		resample(rng, counts, n, &drawn)
-		var bk, bn, hk, hn int
-		for kind, c := range drawn {
-			p := pairOf(kind)
-			bk, bn = tallyN(p.Base, c, bk, bn)
-			hk, hn = tallyN(p.Head, c, hk, hn)
-		}
+		bk, bn, hk, hn := tallyDrawn(&drawn)
 		if bn == 0 || hn == 0 {
 			continue
 		}
@@ -130,18 +140,20 @@ func (bs Bootstrap) intervalOf(counts *[kinds]int, n int) Interval {
 // kinds is how many values a Pair takes: three outcomes a side.
 const kinds = 9
 
-func kindOf(p Pair) int    { return int(p.Base)*3 + int(p.Head) }
-func pairOf(kind int) Pair { return Pair{Base: Outcome(kind / 3), Head: Outcome(kind % 3)} }
+func kindOf(p Pair) int { return int(p.Base)*3 + int(p.Head) }
 
-// tallyN is tally for c cases with the same outcome.
-func tallyN(o Outcome, c, k, n int) (int, int) {
-	switch o {
-	case Hit:
-		return k + c, n + c
-	case Miss:
-		return k, n + c
-	}
-	return k, n
+// tallyDrawn is each side's numerator and denominator over the pairs
+// drawn of each kind (kindOf), Rates of the pairs drawn written out: a
+// hit counts in both, a miss in the denominator alone, excluded in neither.
+func tallyDrawn(d *[kinds]int) (bk, bn, hk, hn int) {
+	const (
+		x, m, h = int(Excluded), int(Miss), int(Hit)
+	)
+	bk = d[h*3+x] + d[h*3+m] + d[h*3+h]
+	bn = bk + d[m*3+x] + d[m*3+m] + d[m*3+h]
+	hk = d[x*3+h] + d[m*3+h] + d[h*3+h]
+	hn = hk + d[x*3+m] + d[m*3+m] + d[h*3+m]
+	return bk, bn, hk, hn
 }
 
 // resample draws into drawn how many of each kind n draws with replacement
@@ -149,8 +161,10 @@ func tallyN(o Outcome, c, k, n int) (int, int) {
 // kind (summing to n): a multinomial, drawn as a chain of conditional
 // binomials whose shares are ratios of whole counts, so exact.
 //
-// The chain first splits the n draws among mirrorGroups, then each
-// group's draws between its two kinds. A metric and its complement (hit
+// The chain first splits the n draws among the mirror groups, each kind
+// a resample can draw with its mirror image (hit and miss swapped under
+// both versions; excluded under both is never drawn), then each group's
+// draws between its two kinds. A metric and its complement (hit
 // and miss swapped under both versions, as decision_accuracy and a rate
 // of wrong decisions can be) have the same group counts, and within a
 // group share p against 1-p, which binomialShare draws as exact complements:
@@ -158,29 +172,51 @@ func tallyN(o Outcome, c, k, n int) (int, int) {
 // drawn one by one (except where a group's two kinds tie, p = 1/2).
 func resample(rng *rand.PCG, counts *[kinds]int, n int, drawn *[kinds]int) {
 	left, pool := n, n
-	for _, g := range mirrorGroups {
-		first, second := counts[g[0]], counts[g[1]]
-		total := first + second
-		var m int
-		switch {
-		case total == 0 || left == 0:
-		case total == pool:
-			m = left
-		default:
-			m = binomialShare(rng, left, total, pool)
-		}
-		left -= m
-		pool -= total
-		switch {
-		case m == 0 || first == 0:
-			drawn[g[0]] = 0
-		case second == 0:
-			drawn[g[0]] = m
-		default:
-			drawn[g[0]] = binomialShare(rng, m, first, total)
-		}
-		drawn[g[1]] = m - drawn[g[0]]
+	// The groups in a fixed order (the draws' order decides every
+	// interval), their kinds as constants rather than read from a table.
+	drawn[hh], drawn[mm] = drawMirrors(rng, counts[hh], counts[mm], &left, &pool)
+	drawn[hm], drawn[mh] = drawMirrors(rng, counts[hm], counts[mh], &left, &pool)
+	drawn[xh], drawn[xm] = drawMirrors(rng, counts[xh], counts[xm], &left, &pool)
+	drawn[hx], drawn[mx] = drawMirrors(rng, counts[hx], counts[mx], &left, &pool)
+}
+
+// Kinds by base and head outcome: h hit, m miss, x excluded.
+const (
+	hh = int(Hit)*3 + int(Hit)
+	mm = int(Miss)*3 + int(Miss)
+	hm = int(Hit)*3 + int(Miss)
+	mh = int(Miss)*3 + int(Hit)
+	xh = int(Excluded)*3 + int(Hit)
+	xm = int(Excluded)*3 + int(Miss)
+	hx = int(Hit)*3 + int(Excluded)
+	mx = int(Miss)*3 + int(Excluded)
+)
+
+// drawMirrors is one step of resample's chain for a mirror group whose
+// kinds the pairs hold first and second of: of the draws left, those
+// that fall in the group (its share of the pairs pool still to split),
+// split between its two kinds.
+func drawMirrors(rng *rand.PCG, first, second int, left, pool *int) (int, int) {
+	total := first + second
+	var m int
+	switch {
+	case total == 0 || *left == 0:
+	case total == *pool:
+		m = *left
+	default:
+		m = binomialShare(rng, *left, total, *pool)
 	}
+	*left -= m
+	*pool -= total
+	var a int
+	switch {
+	case m == 0 || first == 0:
+	case second == 0:
+		a = m
+	default:
+		a = binomialShare(rng, m, first, total)
+	}
+	return a, m - a
 }
 
 // binomialShare draws from Binomial(n, k/total). A share above one half is
@@ -192,19 +228,6 @@ func binomialShare(rng *rand.PCG, n, k, total int) int {
 	}
 	return binomial(rng, n, float64(k)/float64(total))
 }
-
-// mirrorGroups pairs each kind a resample can draw with its mirror image
-// (hit and miss swapped under both versions); excluded under both is never
-// drawn.
-var mirrorGroups = func() [4][2]int {
-	k := func(base, head Outcome) int { return kindOf(Pair{Base: base, Head: head}) }
-	return [4][2]int{
-		{k(Hit, Hit), k(Miss, Miss)},
-		{k(Hit, Miss), k(Miss, Hit)},
-		{k(Excluded, Hit), k(Excluded, Miss)},
-		{k(Hit, Excluded), k(Miss, Excluded)},
-	}
-}()
 
 // percentiles is the q1 and q2 percentiles of xs, interpolated linearly
 // between the order statistics around q*(len-1) (Hyndman and Fan's type 7,

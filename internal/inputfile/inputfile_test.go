@@ -98,3 +98,38 @@ func (r *failingReader) Read(p []byte) (int, error) {
 	r.left -= n
 	return n, nil
 }
+
+// plainText, CheckText's fast path, accepts exactly the text the full
+// check (locateDamage) finds nothing wrong in: every byte value at every
+// place in a word, and multi-byte characters cut at any point.
+func TestPlainTextAgreesWithTheFullCheck(t *testing.T) {
+	bases := []string{"plain ascii text over two words", "订单 华东区 orders\tand\r\nlines", "\u00a0nbsp and \u2028 line sep"}
+	for _, base := range bases {
+		for at := 0; at <= len(base); at++ {
+			for c := 0; c < 256; c++ {
+				data := []byte(base[:at] + string([]byte{byte(c)}) + base[at:])
+				if got, want := plainText(data), locateDamage(data) == nil; got != want {
+					t.Fatalf("plainText(%q) = %v, full check clean = %v", data, got, want)
+				}
+			}
+			data := []byte(base[:at])
+			if got, want := plainText(data), locateDamage(data) == nil; got != want {
+				t.Fatalf("plainText(%q) = %v, full check clean = %v", data, got, want)
+			}
+		}
+	}
+}
+
+// FuzzPlainText holds plainText to the full check on arbitrary bytes.
+//
+//	go test ./internal/inputfile/ -run '^$' -fuzz '^FuzzPlainText$' -fuzztime 60s
+func FuzzPlainText(f *testing.F) {
+	for _, s := range []string{"a: b\n", "订单\x7f", "\xc2\x85 c1", "tab\there\r\n", "\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := plainText(data), locateDamage(data) == nil; got != want {
+			t.Fatalf("plainText(%q) = %v, full check clean = %v", data, got, want)
+		}
+	})
+}

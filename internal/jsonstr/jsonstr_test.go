@@ -1,20 +1,24 @@
 package jsonstr
 
 import (
-	"bytes"
 	"encoding/json"
+	"math/bits"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestAppendMatchesEncodingJSON(t *testing.T) {
 	for _, s := range []string{"", "plain", `quote " and \ slash`, "tab\tnew\nline\rcr\bbs\fff", "\x00\x01\x1f",
-		"<b>&amp;</b>", "line\u2028para\u2029", "华东区 订单", "bad \xff utf8 \xc3", "emoji 😀"} {
+		"<b>&amp;</b>", "line\u2028para\u2029", "华东区 订单", "bad \xff utf8 \xc3", "emoji 😀", "\ufffd written out", "surrogate \xed\xa0\x80"} {
 		want, err := json.Marshal(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := Append([]byte("x"), s); string(got) != "x"+string(want) {
 			t.Errorf("Append(%q) = %s, want %s", s, got[1:], want)
+		}
+		if _, valid := AppendValid(nil, s); valid != utf8.ValidString(s) {
+			t.Errorf("AppendValid(%q) says valid %v", s, valid)
 		}
 	}
 }
@@ -51,6 +55,9 @@ func FuzzAppend(f *testing.F) {
 		if got := Append(nil, s); string(got) != string(want) {
 			t.Fatalf("Append(%q) = %s, want %s", s, got, want)
 		}
+		if _, valid := AppendValid(nil, s); valid != utf8.ValidString(s) {
+			t.Fatalf("AppendValid(%q) says valid %v", s, valid)
+		}
 	})
 }
 
@@ -62,14 +69,31 @@ func BenchmarkAppend(b *testing.B) {
 	}
 }
 
-// plainWords stops only at a word holding a byte that needs escaping or
-// starts a multi-byte character: words of any other byte are stepped over
-// (a stop there would be no error, only slower).
-func TestPlainWordsStepsOverEveryPlainByte(t *testing.T) {
-	for c := byte(0x20); c < 0x80; c++ {
-		s := string(bytes.Repeat([]byte{c}, 16))
-		if want := map[bool]int{true: 16, false: 0}[safe[c]]; plainWords(s) != want {
-			t.Errorf("plainWords(%q) = %d, want %d", s, plainWords(s), want)
+// special marks the first byte of a word that needs escaping or starts a
+// multi-byte character, wherever it is, and no byte before it; a word of
+// other bytes it does not mark at all.
+func TestSpecialMarksTheFirstSpecialByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := range 8 {
+			w := []byte("abcdefgh")
+			w[at] = byte(c)
+			m := special(word(string(w), 0))
+			if c < 0x80 && safe[c] {
+				if m != 0 {
+					t.Fatalf("special(%q) = %#x, want 0", w, m)
+				}
+				continue
+			}
+			if got := bits.TrailingZeros64(m) / 8; got != at {
+				t.Fatalf("special(%q) marks byte %d first, want %d", w, got, at)
+			}
+			// A second one after it changes nothing.
+			if at < 7 {
+				w[7] = '"'
+				if got := bits.TrailingZeros64(special(word(string(w), 0))) / 8; got != at {
+					t.Fatalf("special(%q) marks byte %d first, want %d", w, got, at)
+				}
+			}
 		}
 	}
 }
