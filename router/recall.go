@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/philippgille/chromem-go"
 
@@ -115,26 +116,31 @@ func buildIndexIn(ctx context.Context, skills []*registry.Skill, embed Embedding
 	if err != nil {
 		return nil, nil, fmt.Errorf("create recall collection: %w", err)
 	}
-	// Each document is embedded, added and read back on a worker: chromem
-	// holds its documents under a lock, and normalising and copying a
-	// 15,000-document registry's vectors one by one took a core for a
-	// tenth of a second. The rows are laid out in document order after.
+	// Each document is embedded and added on a worker: chromem holds its
+	// documents under a lock, and normalising a 15,000-document
+	// registry's vectors one by one took a core for a tenth of a second.
+	// Workers take runs of documents, up to docChunk, a few runs a worker
+	// at least (a hand-off a document through a channel cost more than
+	// adding most of them); the rows are laid out in document order after.
 	stored := make([]storedDoc, len(docs))
 	errs := make([]error, len(docs))
 	workers := min(runtime.NumCPU(), max(len(docs), 1))
+	chunk := max(min(docChunk, len(docs)/(4*workers)), 1)
 	var wg sync.WaitGroup
-	next := make(chan int)
+	var next atomic.Int64
 	for range workers {
 		wg.Go(func() {
-			for i := range next {
-				stored[i], errs[i] = addDoc(ctx, coll, docs[i], embed)
+			for {
+				from := int(next.Add(int64(chunk))) - chunk
+				if from >= len(docs) {
+					return
+				}
+				for i := from; i < min(from+chunk, len(docs)); i++ {
+					stored[i], errs[i] = addDoc(ctx, coll, docs[i], embed)
+				}
 			}
 		})
 	}
-	for i := range docs {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	// docs are in skill order, so each skill's rows are one run.
 	nnz := 0
@@ -182,8 +188,11 @@ type storedDoc struct {
 	nonZero []int32
 }
 
+// docChunk is the most documents a worker of buildIndexIn takes at once.
+const docChunk = 64
+
 // addDoc embeds one document and adds it to the collection, returning the
-// embedding as chromem stored it (normalised), so scores are the ones its
+// embedding as chromem stores it (normalised), so scores are the ones its
 // own query would give. A text the embedder sees nothing in (all
 // punctuation, say) has a zero vector and is not added (no vector, no
 // error): normalising it would poison every query with NaN.
@@ -208,11 +217,12 @@ func addDoc(ctx context.Context, coll *chromem.Collection, d recallDoc, embed Em
 	if err != nil {
 		return storedDoc{}, fmt.Errorf("index %s: %w", d.id, err)
 	}
-	doc, err := coll.GetByID(ctx, d.id)
-	if err != nil {
-		return storedDoc{}, fmt.Errorf("index %s: %w", d.id, err)
-	}
-	sd := storedDoc{vec: doc.Embedding}
+	// What chromem stores is what unit gives (its normalisation of a
+	// document is its normalisation of a query): reading each document
+	// back (GetByID) copied its vector and metadata under chromem's lock
+	// for the same numbers. The specs hold the scores to chromem's own
+	// query, for vectors of unit length and for others.
+	sd := storedDoc{vec: unit(vec, n)}
 	for j, x := range sd.vec {
 		if x != 0 {
 			sd.nonZero = append(sd.nonZero, int32(j))
@@ -594,8 +604,9 @@ func appendNonZero(nz []int32, v []float32) []int32 {
 }
 
 // unit returns non-zero v, whose norm is n, scaled to length 1 as chromem
-// scales a query (float32 sum of squares; vectors already within 1e-6 of
-// unit length are left as they are).
+// scales a query or a document it adds (float32 sum of squares; vectors
+// already within 1e-6 of unit length are left as they are, and chromem
+// keeps such a document's vector itself).
 func unit(v []float32, n float64) []float32 {
 	if math.Abs(n-1) < 1e-6 {
 		return v
