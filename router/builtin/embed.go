@@ -124,20 +124,9 @@ func (m *model) isRecallText(st skillText) bool {
 }
 
 // sparseBuckets keeps a dense embedding's non-zero entries (by bits, so a
-// negative zero would be kept as written), in lists of their exact length
-// (nil for none): a fit holds one for each of its recall texts, from
-// newModel on, and lists grown by appending were half as large again.
+// negative zero would be kept as written).
 func sparseBuckets(v []float32) bucketVec {
-	n := 0
-	for _, x := range v {
-		if math.Float32bits(x) != 0 {
-			n++
-		}
-	}
-	if n == 0 {
-		return bucketVec{}
-	}
-	b := bucketVec{idx: make([]int32, 0, n), val: make([]float32, 0, n)}
+	var b bucketVec
 	for i, x := range v {
 		if math.Float32bits(x) != 0 {
 			b.idx = append(b.idx, int32(i))
