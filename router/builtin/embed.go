@@ -89,38 +89,13 @@ func recallTexts(skills []*registry.Skill) []string {
 }
 
 // embedAll embeds texts, for m.embedded; fitting runs it beside the
-// linear layer's training. A text newModel embedded already (textVecs)
-// is taken from there, and textVecs let go.
+// linear layer's training.
 func (m *model) embedAll(texts []string) map[string]bucketVec {
-	known := make(map[string]bucketVec, len(texts))
-	for t, v := range m.textVecs {
-		if v.idx != nil {
-			known[m.texts[t].text] = v
-		}
-	}
-	m.textVecs = nil
 	out := make(map[string]bucketVec, len(texts))
 	for _, t := range texts {
-		v, ok := known[t]
-		if !ok {
-			v = sparseBuckets(m.embedText(t))
-		}
-		out[t] = v
+		out[t] = sparseBuckets(m.embedText(t))
 	}
 	return out
-}
-
-// isRecallText says whether st is, word for word, one of recallTexts:
-// an example input, a when_to_use line, or a description that is one
-// sentence.
-func (m *model) isRecallText(st skillText) bool {
-	switch st.source {
-	case fromExample, fromWhenToUse:
-		return true
-	case fromDescription:
-		return st.text == m.skills[st.skill].Description
-	}
-	return false
 }
 
 // sparseBuckets keeps a dense embedding's non-zero entries (by bits, so a
@@ -171,23 +146,10 @@ func (m *model) embedText(text string) []float32 {
 func (m *model) embedTextInto(text string, out []float32, remember bool) []float32 {
 	sc := getScratch()
 	defer putScratch(sc)
-	sc.weights, sc.wids = sc.weights[:0], sc.wids[:0]
-	counts := sc.countTerms(text)
-	if !remember {
-		return m.embedCounts(counts, out, nil)
-	}
-	out = m.embedCounts(counts, out, sc)
-	m.recent.store(text, sc.probedSpans, sc.weights, sc.wids)
-	return out
-}
-
-// embedCounts is embedTextInto for a text's features, counted
-// (countTerms). With a scratch, each feature's weight and vocabulary id
-// are appended to its weights and wids.
-func (m *model) embedCounts(counts []termCount, out []float32, sc *scratch) []float32 {
 	var acc [EmbedDim]float64
 	var touched [EmbedDim / 64]uint64 // a bit per bucket a feature added to
-	for _, tc := range counts {
+	sc.weights, sc.wids = sc.weights[:0], sc.wids[:0]
+	for _, tc := range sc.countTerms(text) {
 		var idf float64
 		id, known := m.ids.get(tc.hash)
 		if known {
@@ -196,7 +158,7 @@ func (m *model) embedCounts(counts []termCount, out []float32, sc *scratch) []fl
 			idf, id = m.unknownIDF(tc), -1
 		}
 		w := termWeight(tc, idf)
-		if sc != nil {
+		if remember {
 			sc.weights, sc.wids = append(sc.weights, w), append(sc.wids, id)
 		}
 		// Low bits pick the bucket, the top bit the sign; FNV's low bits
@@ -207,6 +169,9 @@ func (m *model) embedCounts(counts []termCount, out []float32, sc *scratch) []fl
 		b := tc.hash % EmbedDim
 		acc[b] += w
 		touched[b/64] |= 1 << (b % 64)
+	}
+	if remember {
+		m.recent.store(text, sc.probedSpans, sc.weights, sc.wids)
 	}
 	// Only the buckets a feature touched are read, in bucket order: the
 	// others hold +0, whose square adds nothing to the sum and whose

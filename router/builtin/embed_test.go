@@ -10,8 +10,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/routebench/routebench/router/registry"
 )
 
 func vectorNorm(v []float32) float64 {
@@ -49,24 +47,6 @@ var _ = Describe("embedder", func() {
 		small, err := into(ctx, "x", make([]float32, 0, 3))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(small).To(HaveLen(EmbedDim))
-	})
-
-	It("remembers with the fit each recall text's embedding as embedding it afresh gives, whether the model counted its features or not", func() {
-		skills := []*registry.Skill{
-			{Name: "restart_service", Description: "Restart one service.", // one sentence: a model text as written
-				WhenToUse: []string{"a deploy is stuck", "   "}, // blank: a recall text the model skips
-				Examples:  []registry.Example{{Input: "  bounce the cache  "}, {Input: "restart search-api in staging"}}},
-			{Name: "list_invoices", Description: "列出客户的发票。List a customer's invoices.", // two sentences: split by the model
-				Glossary: map[string]string{"bounce": "restart"},
-				Examples: []registry.Example{{Input: "restart search-api in staging"}, {Input: "which bills are unpaid"}}},
-		}
-		f := fitSkills(skills, defaultTopK)
-		Expect(f.textVecs).To(BeNil(), "let go once the fit's memo is made")
-		texts := recallTexts(skills)
-		Expect(f.embedded).To(HaveLen(len(texts)))
-		for _, text := range texts {
-			Expect(f.embedded[text]).To(Equal(sparseBuckets(f.embedText(text))), "%q", text)
-		}
 	})
 
 	It("returns unit vectors of EmbedDim", func() {

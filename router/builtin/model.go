@@ -127,11 +127,6 @@ type model struct {
 	// embedded holds the embeddings of the registry's recall texts (see
 	// recallTexts); read-only once the model is built.
 	embedded map[string]bucketVec
-	// textVecs are, while fitting, the embeddings of the texts that are
-	// recall texts (isRecallText), by text (idx nil for others): made
-	// from the features newModel counted anyway, for embedAll, which
-	// would otherwise count every one of them again.
-	textVecs []bucketVec
 
 	// linRows maps vocabulary features to rows of the linear layer (see
 	// linearModel.rows); linCount is the number of rows.
@@ -323,15 +318,9 @@ func newModel(skills []*registry.Skill) *model {
 	m.functionIDF = idfOf(0, backgroundSkills, n)
 
 	m.docs = make([]sparseVec, len(m.texts))
-	m.textVecs = make([]bucketVec, len(m.texts))
 	parallel(len(m.texts), func(from, to int) {
-		var buf [EmbedDim]float32
 		for t := from; t < to; t++ {
 			m.docs[t] = m.vectorOf(textTerms[t])
-			if m.isRecallText(m.texts[t]) {
-				clear(buf[:])
-				m.textVecs[t] = sparseBuckets(m.embedCounts(textTerms[t], buf[:], nil))
-			}
 		}
 	})
 	m.groupTexts()
