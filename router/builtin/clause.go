@@ -114,14 +114,27 @@ func splitClauses(text string) []span {
 			out = append(out, span{start + lead, start + lead + len(v)})
 		}
 	}
-	for i, r := range text {
-		if strings.ContainsRune("，,；;。！？!?\n、", r) {
-			emit(i)
-			start = i + utf8.RuneLen(r)
+	for i := 0; i < len(text); {
+		c, size := text[i], 1
+		var split bool
+		if c < utf8.RuneSelf {
+			split = c == ',' || c == ';' || c == '!' || c == '?' || c == '\n'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			split = strings.ContainsRune(clauseEndsWide, r)
 		}
+		if split {
+			emit(i)
+			start = i + size
+		}
+		i += size
 	}
 	emit(len(text))
 	return out
 }
+
+// clauseEndsWide are the marks past ASCII that end a clause.
+const clauseEndsWide = "，；。！？、"
 
 func trimmable(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '/' && r != '#' }

@@ -148,7 +148,7 @@ func properNames(text string, taken *spans) []properName {
 		}
 	}
 	// Quoted text is a name too: "the company 'Acme'".
-	if strings.ContainsAny(text, "\"“「『'`") {
+	if quoteMarks.in(text) {
 		for _, q := range quotedSpans(text) {
 			add(q.from, q.to, true)
 		}

@@ -33,6 +33,8 @@ var numberRe = regexp.MustCompile(`(?:[$€£¥￥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)
 // numeralRunes are the runes one of which every numberRe match holds.
 const numeralRunes = "0123456789零一二两三四五六七八九十百千"
 
+var numerals = newRuneSet(numeralRunes)
+
 // numberWordRe finds English number words. It is the definition;
 // numberWordMatches finds its matches by hand.
 var numberWordRe = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen|dozen)\b`)
@@ -78,7 +80,7 @@ func writtenNumbers(text string) []writtenNumber {
 	var out []writtenNumber
 	// Every match holds an ASCII digit or a Chinese numeral.
 	var matches [][]int
-	if strings.ContainsAny(text, numeralRunes) {
+	if numerals.in(text) {
 		matches = numberMatches(text)
 	}
 	for _, m := range matches {

@@ -296,3 +296,51 @@ func thousandsAt(text string, p int) bool {
 func isRegexpSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
+
+// runeSet is a set of runes to look for in text, as strings.ContainsAny
+// looks for chars: its ASCII runes are read from a byte table, and only
+// text past ASCII is decoded (strings.ContainsAny decodes every rune of
+// text when chars hold one past ASCII, as the quote marks do).
+type runeSet struct {
+	ascii [utf8.RuneSelf]bool
+	wide  []rune
+}
+
+func newRuneSet(chars string) *runeSet {
+	s := &runeSet{}
+	for _, r := range chars {
+		if r < utf8.RuneSelf {
+			s.ascii[r] = true
+		} else {
+			s.wide = append(s.wide, r)
+		}
+	}
+	return s
+}
+
+// in is strings.ContainsAny(text, chars) for the set's chars: the runes of
+// text are read from the same offsets, a byte that starts no rune as one
+// utf8.RuneError, as ContainsAny reads them.
+func (s *runeSet) in(text string) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if s.ascii[c] {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		for _, w := range s.wide {
+			if r == w {
+				return true
+			}
+		}
+		i += size
+	}
+	return false
+}
+
+// quoteMarks are the marks a quote may open with.
+var quoteMarks = newRuneSet("\"“「『'`")

@@ -93,7 +93,7 @@ var (
 // values the examples gave, then each role's own evidence.
 func assignStrings(p *extractPlan, text, lower string, taken *spans, known map[string][]string, out map[string]any) {
 	var quotes []span
-	if p.freeText && strings.ContainsAny(text, "\"“「『'`") {
+	if p.freeText && quoteMarks.in(text) {
 		quotes = quotedSpans(text)
 		assignNamedQuotes(p, text, lower, quotes, taken, out)
 	}
@@ -484,65 +484,131 @@ func freeText(cue *memoRegexp, text string, _ *spans) (string, span, bool) {
 // rawTokens splits text at spaces, Han characters and CJK punctuation,
 // trimming ASCII punctuation that wraps a token ("(ORD-1)," -> "ORD-1"),
 // token by token: each close candidate's params read the tokens again, and
-// a list of them would be allocated every time.
+// a list of them would be allocated every time. ASCII bytes are read
+// without decoding (a spec holds it to the rune-by-rune reading).
 func rawTokens(text string) iter.Seq[span] {
 	return func(yield func(span) bool) {
 		start := -1
-		// flush yields the token that ends at end; false: stop.
-		flush := func(end int) bool {
-			if start < 0 {
-				return true
+		for i := 0; i < len(text); {
+			c, size := text[i], 1
+			var split bool
+			if c < utf8.RuneSelf {
+				split = c == ' ' || c >= '\t' && c <= '\r'
+			} else {
+				var r rune
+				r, size = utf8.DecodeRuneInString(text[i:])
+				split = tokenSplit(r)
 			}
-			from, to := start, end
-			start = -1
-			for from < to && strings.ContainsRune(`([{<"'>`, rune(text[from])) {
-				from++
-			}
-			for to > from && strings.ContainsRune(`,.;:!?)]}>"'`, rune(text[to-1])) {
-				to--
-			}
-			return from >= to || yield(span{from, to})
-		}
-		for i, r := range text {
-			if unicode.IsSpace(r) || isHan(r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
-				if !flush(i) {
+			switch {
+			case !split:
+				if start < 0 {
+					start = i
+				}
+			case start >= 0:
+				if sp, ok := trimToken(text, start, i); ok && !yield(sp) {
 					return
 				}
-				continue
+				start = -1
 			}
-			if start < 0 {
-				start = i
+			i += size
+		}
+		if start >= 0 {
+			if sp, ok := trimToken(text, start, len(text)); ok {
+				yield(sp)
 			}
 		}
-		flush(len(text))
 	}
+}
+
+// tokenSplit reports whether rawTokens splits at r.
+func tokenSplit(r rune) bool {
+	return unicode.IsSpace(r) || isHan(r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef
+}
+
+// trimToken is text[from:to] without the ASCII punctuation that wraps it;
+// false when nothing is left.
+func trimToken(text string, from, to int) (span, bool) {
+	for from < to && tokenOpener(text[from]) {
+		from++
+	}
+	for to > from && tokenCloser(text[to-1]) {
+		to--
+	}
+	return span{from, to}, from < to
+}
+
+func tokenOpener(c byte) bool {
+	switch c {
+	case '(', '[', '{', '<', '"', '\'', '>':
+		return true
+	}
+	return false
+}
+
+func tokenCloser(c byte) bool {
+	switch c {
+	case ',', '.', ';', ':', '!', '?', ')', ']', '}', '>', '"', '\'':
+		return true
+	}
+	return false
 }
 
 // loneLatinWord finds a service named by a plain word in a Chinese request
 // ("gateway 今天的错误率"): the one Latin word there that no other param took
 // and that is not a common word.
 func loneLatinWord(text, lower string, taken *spans) (string, span, bool) {
-	han := 0
-	for _, r := range text {
-		if isHan(r) {
-			han++
-		}
-	}
-	if han < 2 {
+	if !hanAtLeast(text, 2) {
 		return "", span{}, false
 	}
-	var found []span
+	var found span
+	n := 0
+	for _, tok := range lastLatinWords.recall(lower, latinWords) {
+		if !taken.overlaps(tok.from, tok.to) {
+			if n++; n > 1 {
+				return "", span{}, false
+			}
+			found = tok
+		}
+	}
+	if n != 1 {
+		return "", span{}, false
+	}
+	return text[found.from:found.to], found, true
+}
+
+// lastLatinWords remembers latinWords of the last texts: every close
+// candidate with a service to fill looks for one in the same request.
+var lastLatinWords memoOf[[]span]
+
+// latinWords are the tokens of lower that may name a service by
+// themselves: identifiers that are not common words.
+func latinWords(lower string) []span {
+	var out []span
 	for tok := range rawTokens(lower) {
-		w := lower[tok.from:tok.to]
-		if taken.overlaps(tok.from, tok.to) || stopword(w) || !isIdentifier(w) {
+		if w := lower[tok.from:tok.to]; !stopword(w) && isIdentifier(w) {
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+// hanAtLeast reports whether text holds n Han characters or more: it
+// stops at the n-th, and reads ASCII bytes (never Han) without decoding.
+func hanAtLeast(text string, n int) bool {
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++
 			continue
 		}
-		found = append(found, tok)
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if isHan(r) {
+			if n--; n <= 0 {
+				return true
+			}
+		}
+		i += size
 	}
-	if len(found) != 1 {
-		return "", span{}, false
-	}
-	return text[found[0].from:found[0].to], found[0], true
+	return n <= 0
 }
 
 func isIdentifier(w string) bool {

@@ -299,7 +299,7 @@ func assignStringLists(p *extractPlan, text, lower string, taken *spans, out map
 	var items []properName
 	if pp.class != classNone {
 		items = properNames(text, taken)
-	} else if strings.ContainsAny(text, "\"“「『'`") {
+	} else if quoteMarks.in(text) {
 		for _, q := range quotedSpans(text) {
 			if !taken.overlaps(q.from, q.to) {
 				items = append(items, properName{span: q, quote: true})
