@@ -268,18 +268,26 @@ func ordinalShape(s string) bool {
 }
 
 // digitThen is the shape of a digit followed, after any \s, by one of
-// words.
+// words. It reads from each place a word is written, back over the \s
+// before it: a digit there is one the word follows (a text of many
+// digits, a log line, holds few of the words).
 func digitThen(words ...string) func(string) bool {
 	return func(s string) bool {
-		for i := 0; i < len(s); i++ {
-			if !isDigitByte(s[i]) {
-				continue
-			}
-			rest := trimSpaceClass(s[i+1:])
-			for _, w := range words {
-				if strings.HasPrefix(rest, w) {
+		for _, w := range words {
+			for from := 0; ; {
+				k := strings.Index(s[from:], w)
+				if k < 0 {
+					break
+				}
+				at := from + k
+				j := at
+				for j > 0 && isSpaceByte(s[j-1]) {
+					j--
+				}
+				if j > 0 && isDigitByte(s[j-1]) {
 					return true
 				}
+				from = at + len(w)
 			}
 		}
 		return false

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strings"
+	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -82,8 +83,9 @@ var _ = Describe("date pre-checks", func() {
 var _ = Describe("the day-range pre-checks", func() {
 	It("turn away only text the regexps cannot match", func() {
 		texts := madeUpTexts(11, 30000, strings.Split("到|至|~|～|-|—| |\t|\n|\f|\r|\v|3|12|日|号|x|月|\u00a0|中", "|"))
-		continued, shaped := 0, 0
+		continued, shaped, months := 0, 0, 0
 		dayMarker := regexp.MustCompile(`\d\s*(?:日|号)`)
+		monthMarker := regexp.MustCompile(`\d\s*月`)
 		for _, t := range texts {
 			if continuedDay.MatchString(t) {
 				continued++
@@ -93,9 +95,27 @@ var _ = Describe("the day-range pre-checks", func() {
 				shaped++
 			}
 			Expect(digitThen("日", "号")(t)).To(Equal(dayMarker.MatchString(t)), "%q", t)
+			if monthMarker.MatchString(t) {
+				months++
+			}
+			Expect(digitThen("月")(t)).To(Equal(monthMarker.MatchString(t)), "%q", t)
 			Expect(trimSpaceClass(t)).To(Equal(strings.TrimLeft(t, "\t\n\f\r ")), "%q", t)
 		}
 		Expect(continued).To(BeNumerically(">", 100))
 		Expect(shaped).To(BeNumerically(">", 100))
+		Expect(months).To(BeNumerically(">", 100))
 	})
 })
+
+// BenchmarkDigitThenLong looks for a digit before 日 or 号 in 50 KB that
+// writes 号 thousands of times after spaces and letters, never a digit:
+// each is read back over its spaces once.
+func BenchmarkDigitThenLong(b *testing.B) {
+	text := strings.Repeat("1x   号 日", 5000)
+	shape := digitThen("日", "号")
+	for b.Loop() {
+		if shape(text) {
+			b.Fatal("no digit stands before a day mark")
+		}
+	}
+}
