@@ -228,19 +228,7 @@ func LookupMetric(name string) (MetricInfo, bool) {
 //   - call_sequence_accuracy, over workflow cases listing calls (or
 //     resume calls): the skills called are exactly those, in order.
 func Indicators(r Result) map[string]bool {
-	return indicatorsInto(make(map[string]bool, 16), &r)
-}
-
-// IndicatorsInto is Indicators(*r) written into m, emptied first: a
-// caller done with one result's terms before the next reuses one map.
-func IndicatorsInto(m map[string]bool, r *Result) map[string]bool {
-	clear(m)
-	return indicatorsInto(m, r)
-}
-
-// indicatorsInto is Indicators(*r) in m, which must be empty.
-func indicatorsInto(m map[string]bool, r *Result) map[string]bool {
-	return IndicatorBitsOf(r).into(m)
+	return IndicatorBitsOf(&r).into(make(map[string]bool, 16))
 }
 
 // RateMetricNames are the rate metrics (Metrics of KindRate), in report
