@@ -63,10 +63,9 @@ type versionScore struct {
 	// latencies counts the decisions of each group set (by its index in
 	// sets) at each latency: exact percentiles need each group's
 	// latencies, and a decision is in several groups (all, its suite,
-	// each tag), so they are kept once, not once a group. Counted by
-	// value, they take memory as the distinct latencies grow, not as the
-	// cases do: microseconds of a router's answers repeat.
-	latencies []map[int64]uint32
+	// each tag), so they are kept once, not once a group, each set's
+	// counted by value (latencyTally).
+	latencies []*latencyTally
 	// sets are the distinct group sets (a suite and its tags), setIndex
 	// finds one by its key (appendGroupSetKey of the sorted tags), listed
 	// by the key of the tags as a result lists them.
@@ -88,7 +87,7 @@ func (v *versionScore) groupSet(suite string, tags []string, get func(string) *a
 	}
 	set := uint32(len(v.sets))
 	v.sets = append(v.sets, groups)
-	v.latencies = append(v.latencies, map[int64]uint32{})
+	v.latencies = append(v.latencies, &latencyTally{})
 	v.setIndex[key] = set
 	return set
 }
@@ -148,7 +147,7 @@ func (s *Scorer) Add(r *Result) {
 		}
 	}
 	for k := range drs {
-		vs.latencies[set][drs[k].LatencyUS]++
+		vs.latencies[set].add(drs[k].LatencyUS)
 	}
 }
 
@@ -198,9 +197,7 @@ type latencyCount struct {
 func (v *versionScore) sortedLatencies(a *accumulator, buf []latencyCount) []latencyCount {
 	for i, groups := range v.sets {
 		if slices.Contains(groups, a) {
-			for us, n := range v.latencies[i] {
-				buf = append(buf, latencyCount{us, int(n)})
-			}
+			buf = v.latencies[i].appendTo(buf)
 		}
 	}
 	slices.SortFunc(buf, func(x, y latencyCount) int { return cmp.Compare(x.us, y.us) })

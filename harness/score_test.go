@@ -359,4 +359,28 @@ var _ = Describe("a Scorer's memory", func() {
 		// least a byte each.
 		Expect(large).To(BeNumerically("<", small+200_000), "20,000 results: %d bytes, 400,000: %d", small, large)
 	})
+
+	It("holds a few bytes a decision whose latency never repeats", Serial, func() {
+		held := func(n int) uint64 {
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			s := harness.NewScorer()
+			r := harness.Result{Format: 1, Version: "v1@a", Case: "c", Suite: harness.SuiteNormal, Tags: []string{"en"},
+				Decision: decide(router.Refuse, "", 0.5), Expect: harness.Expect{Action: router.Refuse}}
+			for i := range n {
+				// a remote model's: spread over seconds, in no order
+				r.LatencyUS = 100_000 + int64(i*7919%n)*12
+				r.Decision.LatencyUS = r.LatencyUS
+				s.Add(&r)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			runtime.KeepAlive(s)
+			return after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
+		}
+		small, large := held(20_000), held(400_000)
+		// A map entry or a list entry a decision holds 12 bytes or more.
+		Expect(large).To(BeNumerically("<", small+380_000*6), "20,000 results: %d bytes, 400,000: %d", small, large)
+	})
 })
