@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -86,6 +88,29 @@ func TestSorterStopsAtFnsError(t *testing.T) {
 		if err != stop || n != 3 {
 			t.Errorf("in memory %d: Each returned %v after %d records, want stop after 3", inMemory, err, n)
 		}
+	}
+}
+
+// A run that cannot be written (here: no temporary file can be made)
+// fails every Each with an error naming what the sorter sorts, and no
+// record is handed out: nothing is silently left out of a sort.
+func TestSorterReportsAFailedSpill(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	s := NewSorter("case-ids", 100)
+	for i := range 50 {
+		s.Add(i%2, []byte{byte('a' + i%26)}, []byte("v"))
+	}
+	for part := range 2 {
+		err := s.Each(part, func(key, value []byte) error {
+			t.Errorf("part %d: record %q handed out by a sorter whose runs were not written", part, key)
+			return nil
+		})
+		if err == nil || !strings.HasPrefix(err.Error(), "keep case-ids: ") {
+			t.Errorf("part %d: Each returned %v, want an error starting \"keep case-ids: \"", part, err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Error(err)
 	}
 }
 
