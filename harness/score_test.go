@@ -335,51 +335,40 @@ var _ = Describe("Score's tag groups", func() {
 })
 
 var _ = Describe("a Scorer's memory", func() {
-	// Serial: it reads the heap, which specs run beside it would move.
-	It("stays flat in results whose latencies repeat", Serial, func() {
-		held := func(n int) uint64 {
-			runtime.GC()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			s := harness.NewScorer()
-			r := harness.Result{Format: 1, Version: "v1@a", Case: "c", Suite: harness.SuiteNormal, Tags: []string{"en"},
-				Decision: decide(router.Refuse, "", 0.5), Expect: harness.Expect{Action: router.Refuse}}
-			for i := range n {
-				r.LatencyUS = int64(100 + i%2000) // a router's microseconds: many cases, few values
-				r.Decision.LatencyUS = r.LatencyUS
-				s.Add(&r)
-			}
-			runtime.GC()
-			runtime.ReadMemStats(&after)
-			runtime.KeepAlive(s)
-			return after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
+	// heldAfter is the heap a Scorer holds after n results, the i-th
+	// decided in latency(i, n) microseconds.
+	heldAfter := func(n int, latency func(i, n int) int64) uint64 {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s := harness.NewScorer()
+		r := harness.Result{Format: 1, Version: "v1@a", Case: "c", Suite: harness.SuiteNormal, Tags: []string{"en"},
+			Decision: decide(router.Refuse, "", 0.5), Expect: harness.Expect{Action: router.Refuse}}
+		for i := range n {
+			r.LatencyUS = latency(i, n)
+			r.Decision.LatencyUS = r.LatencyUS
+			s.Add(&r)
 		}
-		small, large := held(20_000), held(400_000)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(s)
+		return after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
+	}
+
+	// Serial: they read the heap, which specs run beside them would move.
+	It("stays flat in results whose latencies repeat", Serial, func() {
+		// a router's microseconds: many cases, few values
+		repeating := func(i, _ int) int64 { return int64(100 + i%2000) }
+		small, large := heldAfter(20_000, repeating), heldAfter(400_000, repeating)
 		// Kept a decision at a time, the 380,000 more decisions held at
 		// least a byte each.
 		Expect(large).To(BeNumerically("<", small+200_000), "20,000 results: %d bytes, 400,000: %d", small, large)
 	})
 
 	It("holds a few bytes a decision whose latency never repeats", Serial, func() {
-		held := func(n int) uint64 {
-			runtime.GC()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			s := harness.NewScorer()
-			r := harness.Result{Format: 1, Version: "v1@a", Case: "c", Suite: harness.SuiteNormal, Tags: []string{"en"},
-				Decision: decide(router.Refuse, "", 0.5), Expect: harness.Expect{Action: router.Refuse}}
-			for i := range n {
-				// a remote model's: spread over seconds, in no order
-				r.LatencyUS = 100_000 + int64(i*7919%n)*12
-				r.Decision.LatencyUS = r.LatencyUS
-				s.Add(&r)
-			}
-			runtime.GC()
-			runtime.ReadMemStats(&after)
-			runtime.KeepAlive(s)
-			return after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
-		}
-		small, large := held(20_000), held(400_000)
+		// a remote model's: spread over seconds, in no order
+		spread := func(i, n int) int64 { return 100_000 + int64(i*7919%n)*12 }
+		small, large := heldAfter(20_000, spread), heldAfter(400_000, spread)
 		// A map entry or a list entry a decision holds 12 bytes or more.
 		Expect(large).To(BeNumerically("<", small+380_000*6), "20,000 results: %d bytes, 400,000: %d", small, large)
 	})
