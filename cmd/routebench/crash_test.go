@@ -65,6 +65,9 @@ func TestKilledRunResumesToConsistentOutputs(t *testing.T) {
 	args := []string{"run", "--versions", "../../fixtures/ops/prompts/v1", "--suites", suite, "--out", out, "--concurrency", "2"}
 
 	cmd := exec.Command(bin, args...)
+	// The binary caches fits in the user cache folder by default; a test
+	// keeps to its own directory.
+	cmd.Env = append(os.Environ(), "ROUTEBENCH_CACHE="+filepath.Join(dir, "cache"))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	g.Expect(cmd.Start()).To(Succeed())

@@ -19,8 +19,14 @@ var subcommands []func() *cobra.Command
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "routebench",
-		Short:         "Measure whether an LLM agent's skill router got better or worse",
+		Use:   "routebench",
+		Short: "Measure whether an LLM agent's skill router got better or worse",
+		Long: `Measure whether an LLM agent's skill router got better or worse.
+
+The builtin models' fits are cached on disk, by content, in the user cache
+folder (~/.cache/routebench on Linux): the next run of the same registry
+reads its fit back. ROUTEBENCH_CACHE=DIR caches in DIR, ROUTEBENCH_CACHE=off
+turns the cache off.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -59,9 +65,10 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// cacheFromEnv turns on the builtin models' disk cache when
-// ROUTEBENCH_CACHE asks for it (README "Speed"). Only the command reads
-// the variable: run, which the tests call, leaves the cache as it is.
+// cacheFromEnv sets up the builtin models' disk cache: in the user cache
+// folder unless ROUTEBENCH_CACHE names another directory or says off
+// (README "Speed"). Only the command reads the variable: run, which the
+// tests call, leaves the cache as it is (off).
 func cacheFromEnv() {
 	builtin.SetCacheDir(builtin.CacheDirFrom(os.Getenv("ROUTEBENCH_CACHE")))
 }

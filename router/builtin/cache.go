@@ -26,12 +26,14 @@ import (
 // model is fitted again and the entry rewritten. Any failure to read or
 // write the cache is a miss too, never an error.
 //
-// The cache is opt-in and off until SetCacheDir names a directory: the
-// routebench command does so at start from ROUTEBENCH_CACHE (DIR, "on"
-// for os.UserCacheDir()/routebench, unset or "off" for none; see
-// CacheDirFrom). The package itself never reads the environment, so a
-// developer's cache is never touched by go test; tests that exercise the
-// cache set a directory with SetCacheDir.
+// The package caches only once SetCacheDir names a directory, and never
+// reads the environment itself, so a developer's cache is never touched by
+// go test; tests that exercise the cache set a directory with SetCacheDir.
+// The routebench command turns it on at start (CacheDirFrom): in the user
+// cache folder unless ROUTEBENCH_CACHE names another directory or turns it
+// off. On by default because the second run of a version is the common
+// case (a CI gate, an engineer iterating on suites) and an entry can only
+// be found by the same content fitted by the same code.
 
 // cacheFormat names the fitting code and the entry layout. Bump it
 // whenever fitting, embedding or this encoding changes what a registry
@@ -80,22 +82,23 @@ func CacheDir() string {
 	return ""
 }
 
-// CacheDirFrom reads a ROUTEBENCH_CACHE value: "" or "off" is no cache,
-// "on" the user cache folder, anything else a directory. The package
-// never reads the environment itself (the command does, at start), so a
-// developer's cache is never touched by tests.
+// CacheDirFrom reads a ROUTEBENCH_CACHE value: unset, empty or "on" (or
+// 1, true, yes) is the user cache folder, "off" (or 0, false, no) no
+// cache, anything else a directory. With no user cache folder to be had
+// ($HOME and $XDG_CACHE_HOME unset), the default is no cache.
 func CacheDirFrom(env string) string {
-	switch strings.TrimSpace(env) {
-	case "", "off":
+	v := strings.TrimSpace(env)
+	switch strings.ToLower(v) {
+	case "off", "0", "false", "no":
 		return ""
-	case "on":
+	case "", "on", "1", "true", "yes":
 		base, err := os.UserCacheDir()
 		if err != nil {
 			return ""
 		}
 		return filepath.Join(base, "routebench")
 	}
-	return env
+	return v
 }
 
 func cachePath(dir string, key [32]byte) string {
@@ -104,11 +107,19 @@ func cachePath(dir string, key [32]byte) string {
 
 // loadFitted reads the fit of skills stored under key, or nil.
 func loadFitted(dir string, key [32]byte, skills []*registry.Skill, topK int) *fitted {
-	data, err := os.ReadFile(cachePath(dir, key))
+	path := cachePath(dir, key)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
-	return decodeFitted(data, key, skills, topK)
+	f := decodeFitted(data, key, skills, topK)
+	if f != nil {
+		// Trimming drops the entries least recently written; a read counts
+		// as a write, so the entries in use are the ones kept.
+		now := time.Now()
+		os.Chtimes(path, now, now)
+	}
+	return f
 }
 
 // storeFitted writes f under key atomically (a temporary file renamed into
@@ -130,7 +141,8 @@ func storeFitted(dir string, key [32]byte, f *fitted) {
 	trimCache(dir)
 }
 
-// trimCache removes the least recently written entries beyond the bounds.
+// trimCache removes the least recently used entries beyond the bounds (a
+// read refreshes an entry's modification time, see loadFitted).
 func trimCache(dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {

@@ -174,13 +174,39 @@ var _ = Describe("disk cache of fits", func() {
 		Expect(filepath.Join(dir, "unrelated.txt")).To(BeAnExistingFile())
 	})
 
-	It("is off unless asked for, and never reads ROUTEBENCH_CACHE itself", func() {
-		Expect(CacheDirFrom("")).To(BeEmpty())
-		Expect(CacheDirFrom("off")).To(BeEmpty())
-		Expect(CacheDirFrom("/some/dir")).To(Equal("/some/dir"))
-		if base, err := os.UserCacheDir(); err == nil {
-			Expect(CacheDirFrom("on")).To(Equal(filepath.Join(base, "routebench")))
+	It("keeps the entries in use: a read counts as a write when trimming", func() {
+		Expect(fitOrLoad(dir, key, skills, defaultTopK)).NotTo(BeNil())
+		used := cachePath(dir, key)
+		old := time.Now().Add(-48 * time.Hour)
+		Expect(os.Chtimes(used, old, old)).To(Succeed())
+		// Newer than the entry in use before it is read, older after.
+		for i := range cacheMaxEntries - 1 {
+			name := filepath.Join(dir, strings.Repeat("b", i+1)+cacheSuffix)
+			Expect(os.WriteFile(name, []byte("x"), 0o644)).To(Succeed())
+			at := old.Add(time.Duration(i+1) * time.Minute)
+			Expect(os.Chtimes(name, at, at)).To(Succeed())
 		}
+		Expect(loadFitted(dir, key, testSkills(), defaultTopK)).NotTo(BeNil())
+		Expect(os.WriteFile(filepath.Join(dir, "newest"+cacheSuffix), []byte("x"), 0o644)).To(Succeed())
+		trimCache(dir)
+		Expect(used).To(BeAnExistingFile())
+		Expect(filepath.Join(dir, "b"+cacheSuffix)).NotTo(BeAnExistingFile(), "the least recently used entry goes")
+	})
+
+	It("is on by default for the command, off when asked, and the package never reads ROUTEBENCH_CACHE itself", func() {
+		if base, err := os.UserCacheDir(); err == nil {
+			for _, on := range []string{"", " ", "on", "ON", "1", "true", "yes"} {
+				Expect(CacheDirFrom(on)).To(Equal(filepath.Join(base, "routebench")), "%q", on)
+			}
+		}
+		for _, off := range []string{"off", "Off", " off ", "0", "false", "no"} {
+			Expect(CacheDirFrom(off)).To(BeEmpty(), "%q", off)
+		}
+		Expect(CacheDirFrom("/some/dir")).To(Equal("/some/dir"))
+		Expect(CacheDirFrom(" /some/dir ")).To(Equal("/some/dir"))
+		GinkgoT().Setenv("HOME", "")
+		GinkgoT().Setenv("XDG_CACHE_HOME", "")
+		Expect(CacheDirFrom("")).To(BeEmpty(), "no user cache folder: no cache")
 		GinkgoT().Setenv("ROUTEBENCH_CACHE", dir)
 		Expect(CacheDir()).To(BeEmpty())
 		restore := SetCacheDir(dir)
