@@ -45,6 +45,10 @@ type PlanVersion struct {
 	// git:REV:DIR), for `replay`. Not in Hash: shards run elsewhere are
 	// still one plan.
 	Dir string `json:"dir,omitempty"`
+	// Description is the version's own (version.yaml), so a merged run's
+	// reports describe its versions as the unsharded run's do. Not in
+	// Hash either.
+	Description string `json:"description,omitempty"`
 }
 
 // PlanCase is one case of a plan.
@@ -66,7 +70,7 @@ func writePlanOf(path string, cfg RunConfig, plan *planSet) error {
 		p.Shard = Shard{}
 	}
 	for i, v := range cfg.Versions {
-		p.Versions[i] = PlanVersion{ID: v.ID(), Fingerprint: v.Fingerprint, Dir: v.Dir}
+		p.Versions[i] = PlanVersion{ID: v.ID(), Fingerprint: v.Fingerprint, Dir: v.Dir, Description: v.Description}
 	}
 	var err error
 	if p.Hash, err = hashPlan(p.Versions, plan.eachPlanCase, false); err != nil {
@@ -114,7 +118,7 @@ func listCases(cases []PlanCase) planCases {
 }
 
 // hash is sha256 over the JSON of {Versions, Cases}, the versions without
-// their Dir.
+// their Dir and Description.
 func (p *Plan) hash() string {
 	h, _ := hashPlan(p.Versions, listCases(p.Cases), p.Cases == nil) // a list cannot fail
 	return h

@@ -21,7 +21,10 @@ func newMergeCmd() *cobra.Command {
 		Long: `Join the results.jsonl of runs made with --shard i/n into what one full run
 would have written: each (version, case) once, in version then case order;
 then re-score and write summary.json and the reports in the output directory.
-A DIR may also be a results.jsonl file (its plan.json beside it).
+The reports name the versions as the run did (full fingerprints, directories
+and descriptions, from the first DIR's plan.json), so they are what the
+unsharded run writes. A DIR may also be a results.jsonl file (its plan.json
+beside it).
 
 The shards must make one complete run: the same plan (versions, their
 fingerprints, cases and --label-filter, recorded in each DIR/plan.json),
@@ -60,7 +63,10 @@ Examples:
 			if err := harness.WritePlanFile(filepath.Join(out, harness.PlanFile), plan); err != nil {
 				return err
 			}
-			if err := writeOutputs(cmd.OutOrStdout(), out, nil, wide, nil); err != nil {
+			// The plan names the versions as the run did (full fingerprints,
+			// directories, descriptions), so the merged reports show them
+			// as the unsharded run's would.
+			if err := writeOutputs(cmd.OutOrStdout(), out, planVersionMetas(plan.Versions), wide, nil); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "merged %d results from %d runs into %s\n", merge.Count(), len(args), out)

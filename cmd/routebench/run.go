@@ -467,6 +467,21 @@ func loadGitVersion(spec string) (*registry.Version, error) {
 	return registry.LoadFS(fsys, dir, spec)
 }
 
+// planVersionMetas are versionMetas from a plan record: what the run that
+// wrote it knew of its versions (a plan of an older routebench has no
+// descriptions).
+func planVersionMetas(pvs []harness.PlanVersion) []reports.VersionMeta {
+	out := make([]reports.VersionMeta, len(pvs))
+	for i, v := range pvs {
+		name := v.ID
+		if at := strings.LastIndexByte(v.ID, '@'); at >= 0 {
+			name = v.ID[:at]
+		}
+		out[i] = reports.VersionMeta{ID: v.ID, Name: name, Fingerprint: v.Fingerprint, Dir: v.Dir, Description: v.Description}
+	}
+	return out
+}
+
 // versionMetas are the report header's version lines.
 func versionMetas(vs []*registry.Version) []reports.VersionMeta {
 	out := make([]reports.VersionMeta, len(vs))
