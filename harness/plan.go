@@ -12,7 +12,9 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/internal/jsonstr"
 )
 
@@ -298,10 +300,12 @@ func appendPlanCase(b []byte, pc *PlanCase, prefix, indent string) []byte {
 	return append(b, '}')
 }
 
-// ReadPlanFile reads plan.json.
+// ReadPlanFile reads plan.json. The file holds the whole run's case list
+// (132 MB for a million cases), so it is decoded as a stream, a case at a
+// time, with no bound on its size but the run's: it is a record routebench
+// wrote, checked by its hash, not an input a person writes.
 func ReadPlanFile(path string) (Plan, error) {
-	var p Plan
-	err := readJSONFile(path, "plan", &p)
+	p, err := decodePlanFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return p, fmt.Errorf("%s does not exist: the run there predates plan records or did not start; re-run it with this routebench: %w", path, err)
 	}
@@ -315,6 +319,111 @@ func ReadPlanFile(path string) (Plan, error) {
 		return p, fmt.Errorf("%s: its hash does not match its content (edited by hand?); re-run the shard", path)
 	}
 	return p, nil
+}
+
+// decodePlanFile decodes plan.json as json.Unmarshal would into a Plan
+// (field names matched without regard to case, unknown ones skipped, the
+// last of a repeated one kept, null cases left nil), but the cases one at
+// a time rather than from one buffer of the whole file.
+func decodePlanFile(path string) (Plan, error) {
+	var p Plan
+	info, err := os.Stat(path) // before open: opening a FIFO blocks
+	if err != nil {
+		return p, fmt.Errorf("read plan: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return p, fmt.Errorf("read plan: %s: %w; give a regular file", path, inputfile.ErrNotRegular)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return p, fmt.Errorf("read plan: %w", err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
+	if err := decodePlan(dec, &p); err != nil {
+		return Plan{}, fmt.Errorf("%s: not a plan record: %w", path, err)
+	}
+	return p, nil
+}
+
+func decodePlan(dec *json.Decoder, p *Plan) error {
+	if err := expectDelim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := t.(string)
+		var dst any
+		switch {
+		case strings.EqualFold(key, "format"):
+			dst = &p.Format
+		case strings.EqualFold(key, "hash"):
+			dst = &p.Hash
+		case strings.EqualFold(key, "shard"):
+			dst = &p.Shard
+		case strings.EqualFold(key, "versions"):
+			p.Versions = nil
+			dst = &p.Versions
+		case strings.EqualFold(key, "suites"):
+			p.Suites = nil
+			dst = &p.Suites
+		case strings.EqualFold(key, "cases"):
+			if p.Cases, err = decodePlanCases(dec); err != nil {
+				return fmt.Errorf("cases: %w", err)
+			}
+			continue
+		default:
+			var skip json.RawMessage
+			dst = &skip
+		}
+		if err := dec.Decode(dst); err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("more after the plan's closing brace")
+	}
+	return nil
+}
+
+// decodePlanCases reads the cases array (nil for null) a case at a time.
+func decodePlanCases(dec *json.Decoder) ([]PlanCase, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, nil
+	}
+	if t != json.Delim('[') {
+		return nil, fmt.Errorf("want an array, have %v", t)
+	}
+	cases := []PlanCase{}
+	for dec.More() {
+		var pc PlanCase
+		if err := dec.Decode(&pc); err != nil {
+			return nil, fmt.Errorf("case %d: %w", len(cases)+1, err)
+		}
+		cases = append(cases, pc)
+	}
+	return cases, expectDelim(dec, ']')
+}
+
+func expectDelim(dec *json.Decoder, d json.Delim) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t != d {
+		return fmt.Errorf("want %v, have %v", d, t)
+	}
+	return nil
 }
 
 // planVersionIDs are the plan's version IDs, for messages.

@@ -4,37 +4,24 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/inputfile"
 )
 
 var _ = Describe("plan.json written case by case", func() {
-	// The hash as it was always computed: sha256 over one JSON value of
-	// the versions (without Dir) and the cases.
-	wholeHash := func(p harness.Plan) string {
-		vs := make([]harness.PlanVersion, len(p.Versions))
-		for i, v := range p.Versions {
-			vs[i] = harness.PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
-		}
-		b, err := json.Marshal(struct {
-			Versions []harness.PlanVersion
-			Cases    []harness.PlanCase
-		}{vs, p.Cases})
-		Expect(err).NotTo(HaveOccurred())
-		sum := sha256.Sum256(b)
-		return hex.EncodeToString(sum[:])
-	}
-
 	DescribeTable("is byte for byte what json.MarshalIndent wrote, with the same hash",
 		func(cases []harness.PlanCase) {
 			p := harness.Plan{
 				Format: harness.FormatVersion, Shard: harness.Shard{Index: 2, Count: 3},
-				Versions: []harness.PlanVersion{{ID: "v1@0000aaaa", Fingerprint: "aaaa", Dir: "prompts/v1"}, {ID: "v2@0000bbbb", Fingerprint: "bbbb"}},
+				Versions: []harness.PlanVersion{{ID: "v1@0000aaaa", Fingerprint: "aaaa", Dir: "prompts/v1", Description: "made up: \"quoted\" <b>"}, {ID: "v2@0000bbbb", Fingerprint: "bbbb"}},
 				Cases:    cases,
 				Suites:   []string{"suites/a.yaml", `odd "cases": [] name`},
 			}
@@ -48,7 +35,10 @@ var _ = Describe("plan.json written case by case", func() {
 			Expect(string(got)).To(Equal(string(want) + "\n"))
 			back, err := harness.ReadPlanFile(path) // checks the hash
 			Expect(err).NotTo(HaveOccurred())
-			Expect(back.Hash).To(Equal(p.Hash))
+			Expect(back).To(Equal(p))
+			var viaUnmarshal harness.Plan
+			Expect(json.Unmarshal(got, &viaUnmarshal)).To(Succeed())
+			Expect(back).To(Equal(viaUnmarshal))
 		},
 		Entry("no cases (null)", nil),
 		Entry("an empty case list", []harness.PlanCase{}),
@@ -59,3 +49,99 @@ var _ = Describe("plan.json written case by case", func() {
 			[]harness.PlanCase{{ID: "订单-1", Hash: "h1", Versions: []int{0}}, {ID: "a\u2028b\tc", Hash: "h2"}}),
 	)
 })
+
+var _ = Describe("plan.json read a case at a time", func() {
+	plan := func(cases int) harness.Plan {
+		p := harness.Plan{Format: harness.FormatVersion, Versions: []harness.PlanVersion{{ID: "v1@0000aaaa", Fingerprint: "aaaa", Description: "made up"}}}
+		p.Cases = make([]harness.PlanCase, cases)
+		for i := range p.Cases {
+			p.Cases[i] = harness.PlanCase{ID: fmt.Sprintf("made-up-case-%07d", i), Hash: strings.Repeat("0123456789abcdef", 4)}
+		}
+		return p
+	}
+	withHash := func(p harness.Plan) harness.Plan {
+		p.Hash = wholeHash(p)
+		return p
+	}
+
+	It("reads a plan larger than any input file may be (a run of about half a million cases)", func() {
+		p := withHash(plan(int(inputfile.DefaultLimit/120) + 1000))
+		path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+		Expect(harness.WritePlanFile(path, p)).To(Succeed())
+		info, err := os.Stat(path)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(info.Size()).To(BeNumerically(">", inputfile.DefaultLimit))
+		back, err := harness.ReadPlanFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(back.Cases).To(HaveLen(len(p.Cases)))
+		Expect(back.Cases[len(p.Cases)-1]).To(Equal(p.Cases[len(p.Cases)-1]))
+	})
+
+	It("reads what json.Unmarshal reads: any case of field names, unknown fields skipped, the last of a repeated one", func() {
+		p := withHash(plan(2))
+		b, err := json.Marshal(p)
+		Expect(err).NotTo(HaveOccurred())
+		var generic map[string]any
+		Expect(json.Unmarshal(b, &generic)).To(Succeed())
+		text := fmt.Sprintf(`{"FORMAT": %d, "unknown": {"a": [1, {"b": null}]}, "hash": "stale", "Hash": %q, "shard": {"index": 0, "count": 0},
+			"versions": [{"id": "x@1", "fingerprint": "1"}], "versions": %s, "cases": %s, "suites": null}`+"\n",
+			p.Format, p.Hash, mustJSON(generic["versions"]), mustJSON(generic["cases"]))
+		path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+		Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
+		back, err := harness.ReadPlanFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		var viaUnmarshal harness.Plan
+		Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
+		Expect(back).To(Equal(viaUnmarshal))
+		Expect(back).To(Equal(p))
+	})
+
+	DescribeTable("refuses what is not a plan record, naming the file",
+		func(text, why string) {
+			path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+			Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
+			_, err := harness.ReadPlanFile(path)
+			Expect(err).To(MatchError(ContainSubstring(path + ": not a plan record")))
+			Expect(err).To(MatchError(ContainSubstring(why)))
+			var p harness.Plan
+			Expect(json.Unmarshal([]byte(text), &p)).NotTo(Succeed(), "json.Unmarshal refuses it too")
+		},
+		Entry("an array", `[]`, "want {"),
+		Entry("cases not an array", `{"cases": "many"}`, "cases: want an array"),
+		Entry("a case not an object", `{"cases": [{"id": "a", "hash": "h"}, 7]}`, "cases: case 2"),
+		Entry("cut short", `{"format": 1, "cases": [{"id": "a"`, "cases: case 1"),
+		Entry("a second value after it", `{"format": 1} {}`, "more after the plan's closing brace"),
+		Entry("a wrong type", `{"format": "one"}`, "format:"),
+	)
+
+	It("says a missing plan predates plan records, and refuses a directory", func() {
+		dir := GinkgoT().TempDir()
+		_, err := harness.ReadPlanFile(filepath.Join(dir, harness.PlanFile))
+		Expect(err).To(MatchError(os.ErrNotExist))
+		Expect(err).To(MatchError(ContainSubstring("predates plan records")))
+		_, err = harness.ReadPlanFile(dir)
+		Expect(err).To(MatchError(inputfile.ErrNotRegular))
+	})
+})
+
+// wholeHash is the plan hash as it was always computed: sha256 over one
+// JSON value of the versions (without Dir and Description) and the cases.
+func wholeHash(p harness.Plan) string {
+	vs := make([]harness.PlanVersion, len(p.Versions))
+	for i, v := range p.Versions {
+		vs[i] = harness.PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
+	}
+	b, err := json.Marshal(struct {
+		Versions []harness.PlanVersion
+		Cases    []harness.PlanCase
+	}{vs, p.Cases})
+	Expect(err).NotTo(HaveOccurred())
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	Expect(err).NotTo(HaveOccurred())
+	return string(b)
+}
