@@ -202,3 +202,7 @@ var OwnNode = ownNode
 func CheckQuietly(c *Case, d router.Decision, reg *registry.Registry) Verdict {
 	return check(c, d, reg, false)
 }
+
+// WalkedThePlan says the merge checked its shards in one walk of the plan
+// (as run writes them), not by indexing them.
+func (m *Merger) WalkedThePlan() bool { return m.planFile != nil }

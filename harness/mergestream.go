@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"iter"
 	"os"
@@ -20,10 +19,27 @@ import (
 // and its place in the plan (16 bytes a result), never the results. The
 // merged file is then written in one k-way pass over the shards.
 type Merger struct {
-	// Plan is the run's plan (the first shard's).
-	Plan  Plan
-	runs  []mergeRun
-	count int
+	// plan is the run's plan (the first shard's): with its cases when the
+	// shards had to be indexed, else without them, which planFile reads
+	// from the first shard's plan.json again.
+	plan     Plan
+	planFile *planFile
+	runs     []mergeRun
+	count    int
+}
+
+// Versions are the run's versions as its plan records them.
+func (m *Merger) Versions() []PlanVersion { return m.plan.Versions }
+
+// WritePlan writes the merged run's plan.json: the shards' plan,
+// unsharded, so the merged directory can be merged or resumed like a run.
+func (m *Merger) WritePlan(path string) error {
+	p := m.plan
+	p.Shard = Shard{}
+	if m.planFile != nil {
+		return writePlan(path, p, m.planFile.each, m.planFile.isNil)
+	}
+	return WritePlanFile(path, p)
 }
 
 type mergeRun struct {
@@ -48,22 +64,148 @@ func (m *Merger) Count() int { return m.count }
 // i/n each exactly once, and in each shard exactly the (version, case)
 // pairs its plan gives it. Otherwise the error lists every shard and case
 // missing, duplicated, foreign or stale, so the person can re-run exactly
-// those. It reads each results file once and keeps only positions; the
-// first shard's plan.json is read whole, the others' only up to their
-// hash, unless it differs (then whole, to say how).
+// those. It reads each results file once and keeps only positions.
+//
+// Shards as run writes them (each results file in plan order, every
+// result the plan gives it and no other) are checked in one walk of the
+// plan, its cases read off the first shard's plan.json (once for each
+// version) and each shard's results pulled in step: memory holds the
+// positions, not the plan (132 MB of case ids and hashes for a million
+// cases) or a map of it. Anything else (a shard missing, repeated,
+// foreign, stale or out of order) is indexed instead: the first shard's
+// plan.json read whole, the others' only up to their hash unless it
+// differs (then whole, to say how), each shard's results looked up by
+// (version, case).
 func PrepareMerge(paths []string) (*Merger, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("merge: no runs given")
 	}
-	runs := make([]RunOutput, len(paths))
+	dirs := make([]string, len(paths))
 	files := make([]string, len(paths))
 	for i, path := range paths {
-		dir, file := path, filepath.Join(path, ResultsFile)
+		dirs[i], files[i] = path, filepath.Join(path, ResultsFile)
 		if info, err := os.Stat(path); err == nil && !info.IsDir() {
-			dir, file = filepath.Dir(path), path
+			dirs[i], files[i] = filepath.Dir(path), path
 		}
-		files[i] = file
-		planPath := filepath.Join(dir, PlanFile)
+	}
+	if m, err := prepareInPlanOrder(paths, dirs, files); m != nil || err != nil {
+		return m, err
+	}
+	return prepareIndexed(paths, dirs, files)
+}
+
+// errNotInPlanOrder stops the walk of prepareInPlanOrder.
+var errNotInPlanOrder = errors.New("the shards are not as run writes them")
+
+// prepareInPlanOrder is PrepareMerge's walk of the plan (see there); nil
+// and no error when the shards are not as run writes them.
+func prepareInPlanOrder(paths, dirs, files []string) (*Merger, error) {
+	pf, err := openPlanFile(filepath.Join(dirs[0], PlanFile))
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	runs := make([]RunOutput, len(paths))
+	runs[0] = RunOutput{Dir: paths[0], Plan: pf.plan}
+	for i := 1; i < len(paths); i++ {
+		h, err := readPlanHeader(filepath.Join(dirs[i], PlanFile))
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		if h.Hash != pf.plan.Hash {
+			return nil, nil
+		}
+		runs[i] = RunOutput{Dir: paths[i], Plan: h}
+	}
+	for _, file := range files {
+		if _, err := os.Stat(file); err != nil {
+			return nil, fmt.Errorf("merge: read results: %w", err)
+		}
+	}
+	// Without the plan's cases, a missing shard is taken for one the
+	// filter left empty: the walk finds out if it is not.
+	if len(shardCoverage(runs)) > 0 {
+		return nil, nil
+	}
+	count := pf.plan.Shard.Count
+	runOf := map[int]int{} // shard index -> run
+	for i, r := range runs {
+		runOf[r.Plan.Shard.Index] = i
+	}
+	m := &Merger{plan: pf.plan, planFile: pf, runs: make([]mergeRun, len(runs))}
+	pulls := make([]*resultPull, len(runs))
+	for i := range runs {
+		m.runs[i] = mergeRun{dir: runs[i].Dir, stream: NewFileStream(files[i])}
+		pulls[i] = pullResults(m.runs[i].stream)
+		defer pulls[i].stop()
+	}
+	for vi, v := range pf.plan.Versions {
+		seq := -1
+		err := pf.each(func(pc *PlanCase) error {
+			seq++
+			if len(pc.Versions) > 0 && !slices.Contains(pc.Versions, vi) {
+				return nil
+			}
+			shard := runs[0].Plan.Shard.Index
+			if count > 1 {
+				shard = shardIndexOf(pc.ID, count)
+			}
+			i, ok := runOf[shard]
+			if !ok {
+				return errNotInPlanOrder
+			}
+			pos, r, ok := pulls[i].next()
+			if !ok || r.Version != v.ID || r.Case != pc.ID || r.CaseHash != pc.Hash {
+				return errNotInPlanOrder
+			}
+			m.runs[i].kept = append(m.runs[i].kept, mergeItem{int64(vi)*int64(pf.cases) + int64(seq), pos})
+			m.count++
+			return nil
+		})
+		if errors.Is(err, errNotInPlanOrder) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+	}
+	for _, p := range pulls {
+		if _, _, more := p.next(); more || p.err != nil {
+			return nil, nil
+		}
+	}
+	return m, nil
+}
+
+// resultPull reads a stream's results one at a time, on demand.
+type resultPull struct {
+	next func() (int, *Result, bool)
+	stop func()
+	// err is what ended the read early (a bad line, a read error).
+	err error
+}
+
+func pullResults(rs *FileStream) *resultPull {
+	p := &resultPull{}
+	p.next, p.stop = iter.Pull2(func(yield func(int, *Result) bool) {
+		errStopped := errors.New("pull stopped")
+		err := rs.Each(func(i int, r *Result) error {
+			if !yield(i, r) {
+				return errStopped
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopped) {
+			p.err = err
+		}
+	})
+	return p
+}
+
+// prepareIndexed is PrepareMerge for shards not as run writes them.
+func prepareIndexed(paths, dirs, files []string) (*Merger, error) {
+	runs := make([]RunOutput, len(paths))
+	for i, path := range paths {
+		planPath := filepath.Join(dirs[i], PlanFile)
 		var plan Plan
 		var err error
 		if i == 0 {
@@ -74,7 +216,7 @@ func PrepareMerge(paths []string) (*Merger, error) {
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
-		if _, err := os.Stat(file); err != nil {
+		if _, err := os.Stat(files[i]); err != nil {
 			return nil, fmt.Errorf("merge: read results: %w", err)
 		}
 		runs[i] = RunOutput{Dir: path, Plan: plan}
@@ -85,7 +227,7 @@ func PrepareMerge(paths []string) (*Merger, error) {
 	problems := shardCoverage(runs)
 	plan := runs[0].Plan
 	byShard := plan.pairsByShard(plan.Shard, runs[0].Plan.Shard.Count)
-	m := &Merger{Plan: plan}
+	m := &Merger{plan: plan}
 	for i, run := range runs {
 		mr := mergeRun{dir: run.Dir, stream: NewFileStream(files[i])}
 		errs, err := checkShardStream(&plan, run, &mr, byShard[run.Plan.Shard.Index])
@@ -159,9 +301,7 @@ func (p *Plan) pairsByShard(own Shard, n int) map[int][]planPair {
 	}
 	shardOf := make([]int, len(p.Cases))
 	for i, c := range p.Cases {
-		h := fnv.New64a()
-		h.Write([]byte(c.ID))
-		shardOf[i] = int(h.Sum64()%uint64(n)) + 1
+		shardOf[i] = shardIndexOf(c.ID, n)
 	}
 	for vi, v := range p.Versions {
 		for seq, c := range p.Cases {

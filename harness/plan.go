@@ -305,55 +305,110 @@ func appendPlanCase(b []byte, pc *PlanCase, prefix, indent string) []byte {
 // time, with no bound on its size but the run's: it is a record routebench
 // wrote, checked by its hash, not an input a person writes.
 func ReadPlanFile(path string) (Plan, error) {
-	p, err := decodePlanFile(path)
+	var cases []PlanCase
+	p, isNil, err := decodePlanFile(path, func(pc *PlanCase) error {
+		cases = append(cases, *pc)
+		return nil
+	})
+	if err == nil && !isNil && cases == nil {
+		cases = []PlanCase{}
+	}
+	p.Cases = cases
+	return p, checkPlan(path, p, err, func() (string, error) { return p.hash(), nil })
+}
+
+// checkPlan turns what decoding path gave into ReadPlanFile's errors:
+// a missing file, another format, a hash (from hash) other than the one
+// recorded.
+func checkPlan(path string, p Plan, err error, hash func() (string, error)) error {
 	if errors.Is(err, os.ErrNotExist) {
-		return p, fmt.Errorf("%s does not exist: the run there predates plan records or did not start; re-run it with this routebench: %w", path, err)
+		return fmt.Errorf("%s does not exist: the run there predates plan records or did not start; re-run it with this routebench: %w", path, err)
 	}
 	if err != nil {
-		return p, err
+		return err
 	}
 	if p.Format != FormatVersion {
-		return p, fmt.Errorf("%s: plan format %d, this routebench reads format %d; re-run the shard with this version", path, p.Format, FormatVersion)
+		return fmt.Errorf("%s: plan format %d, this routebench reads format %d; re-run the shard with this version", path, p.Format, FormatVersion)
 	}
-	if p.Hash != p.hash() {
-		return p, fmt.Errorf("%s: its hash does not match its content (edited by hand?); re-run the shard", path)
+	h, err := hash()
+	if err != nil {
+		return err
 	}
-	return p, nil
+	if p.Hash != h {
+		return fmt.Errorf("%s: its hash does not match its content (edited by hand?); re-run the shard", path)
+	}
+	return nil
+}
+
+// planFile is a plan.json read without its cases, which are read from
+// the file again, one at a time, each time they are walked: a merge of a
+// million cases holds the plan's versions, not its cases.
+type planFile struct {
+	path string
+	// plan is the file's plan but for Cases (nil); cases counts them,
+	// isNil says the file has null for them.
+	plan  Plan
+	cases int
+	isNil bool
+}
+
+// openPlanFile reads path's plan as ReadPlanFile does (the same checks,
+// the same errors) without keeping its cases.
+func openPlanFile(path string) (*planFile, error) {
+	pf := &planFile{path: path}
+	var err error
+	pf.plan, pf.isNil, err = decodePlanFile(path, func(*PlanCase) error { pf.cases++; return nil })
+	err = checkPlan(path, pf.plan, err, func() (string, error) {
+		return hashPlan(pf.plan.Versions, pf.each, pf.isNil)
+	})
+	return pf, err
+}
+
+// each is the plan's cases in order, read off the file (planCases).
+func (pf *planFile) each(fn func(pc *PlanCase) error) error {
+	n := 0
+	_, _, err := decodePlanFile(pf.path, func(pc *PlanCase) error {
+		n++
+		return fn(pc)
+	})
+	if err == nil && n != pf.cases {
+		err = fmt.Errorf("%s changed while it was read", pf.path)
+	}
+	return err
 }
 
 // decodePlanFile decodes plan.json as json.Unmarshal would into a Plan
 // (field names matched without regard to case, unknown ones skipped, the
-// last of a repeated one kept, null cases left nil), but the cases one at
-// a time rather than from one buffer of the whole file.
-func decodePlanFile(path string) (Plan, error) {
-	var p Plan
+// last of a repeated one kept), handing each case to fn instead of
+// keeping it: the Plan has no Cases, isNil says they were null.
+func decodePlanFile(path string, fn func(*PlanCase) error) (p Plan, isNil bool, err error) {
 	info, err := os.Stat(path) // before open: opening a FIFO blocks
 	if err != nil {
-		return p, fmt.Errorf("read plan: %w", err)
+		return p, false, fmt.Errorf("read plan: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return p, fmt.Errorf("read plan: %s: %w; give a regular file", path, inputfile.ErrNotRegular)
+		return p, false, fmt.Errorf("read plan: %s: %w; give a regular file", path, inputfile.ErrNotRegular)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return p, fmt.Errorf("read plan: %w", err)
+		return p, false, fmt.Errorf("read plan: %w", err)
 	}
 	defer f.Close()
 	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
-	if err := decodePlan(dec, &p); err != nil {
-		return Plan{}, fmt.Errorf("%s: not a plan record: %w", path, err)
+	if isNil, err = decodePlan(dec, &p, fn); err != nil {
+		return Plan{}, false, fmt.Errorf("%s: not a plan record: %w", path, err)
 	}
-	return p, nil
+	return p, isNil, nil
 }
 
-func decodePlan(dec *json.Decoder, p *Plan) error {
+func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil bool, err error) {
 	if err := expectDelim(dec, '{'); err != nil {
-		return err
+		return false, err
 	}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return err
+			return false, err
 		}
 		key, _ := t.(string)
 		var dst any
@@ -371,48 +426,53 @@ func decodePlan(dec *json.Decoder, p *Plan) error {
 			p.Suites = nil
 			dst = &p.Suites
 		case strings.EqualFold(key, "cases"):
-			if p.Cases, err = decodePlanCases(dec); err != nil {
-				return fmt.Errorf("cases: %w", err)
+			// A repeated cases field is refused rather than read twice:
+			// json.Unmarshal would keep the last, but fn has seen both.
+			if isNil, err = decodePlanCases(dec, fn); err != nil {
+				return false, fmt.Errorf("cases: %w", err)
 			}
+			fn = func(*PlanCase) error { return errors.New("cases: given twice") }
 			continue
 		default:
 			var skip json.RawMessage
 			dst = &skip
 		}
 		if err := dec.Decode(dst); err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+			return false, fmt.Errorf("%s: %w", key, err)
 		}
 	}
 	if err := expectDelim(dec, '}'); err != nil {
-		return err
+		return false, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("more after the plan's closing brace")
+		return false, errors.New("more after the plan's closing brace")
 	}
-	return nil
+	return isNil, nil
 }
 
-// decodePlanCases reads the cases array (nil for null) a case at a time.
-func decodePlanCases(dec *json.Decoder) ([]PlanCase, error) {
+// decodePlanCases reads the cases array a case at a time, handing each to
+// fn; isNil when it is null.
+func decodePlanCases(dec *json.Decoder, fn func(*PlanCase) error) (isNil bool, err error) {
 	t, err := dec.Token()
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	if t == nil {
-		return nil, nil
+		return true, nil
 	}
 	if t != json.Delim('[') {
-		return nil, fmt.Errorf("want an array, have %v", t)
+		return false, fmt.Errorf("want an array, have %v", t)
 	}
-	cases := []PlanCase{}
-	for dec.More() {
+	for n := 1; dec.More(); n++ {
 		var pc PlanCase
 		if err := dec.Decode(&pc); err != nil {
-			return nil, fmt.Errorf("case %d: %w", len(cases)+1, err)
+			return false, fmt.Errorf("case %d: %w", n, err)
 		}
-		cases = append(cases, pc)
+		if err := fn(&pc); err != nil {
+			return false, err
+		}
 	}
-	return cases, expectDelim(dec, ']')
+	return false, expectDelim(dec, ']')
 }
 
 func expectDelim(dec *json.Decoder, d json.Delim) error {

@@ -265,11 +265,13 @@ var _ = Describe("Run", func() {
 	}
 	// mergeTo merges the shards in dirs and returns the merged results
 	// file's path.
+	var walked bool // whether the last mergeTo walked the plan
 	mergeTo := func(dirs ...string) (string, error) {
 		m, err := harness.PrepareMerge(dirs)
 		if err != nil {
 			return "", err
 		}
+		walked = m.WalkedThePlan()
 		Expect(m.Count()).To(Equal(240))
 		out := filepath.Join(GinkgoT().TempDir(), harness.ResultsFile)
 		Expect(m.WriteTo(out)).To(Succeed())
@@ -309,6 +311,7 @@ var _ = Describe("Run", func() {
 		Expect(total).To(Equal(240))
 		merged, err := mergeTo(dirs[2], dirs[0], dirs[1])
 		Expect(err).NotTo(HaveOccurred())
+		Expect(walked).To(BeTrue(), "shards as run writes them are checked in one walk of the plan")
 		Expect(string(readFile(merged))).To(Equal(string(wantResults)))
 		sum, err := harness.ScoreStream(harness.NewFileStream(merged))
 		Expect(err).NotTo(HaveOccurred())
@@ -326,6 +329,7 @@ var _ = Describe("Run", func() {
 		Expect(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)).To(Succeed())
 		merged, err := mergeTo(dirs...)
 		Expect(err).NotTo(HaveOccurred())
+		Expect(walked).To(BeFalse(), "a shard out of plan order is indexed")
 		Expect(string(readFile(merged))).To(Equal(string(wantResults)))
 	})
 

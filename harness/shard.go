@@ -35,9 +35,14 @@ func (s Shard) Has(caseID string) bool {
 	if s.Count <= 1 {
 		return true
 	}
+	return shardIndexOf(caseID, s.Count) == s.Index
+}
+
+// shardIndexOf is the shard (1..n) of an n-way split that holds caseID.
+func shardIndexOf(caseID string, n int) int {
 	h := fnv.New64a()
 	h.Write([]byte(caseID))
-	return int(h.Sum64()%uint64(s.Count)) == s.Index-1
+	return int(h.Sum64()%uint64(n)) + 1
 }
 
 func (s Shard) String() string {

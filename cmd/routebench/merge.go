@@ -58,15 +58,13 @@ Examples:
 			}
 			// The merged directory is one whole run: its plan is the shards'
 			// plan, unsharded, so it can be merged or resumed like one.
-			plan := merge.Plan
-			plan.Shard = harness.Shard{}
-			if err := harness.WritePlanFile(filepath.Join(out, harness.PlanFile), plan); err != nil {
+			if err := merge.WritePlan(filepath.Join(out, harness.PlanFile)); err != nil {
 				return err
 			}
 			// The plan names the versions as the run did (full fingerprints,
 			// directories, descriptions), so the merged reports show them
 			// as the unsharded run's would.
-			if err := writeOutputs(cmd.OutOrStdout(), out, planVersionMetas(plan.Versions), wide, nil); err != nil {
+			if err := writeOutputs(cmd.OutOrStdout(), out, planVersionMetas(merge.Versions()), wide, nil); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "merged %d results from %d runs into %s\n", merge.Count(), len(args), out)

@@ -102,6 +102,13 @@ func TestRunWritesOutputsAndShardsMerge(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	// Routing is deterministic; only measured latencies differ between runs.
 	g.Expect(withoutLatency(mergedResults)).To(Equal(withoutLatency(fullResults)))
+	// The merged plan is the unsharded run's, written case by case from
+	// the first shard's plan.json.
+	fullPlan, err := os.ReadFile(filepath.Join(full, harness.PlanFile))
+	g.Expect(err).NotTo(HaveOccurred())
+	mergedPlan, err := os.ReadFile(filepath.Join(merged, harness.PlanFile))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(string(mergedPlan)).To(Equal(string(fullPlan)))
 
 	code, _, stderr = runCLI("merge", shardDirs[0])
 	g.Expect(code).To(Equal(exitcode.Usage))
