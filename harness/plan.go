@@ -380,7 +380,7 @@ func (pf *planFile) each(fn func(pc *PlanCase) error) error {
 // decodePlanFile decodes plan.json as json.Unmarshal would into a Plan
 // (field names matched without regard to case, unknown ones skipped, the
 // last of a repeated one kept), handing each case to fn instead of
-// keeping it: the Plan has no Cases, isNil says they were null.
+// keeping it: the Plan has no Cases, isNil says they were null or absent.
 func decodePlanFile(path string, fn func(*PlanCase) error) (p Plan, isNil bool, err error) {
 	info, err := os.Stat(path) // before open: opening a FIFO blocks
 	if err != nil {
@@ -405,6 +405,7 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 	if err := expectDelim(dec, '{'); err != nil {
 		return false, err
 	}
+	isNil = true // no cases field leaves them nil, as null does
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {

@@ -96,6 +96,17 @@ var _ = Describe("plan.json read a case at a time", func() {
 		Expect(back).To(Equal(p))
 	})
 
+	It("reads a plan with no cases field as one with null cases, as json.Unmarshal does", func() {
+		p := withHash(harness.Plan{Format: harness.FormatVersion, Versions: []harness.PlanVersion{{ID: "v1@0000aaaa", Fingerprint: "aaaa"}}})
+		Expect(p.Cases).To(BeNil())
+		text := fmt.Sprintf(`{"format": %d, "hash": %q, "versions": [{"id": "v1@0000aaaa", "fingerprint": "aaaa"}]}`, p.Format, p.Hash)
+		path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+		Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
+		back, err := harness.ReadPlanFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(back.Cases).To(BeNil())
+	})
+
 	DescribeTable("refuses what is not a plan record, naming the file",
 		func(text, why string) {
 			path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
