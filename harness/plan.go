@@ -378,9 +378,10 @@ func (pf *planFile) each(fn func(pc *PlanCase) error) error {
 }
 
 // decodePlanFile decodes plan.json as json.Unmarshal would into a Plan
-// (field names matched without regard to case, unknown ones skipped, the
-// last of a repeated one kept), handing each case to fn instead of
-// keeping it: the Plan has no Cases, isNil says they were null.
+// (field names matched without regard to case, unknown ones skipped, a
+// repeated one decoded over the first), handing each case to fn instead
+// of keeping it: the Plan has no Cases, isNil says they were null or
+// absent. A repeated cases field is refused instead.
 func decodePlanFile(path string, fn func(*PlanCase) error) (p Plan, isNil bool, err error) {
 	info, err := os.Stat(path) // before open: opening a FIFO blocks
 	if err != nil {
@@ -405,6 +406,9 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 	if err := expectDelim(dec, '{'); err != nil {
 		return false, err
 	}
+	// Without a cases field, json.Unmarshal leaves them nil: hashed as null.
+	isNil = true
+	casesSeen := false
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
@@ -420,18 +424,21 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 		case strings.EqualFold(key, "shard"):
 			dst = &p.Shard
 		case strings.EqualFold(key, "versions"):
-			p.Versions = nil
+			// Not reset first: a repeated field is decoded into the
+			// elements the first one left, as json.Unmarshal does.
 			dst = &p.Versions
 		case strings.EqualFold(key, "suites"):
-			p.Suites = nil
 			dst = &p.Suites
 		case strings.EqualFold(key, "cases"):
-			// A repeated cases field is refused rather than read twice:
-			// json.Unmarshal would keep the last, but fn has seen both.
+			// A repeated cases field is refused, however short the second:
+			// json.Unmarshal would keep the last, but fn has seen the first.
+			if casesSeen {
+				return false, errors.New("cases: given twice")
+			}
+			casesSeen = true
 			if isNil, err = decodePlanCases(dec, fn); err != nil {
 				return false, fmt.Errorf("cases: %w", err)
 			}
-			fn = func(*PlanCase) error { return errors.New("cases: given twice") }
 			continue
 		default:
 			var skip json.RawMessage
