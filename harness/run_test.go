@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -331,6 +332,36 @@ var _ = Describe("Run", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(walked).To(BeFalse(), "a shard out of plan order is indexed")
 		Expect(string(readFile(merged))).To(Equal(string(wantResults)))
+	})
+
+	// The walk pulls each shard's results on a goroutine of its own
+	// (iter.Pull2); a walk that stops early, on a shard not as run writes
+	// it or on a bad line, must stop them all, or a long-lived caller
+	// (a merge per CI job in one process, tests) piles them up.
+	It("leaves no goroutine behind, whether the walk takes the shards or stops part way", func() {
+		dirs := shardDirs(cases, 3)
+		cut := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(cut, harness.PlanFile), readFile(filepath.Join(dirs[1], harness.PlanFile)), 0o644)).To(Succeed())
+		lines := strings.SplitAfter(string(readFile(filepath.Join(dirs[1], harness.ResultsFile))), "\n")
+		half := len(lines) / 2
+		bad := strings.Join(lines[:half], "") + "{not json\n" + strings.Join(lines[half:], "")
+		Expect(os.WriteFile(filepath.Join(cut, harness.ResultsFile), []byte(bad), 0o644)).To(Succeed())
+		missingLast := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(missingLast, harness.PlanFile), readFile(filepath.Join(dirs[1], harness.PlanFile)), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(missingLast, harness.ResultsFile), []byte(strings.Join(lines[:len(lines)-2], "")), 0o644)).To(Succeed())
+
+		before := runtime.NumGoroutine()
+		for range 50 {
+			m, err := harness.PrepareMerge(dirs)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(m.WalkedThePlan()).To(BeTrue())
+			Expect(m.WriteTo(filepath.Join(GinkgoT().TempDir(), harness.ResultsFile))).To(Succeed())
+			_, err = harness.PrepareMerge([]string{dirs[0], cut, dirs[2]})
+			Expect(err).To(MatchError(ContainSubstring("not a result line")))
+			_, err = harness.PrepareMerge([]string{dirs[0], missingLast, dirs[2]})
+			Expect(err).To(MatchError(ContainSubstring("lacks 1 of its")))
+		}
+		Eventually(runtime.NumGoroutine).Should(BeNumerically("<=", before), "goroutines before: %d", before)
 	})
 
 	Describe("merge checks the shards form one complete run", func() {
