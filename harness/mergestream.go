@@ -88,10 +88,16 @@ func PrepareMerge(paths []string) (*Merger, error) {
 			dirs[i], files[i] = filepath.Dir(path), path
 		}
 	}
-	if m, err := prepareInPlanOrder(paths, dirs, files); m != nil || err != nil {
+	// One stream a shard for both ways: a results file that is a pipe is
+	// spooled by its first read and cannot be opened again.
+	streams := make([]*FileStream, len(paths))
+	for i, file := range files {
+		streams[i] = NewFileStream(file)
+	}
+	if m, err := prepareInPlanOrder(paths, dirs, files, streams); m != nil || err != nil {
 		return m, err
 	}
-	return prepareIndexed(paths, dirs, files)
+	return prepareIndexed(paths, dirs, files, streams)
 }
 
 // errNotInPlanOrder stops the walk of prepareInPlanOrder.
@@ -99,7 +105,7 @@ var errNotInPlanOrder = errors.New("the shards are not as run writes them")
 
 // prepareInPlanOrder is PrepareMerge's walk of the plan (see there); nil
 // and no error when the shards are not as run writes them.
-func prepareInPlanOrder(paths, dirs, files []string) (*Merger, error) {
+func prepareInPlanOrder(paths, dirs, files []string, streams []*FileStream) (*Merger, error) {
 	pf, err := openPlanFile(filepath.Join(dirs[0], PlanFile))
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
@@ -134,7 +140,7 @@ func prepareInPlanOrder(paths, dirs, files []string) (*Merger, error) {
 	m := &Merger{plan: pf.plan, planFile: pf, runs: make([]mergeRun, len(runs))}
 	pulls := make([]*resultPull, len(runs))
 	for i := range runs {
-		m.runs[i] = mergeRun{dir: runs[i].Dir, stream: NewFileStream(files[i])}
+		m.runs[i] = mergeRun{dir: runs[i].Dir, stream: streams[i]}
 		pulls[i] = pullResults(m.runs[i].stream)
 		defer pulls[i].stop()
 	}
@@ -202,7 +208,7 @@ func pullResults(rs *FileStream) *resultPull {
 }
 
 // prepareIndexed is PrepareMerge for shards not as run writes them.
-func prepareIndexed(paths, dirs, files []string) (*Merger, error) {
+func prepareIndexed(paths, dirs, files []string, streams []*FileStream) (*Merger, error) {
 	runs := make([]RunOutput, len(paths))
 	for i, path := range paths {
 		planPath := filepath.Join(dirs[i], PlanFile)
@@ -229,7 +235,7 @@ func prepareIndexed(paths, dirs, files []string) (*Merger, error) {
 	byShard := plan.pairsByShard(plan.Shard, runs[0].Plan.Shard.Count)
 	m := &Merger{plan: plan}
 	for i, run := range runs {
-		mr := mergeRun{dir: run.Dir, stream: NewFileStream(files[i])}
+		mr := mergeRun{dir: run.Dir, stream: streams[i]}
 		errs, err := checkShardStream(&plan, run, &mr, byShard[run.Plan.Shard.Index])
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -333,6 +334,40 @@ var _ = Describe("Run", func() {
 		Expect(walked).To(BeFalse(), "a shard out of plan order is indexed")
 		Expect(string(readFile(merged))).To(Equal(string(wantResults)))
 	})
+
+	// A results file that is a named pipe (fed by `zcat shard.jsonl.gz`,
+	// say) can be read once: FileStream spools it. The walk that finds a
+	// shard out of plan order must hand its streams to the indexing, not
+	// open the pipe again (it would wait for a writer that has finished).
+	It("merges a shard whose results.jsonl is a named pipe out of plan order, reading the pipe once", func(ctx SpecContext) {
+		wantResults, _ := fullRun(cases)
+		dirs := shardDirs(cases, 2)
+		lines := strings.SplitAfter(string(readFile(filepath.Join(dirs[1], harness.ResultsFile))), "\n")
+		slices.Reverse(lines)
+		piped := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(piped, harness.PlanFile), readFile(filepath.Join(dirs[1], harness.PlanFile)), 0o644)).To(Succeed())
+		fifo := filepath.Join(piped, harness.ResultsFile)
+		Expect(syscall.Mkfifo(fifo, 0o644)).To(Succeed())
+		go func() {
+			defer GinkgoRecover()
+			Expect(os.WriteFile(fifo, []byte(strings.Join(lines, "")), 0o644)).To(Succeed())
+		}()
+		merged := make(chan string, 1)
+		go func() {
+			defer GinkgoRecover()
+			out, err := mergeTo(dirs[0], piped)
+			Expect(err).NotTo(HaveOccurred())
+			merged <- out
+		}()
+		select {
+		case out := <-merged:
+			Expect(walked).To(BeFalse(), "a shard out of plan order is indexed")
+			Expect(string(readFile(out))).To(Equal(string(wantResults)))
+		case <-time.After(10 * time.Second):
+			Fail("the merge still waits on the named pipe, read once already")
+		case <-ctx.Done():
+		}
+	}, SpecTimeout(time.Minute))
 
 	// The walk pulls each shard's results on a goroutine of its own
 	// (iter.Pull2); a walk that stops early, on a shard not as run writes
