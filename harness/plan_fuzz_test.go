@@ -34,6 +34,12 @@ func FuzzReadPlanFile(f *testing.F) {
 		`{"format":1e400,"hash":"HASH"}`,
 		`{"format":1,"hash":"HASH"} `,
 		`null`,
+		// Unknown values nested to just under and just over the decoder's
+		// depth limit (10,000).
+		`{"format":1,"hash":"HASH","deep":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `,"cases":[]}`,
+		`{"format":1,"hash":"HASH","deep":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `,"cases":[]}`,
+		`{"format":1,"hash":"HASH","format":1.5}`,
+		`{"format":1,"hash":"HASH","shard":{"index":2,"count":3},"shard":{"index":1}}`,
 	} {
 		f.Add([]byte(seed))
 	}
