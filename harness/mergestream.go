@@ -46,6 +46,11 @@ type mergeRun struct {
 	dir    string
 	stream *FileStream
 	kept   []mergeItem
+	// found is the results file as PrepareMerge found it before reading
+	// it (nil when it is not a regular file: a pipe is read once, into a
+	// spool). WriteTo refuses one changed since: the kept positions would
+	// then point at other results, merged unchecked.
+	found os.FileInfo
 }
 
 // mergeItem is a kept result: its rank in plan order (version, then
@@ -91,13 +96,24 @@ func PrepareMerge(paths []string) (*Merger, error) {
 	// One stream a shard for both ways: a results file that is a pipe is
 	// spooled by its first read and cannot be opened again.
 	streams := make([]*FileStream, len(paths))
+	found := make([]os.FileInfo, len(paths))
 	for i, file := range files {
 		streams[i] = NewFileStream(file)
+		if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() {
+			found[i] = info
+		}
 	}
-	if m, err := prepareInPlanOrder(paths, dirs, files, streams); m != nil || err != nil {
-		return m, err
+	m, err := prepareInPlanOrder(paths, dirs, files, streams)
+	if m == nil && err == nil {
+		m, err = prepareIndexed(paths, dirs, files, streams)
 	}
-	return prepareIndexed(paths, dirs, files, streams)
+	if err != nil {
+		return nil, err
+	}
+	for i := range m.runs { // in the order of paths, either way
+		m.runs[i].found = found[i]
+	}
+	return m, nil
 }
 
 // errNotInPlanOrder stops the walk of prepareInPlanOrder.
@@ -375,6 +391,9 @@ func checkShardStream(plan *Plan, run RunOutput, mr *mergeRun, want []planPair) 
 // Lines are encoded as WriteResultsFile encodes them.
 func (m *Merger) WriteTo(path string) error {
 	return writeAtomic(path, func(w io.Writer) error {
+		if err := m.unchanged(); err != nil {
+			return err
+		}
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var cursors mergeHeap
 		for i := range m.runs {
@@ -411,8 +430,28 @@ func (m *Merger) WriteTo(path string) error {
 				heap.Pop(&cursors)
 			}
 		}
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		// Checked again at the end: the merged file replaces path only
+		// when every shard stayed as checked while it was read.
+		return m.unchanged()
 	})
+}
+
+// unchanged says every shard's results file is as PrepareMerge found it
+// (its size and modification time).
+func (m *Merger) unchanged() error {
+	for _, r := range m.runs {
+		if r.found == nil {
+			continue
+		}
+		now, err := os.Stat(r.stream.Path)
+		if err != nil || now.Size() != r.found.Size() || !now.ModTime().Equal(r.found.ModTime()) {
+			return fmt.Errorf("merge: %s changed since merge checked it; merge again once nothing writes to the shards", r.stream.Path)
+		}
+	}
+	return nil
 }
 
 // mergeCursor walks one shard's kept results in plan order.

@@ -322,6 +322,29 @@ var _ = Describe("Run", func() {
 		Expect(string(readFile(filepath.Join(dir, "s.json")))).To(Equal(string(wantSummary)))
 	})
 
+	// PrepareMerge keeps positions, not results: a shard rewritten before
+	// WriteTo reads them (a resumed shard still running, a copy landing
+	// late) would have other results at those positions, merged unchecked.
+	DescribeTable("refuses to write a merge when a shard's results changed since they were checked",
+		func(change func(lines []string) []string) {
+			dirs := shardDirs(cases, 2)
+			m, err := harness.PrepareMerge(dirs)
+			Expect(err).NotTo(HaveOccurred())
+			path := filepath.Join(dirs[1], harness.ResultsFile)
+			lines := strings.SplitAfter(string(readFile(path)), "\n")
+			Expect(os.WriteFile(path, []byte(strings.Join(change(lines[:len(lines)-1]), "")), 0o644)).To(Succeed())
+			out := filepath.Join(GinkgoT().TempDir(), harness.ResultsFile)
+			Expect(m.WriteTo(out)).To(MatchError(ContainSubstring(path + " changed since merge checked it")))
+			Expect(out).NotTo(BeAnExistingFile())
+		},
+		Entry("the same lines in another order", func(lines []string) []string {
+			slices.Reverse(lines)
+			return lines
+		}),
+		Entry("a line more", func(lines []string) []string { return append(lines, lines[0]) }),
+		Entry("a line less", func(lines []string) []string { return lines[1:] }),
+	)
+
 	It("puts a shard written out of plan order back in order", func() {
 		wantResults, _ := fullRun(cases)
 		dirs := shardDirs(cases, 2)
