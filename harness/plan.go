@@ -350,12 +350,17 @@ type planFile struct {
 	plan  Plan
 	cases int
 	isNil bool
+	// found is the file as it was before it was first read: each refuses
+	// a file changed since (its size or modification time), as the plan
+	// checked by its hash would no longer be the one walked.
+	found os.FileInfo
 }
 
 // openPlanFile reads path's plan as ReadPlanFile does (the same checks,
 // the same errors) without keeping its cases.
 func openPlanFile(path string) (*planFile, error) {
 	pf := &planFile{path: path}
+	pf.found, _ = os.Stat(path) // decodePlanFile says what is wrong when this fails
 	var err error
 	pf.plan, pf.isNil, err = decodePlanFile(path, func(*PlanCase) error { pf.cases++; return nil })
 	err = checkPlan(path, pf.plan, err, func() (string, error) {
@@ -371,10 +376,16 @@ func (pf *planFile) each(fn func(pc *PlanCase) error) error {
 		n++
 		return fn(pc)
 	})
-	if err == nil && n != pf.cases {
+	if err == nil && (n != pf.cases || !sameFile(pf.path, pf.found)) {
 		err = fmt.Errorf("%s changed while it was read", pf.path)
 	}
 	return err
+}
+
+// sameFile says path is still the file found was (size and modification time).
+func sameFile(path string, found os.FileInfo) bool {
+	now, err := os.Stat(path)
+	return err == nil && found != nil && now.Size() == found.Size() && now.ModTime().Equal(found.ModTime())
 }
 
 // decodePlanFile decodes plan.json as json.Unmarshal would into a Plan

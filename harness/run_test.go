@@ -345,6 +345,21 @@ var _ = Describe("Run", func() {
 		Entry("a line less", func(lines []string) []string { return lines[1:] }),
 	)
 
+	It("refuses to write the merged plan when the first shard's plan.json changed since it was checked", func() {
+		dirs := shardDirs(cases, 2)
+		m, err := harness.PrepareMerge(dirs)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m.WalkedThePlan()).To(BeTrue(), "the walk reads the plan's cases off the file again")
+		path := filepath.Join(dirs[0], harness.PlanFile)
+		plan, err := harness.ReadPlanFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		plan.Cases[0].Hash = strings.Repeat("f", 64) // as many cases, one other: the count alone cannot tell
+		Expect(harness.WritePlanFile(path, plan)).To(Succeed())
+		out := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+		Expect(m.WritePlan(out)).To(MatchError(ContainSubstring(path + " changed while it was read")))
+		Expect(out).NotTo(BeAnExistingFile())
+	})
+
 	It("puts a shard written out of plan order back in order", func() {
 		wantResults, _ := fullRun(cases)
 		dirs := shardDirs(cases, 2)
