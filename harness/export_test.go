@@ -206,3 +206,21 @@ func CheckQuietly(c *Case, d router.Decision, reg *registry.Registry) Verdict {
 // WalkedThePlan says the merge checked its shards in one walk of the plan
 // (as run writes them), not by indexing them.
 func (m *Merger) WalkedThePlan() bool { return m.planFile != nil }
+
+// ReadPlanFileAsMerged reads path as merge does (openPlanFile), its cases
+// gathered from the walks that read them off the file again.
+func ReadPlanFileAsMerged(path string) (Plan, error) {
+	pf, err := openPlanFile(path)
+	if err != nil {
+		return Plan{}, err
+	}
+	p := pf.plan
+	if !pf.isNil {
+		p.Cases = []PlanCase{}
+	}
+	err = pf.each(func(pc *PlanCase) error {
+		p.Cases = append(p.Cases, *pc)
+		return nil
+	})
+	return p, err
+}

@@ -46,6 +46,11 @@ type mergeRun struct {
 	dir    string
 	stream *FileStream
 	kept   []mergeItem
+	// found is the results file as PrepareMerge found it before reading
+	// it (nil when it is not a regular file: a pipe is read once, into a
+	// spool). WriteTo refuses one changed since: the kept positions would
+	// then point at other results, merged unchecked.
+	found os.FileInfo
 }
 
 // mergeItem is a kept result: its rank in plan order (version, then
@@ -88,10 +93,27 @@ func PrepareMerge(paths []string) (*Merger, error) {
 			dirs[i], files[i] = filepath.Dir(path), path
 		}
 	}
-	if m, err := prepareInPlanOrder(paths, dirs, files); m != nil || err != nil {
-		return m, err
+	// One stream a shard for both ways: a results file that is a pipe is
+	// spooled by its first read and cannot be opened again.
+	streams := make([]*FileStream, len(paths))
+	found := make([]os.FileInfo, len(paths))
+	for i, file := range files {
+		streams[i] = NewFileStream(file)
+		if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() {
+			found[i] = info
+		}
 	}
-	return prepareIndexed(paths, dirs, files)
+	m, err := prepareInPlanOrder(paths, dirs, files, streams)
+	if m == nil && err == nil {
+		m, err = prepareIndexed(paths, dirs, files, streams)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i := range m.runs { // in the order of paths, either way
+		m.runs[i].found = found[i]
+	}
+	return m, nil
 }
 
 // errNotInPlanOrder stops the walk of prepareInPlanOrder.
@@ -99,7 +121,7 @@ var errNotInPlanOrder = errors.New("the shards are not as run writes them")
 
 // prepareInPlanOrder is PrepareMerge's walk of the plan (see there); nil
 // and no error when the shards are not as run writes them.
-func prepareInPlanOrder(paths, dirs, files []string) (*Merger, error) {
+func prepareInPlanOrder(paths, dirs, files []string, streams []*FileStream) (*Merger, error) {
 	pf, err := openPlanFile(filepath.Join(dirs[0], PlanFile))
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
@@ -134,7 +156,7 @@ func prepareInPlanOrder(paths, dirs, files []string) (*Merger, error) {
 	m := &Merger{plan: pf.plan, planFile: pf, runs: make([]mergeRun, len(runs))}
 	pulls := make([]*resultPull, len(runs))
 	for i := range runs {
-		m.runs[i] = mergeRun{dir: runs[i].Dir, stream: NewFileStream(files[i])}
+		m.runs[i] = mergeRun{dir: runs[i].Dir, stream: streams[i]}
 		pulls[i] = pullResults(m.runs[i].stream)
 		defer pulls[i].stop()
 	}
@@ -202,7 +224,7 @@ func pullResults(rs *FileStream) *resultPull {
 }
 
 // prepareIndexed is PrepareMerge for shards not as run writes them.
-func prepareIndexed(paths, dirs, files []string) (*Merger, error) {
+func prepareIndexed(paths, dirs, files []string, streams []*FileStream) (*Merger, error) {
 	runs := make([]RunOutput, len(paths))
 	for i, path := range paths {
 		planPath := filepath.Join(dirs[i], PlanFile)
@@ -229,7 +251,7 @@ func prepareIndexed(paths, dirs, files []string) (*Merger, error) {
 	byShard := plan.pairsByShard(plan.Shard, runs[0].Plan.Shard.Count)
 	m := &Merger{plan: plan}
 	for i, run := range runs {
-		mr := mergeRun{dir: run.Dir, stream: NewFileStream(files[i])}
+		mr := mergeRun{dir: run.Dir, stream: streams[i]}
 		errs, err := checkShardStream(&plan, run, &mr, byShard[run.Plan.Shard.Index])
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
@@ -369,6 +391,9 @@ func checkShardStream(plan *Plan, run RunOutput, mr *mergeRun, want []planPair) 
 // Lines are encoded as WriteResultsFile encodes them.
 func (m *Merger) WriteTo(path string) error {
 	return writeAtomic(path, func(w io.Writer) error {
+		if err := m.unchanged(); err != nil {
+			return err
+		}
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var cursors mergeHeap
 		for i := range m.runs {
@@ -405,8 +430,28 @@ func (m *Merger) WriteTo(path string) error {
 				heap.Pop(&cursors)
 			}
 		}
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		// Checked again at the end: the merged file replaces path only
+		// when every shard stayed as checked while it was read.
+		return m.unchanged()
 	})
+}
+
+// unchanged says every shard's results file is as PrepareMerge found it
+// (its size and modification time).
+func (m *Merger) unchanged() error {
+	for _, r := range m.runs {
+		if r.found == nil {
+			continue
+		}
+		now, err := os.Stat(r.stream.Path)
+		if err != nil || now.Size() != r.found.Size() || !now.ModTime().Equal(r.found.ModTime()) {
+			return fmt.Errorf("merge: %s changed since merge checked it; merge again once nothing writes to the shards", r.stream.Path)
+		}
+	}
+	return nil
 }
 
 // mergeCursor walks one shard's kept results in plan order.

@@ -350,12 +350,17 @@ type planFile struct {
 	plan  Plan
 	cases int
 	isNil bool
+	// found is the file as it was before it was first read: each refuses
+	// a file changed since (its size or modification time), as the plan
+	// checked by its hash would no longer be the one walked.
+	found os.FileInfo
 }
 
 // openPlanFile reads path's plan as ReadPlanFile does (the same checks,
 // the same errors) without keeping its cases.
 func openPlanFile(path string) (*planFile, error) {
 	pf := &planFile{path: path}
+	pf.found, _ = os.Stat(path) // decodePlanFile says what is wrong when this fails
 	var err error
 	pf.plan, pf.isNil, err = decodePlanFile(path, func(*PlanCase) error { pf.cases++; return nil })
 	err = checkPlan(path, pf.plan, err, func() (string, error) {
@@ -371,16 +376,23 @@ func (pf *planFile) each(fn func(pc *PlanCase) error) error {
 		n++
 		return fn(pc)
 	})
-	if err == nil && n != pf.cases {
+	if err == nil && (n != pf.cases || !sameFile(pf.path, pf.found)) {
 		err = fmt.Errorf("%s changed while it was read", pf.path)
 	}
 	return err
 }
 
+// sameFile says path is still the file found was (size and modification time).
+func sameFile(path string, found os.FileInfo) bool {
+	now, err := os.Stat(path)
+	return err == nil && found != nil && now.Size() == found.Size() && now.ModTime().Equal(found.ModTime())
+}
+
 // decodePlanFile decodes plan.json as json.Unmarshal would into a Plan
-// (field names matched without regard to case, unknown ones skipped, the
-// last of a repeated one kept), handing each case to fn instead of
-// keeping it: the Plan has no Cases, isNil says they were null or absent.
+// (field names matched without regard to case, unknown ones skipped, a
+// repeated one decoded over the first), handing each case to fn instead
+// of keeping it: the Plan has no Cases, isNil says they were null or
+// absent. A repeated cases field is refused instead.
 func decodePlanFile(path string, fn func(*PlanCase) error) (p Plan, isNil bool, err error) {
 	info, err := os.Stat(path) // before open: opening a FIFO blocks
 	if err != nil {
@@ -405,7 +417,9 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 	if err := expectDelim(dec, '{'); err != nil {
 		return false, err
 	}
-	isNil = true // no cases field leaves them nil, as null does
+	// Without a cases field, json.Unmarshal leaves them nil: hashed as null.
+	isNil = true
+	casesSeen := false
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
@@ -421,18 +435,21 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 		case strings.EqualFold(key, "shard"):
 			dst = &p.Shard
 		case strings.EqualFold(key, "versions"):
-			p.Versions = nil
+			// Not reset first: a repeated field is decoded into the
+			// elements the first one left, as json.Unmarshal does.
 			dst = &p.Versions
 		case strings.EqualFold(key, "suites"):
-			p.Suites = nil
 			dst = &p.Suites
 		case strings.EqualFold(key, "cases"):
-			// A repeated cases field is refused rather than read twice:
-			// json.Unmarshal would keep the last, but fn has seen both.
+			// A repeated cases field is refused, however short the second:
+			// json.Unmarshal would keep the last, but fn has seen the first.
+			if casesSeen {
+				return false, errors.New("cases: given twice")
+			}
+			casesSeen = true
 			if isNil, err = decodePlanCases(dec, fn); err != nil {
 				return false, fmt.Errorf("cases: %w", err)
 			}
-			fn = func(*PlanCase) error { return errors.New("cases: given twice") }
 			continue
 		default:
 			var skip json.RawMessage

@@ -96,16 +96,48 @@ var _ = Describe("plan.json read a case at a time", func() {
 		Expect(back).To(Equal(p))
 	})
 
-	It("reads a plan with no cases field as one with null cases, as json.Unmarshal does", func() {
-		p := withHash(harness.Plan{Format: harness.FormatVersion, Versions: []harness.PlanVersion{{ID: "v1@0000aaaa", Fingerprint: "aaaa"}}})
-		Expect(p.Cases).To(BeNil())
-		text := fmt.Sprintf(`{"format": %d, "hash": %q, "versions": [{"id": "v1@0000aaaa", "fingerprint": "aaaa"}]}`, p.Format, p.Hash)
-		path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
-		Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
-		back, err := harness.ReadPlanFile(path)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(back.Cases).To(BeNil())
-	})
+	// json.Unmarshal leaves Cases nil when the field is absent, and decodes
+	// a repeated versions field into the elements the first one left (a
+	// field the second lacks keeps the first's value): the hash is over
+	// what it reads, so a reader that differs takes other files.
+	DescribeTable("reads as json.Unmarshal reads what routebench never writes, and checks the hash over that",
+		func(text string) {
+			var viaUnmarshal harness.Plan
+			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
+			text = strings.ReplaceAll(text, "HASH", wholeHash(viaUnmarshal))
+			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
+			path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+			Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
+			back, err := harness.ReadPlanFile(path)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(back).To(Equal(viaUnmarshal))
+			merged, err := harness.ReadPlanFileAsMerged(path)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(merged).To(Equal(viaUnmarshal))
+		},
+		Entry("no cases field (nil, hashed as null)", `{"format": 1, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1"}]}`),
+		Entry("a repeated versions field whose second lacks a fingerprint",
+			`{"format": 1, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1", "dir": "d"}], "versions": [{"id": "w@1"}], "cases": []}`),
+	)
+
+	DescribeTable("refuses a repeated cases field, whatever the second holds (json.Unmarshal would keep the last, but the first was read)",
+		func(second string) {
+			text := `{"format": 1, "hash": "HASH", "cases": [{"id": "a", "hash": "h"}], "cases": ` + second + `}`
+			var viaUnmarshal harness.Plan
+			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
+			for _, hashed := range []harness.Plan{viaUnmarshal, {Cases: []harness.PlanCase{{ID: "a", Hash: "h"}}}} {
+				path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+				Expect(os.WriteFile(path, []byte(strings.ReplaceAll(text, "HASH", wholeHash(hashed))), 0o644)).To(Succeed())
+				_, err := harness.ReadPlanFile(path)
+				Expect(err).To(MatchError(ContainSubstring(path + ": not a plan record: cases: given twice")))
+				_, err = harness.ReadPlanFileAsMerged(path)
+				Expect(err).To(MatchError(ContainSubstring(path + ": not a plan record: cases: given twice")))
+			}
+		},
+		Entry("empty", `[]`),
+		Entry("null", `null`),
+		Entry("a case", `[{"id": "b", "hash": "h"}]`),
+	)
 
 	DescribeTable("refuses what is not a plan record, naming the file",
 		func(text, why string) {

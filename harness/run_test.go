@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -320,6 +322,44 @@ var _ = Describe("Run", func() {
 		Expect(string(readFile(filepath.Join(dir, "s.json")))).To(Equal(string(wantSummary)))
 	})
 
+	// PrepareMerge keeps positions, not results: a shard rewritten before
+	// WriteTo reads them (a resumed shard still running, a copy landing
+	// late) would have other results at those positions, merged unchecked.
+	DescribeTable("refuses to write a merge when a shard's results changed since they were checked",
+		func(change func(lines []string) []string) {
+			dirs := shardDirs(cases, 2)
+			m, err := harness.PrepareMerge(dirs)
+			Expect(err).NotTo(HaveOccurred())
+			path := filepath.Join(dirs[1], harness.ResultsFile)
+			lines := strings.SplitAfter(string(readFile(path)), "\n")
+			Expect(os.WriteFile(path, []byte(strings.Join(change(lines[:len(lines)-1]), "")), 0o644)).To(Succeed())
+			out := filepath.Join(GinkgoT().TempDir(), harness.ResultsFile)
+			Expect(m.WriteTo(out)).To(MatchError(ContainSubstring(path + " changed since merge checked it")))
+			Expect(out).NotTo(BeAnExistingFile())
+		},
+		Entry("the same lines in another order", func(lines []string) []string {
+			slices.Reverse(lines)
+			return lines
+		}),
+		Entry("a line more", func(lines []string) []string { return append(lines, lines[0]) }),
+		Entry("a line less", func(lines []string) []string { return lines[1:] }),
+	)
+
+	It("refuses to write the merged plan when the first shard's plan.json changed since it was checked", func() {
+		dirs := shardDirs(cases, 2)
+		m, err := harness.PrepareMerge(dirs)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m.WalkedThePlan()).To(BeTrue(), "the walk reads the plan's cases off the file again")
+		path := filepath.Join(dirs[0], harness.PlanFile)
+		plan, err := harness.ReadPlanFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		plan.Cases[0].Hash = strings.Repeat("f", 64) // as many cases, one other: the count alone cannot tell
+		Expect(harness.WritePlanFile(path, plan)).To(Succeed())
+		out := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+		Expect(m.WritePlan(out)).To(MatchError(ContainSubstring(path + " changed while it was read")))
+		Expect(out).NotTo(BeAnExistingFile())
+	})
+
 	It("puts a shard written out of plan order back in order", func() {
 		wantResults, _ := fullRun(cases)
 		dirs := shardDirs(cases, 2)
@@ -331,6 +371,70 @@ var _ = Describe("Run", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(walked).To(BeFalse(), "a shard out of plan order is indexed")
 		Expect(string(readFile(merged))).To(Equal(string(wantResults)))
+	})
+
+	// A results file that is a named pipe (fed by `zcat shard.jsonl.gz`,
+	// say) can be read once: FileStream spools it. The walk that finds a
+	// shard out of plan order must hand its streams to the indexing, not
+	// open the pipe again (it would wait for a writer that has finished).
+	It("merges a shard whose results.jsonl is a named pipe out of plan order, reading the pipe once", func(ctx SpecContext) {
+		wantResults, _ := fullRun(cases)
+		dirs := shardDirs(cases, 2)
+		lines := strings.SplitAfter(string(readFile(filepath.Join(dirs[1], harness.ResultsFile))), "\n")
+		slices.Reverse(lines)
+		piped := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(piped, harness.PlanFile), readFile(filepath.Join(dirs[1], harness.PlanFile)), 0o644)).To(Succeed())
+		fifo := filepath.Join(piped, harness.ResultsFile)
+		Expect(syscall.Mkfifo(fifo, 0o644)).To(Succeed())
+		go func() {
+			defer GinkgoRecover()
+			Expect(os.WriteFile(fifo, []byte(strings.Join(lines, "")), 0o644)).To(Succeed())
+		}()
+		merged := make(chan string, 1)
+		go func() {
+			defer GinkgoRecover()
+			out, err := mergeTo(dirs[0], piped)
+			Expect(err).NotTo(HaveOccurred())
+			merged <- out
+		}()
+		select {
+		case out := <-merged:
+			Expect(walked).To(BeFalse(), "a shard out of plan order is indexed")
+			Expect(string(readFile(out))).To(Equal(string(wantResults)))
+		case <-time.After(10 * time.Second):
+			Fail("the merge still waits on the named pipe, read once already")
+		case <-ctx.Done():
+		}
+	}, SpecTimeout(time.Minute))
+
+	// The walk pulls each shard's results on a goroutine of its own
+	// (iter.Pull2); a walk that stops early, on a shard not as run writes
+	// it or on a bad line, must stop them all, or a long-lived caller
+	// (a merge per CI job in one process, tests) piles them up.
+	It("leaves no goroutine behind, whether the walk takes the shards or stops part way", func() {
+		dirs := shardDirs(cases, 3)
+		cut := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(cut, harness.PlanFile), readFile(filepath.Join(dirs[1], harness.PlanFile)), 0o644)).To(Succeed())
+		lines := strings.SplitAfter(string(readFile(filepath.Join(dirs[1], harness.ResultsFile))), "\n")
+		half := len(lines) / 2
+		bad := strings.Join(lines[:half], "") + "{not json\n" + strings.Join(lines[half:], "")
+		Expect(os.WriteFile(filepath.Join(cut, harness.ResultsFile), []byte(bad), 0o644)).To(Succeed())
+		missingLast := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(missingLast, harness.PlanFile), readFile(filepath.Join(dirs[1], harness.PlanFile)), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(missingLast, harness.ResultsFile), []byte(strings.Join(lines[:len(lines)-2], "")), 0o644)).To(Succeed())
+
+		before := runtime.NumGoroutine()
+		for range 50 {
+			m, err := harness.PrepareMerge(dirs)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(m.WalkedThePlan()).To(BeTrue())
+			Expect(m.WriteTo(filepath.Join(GinkgoT().TempDir(), harness.ResultsFile))).To(Succeed())
+			_, err = harness.PrepareMerge([]string{dirs[0], cut, dirs[2]})
+			Expect(err).To(MatchError(ContainSubstring("not a result line")))
+			_, err = harness.PrepareMerge([]string{dirs[0], missingLast, dirs[2]})
+			Expect(err).To(MatchError(ContainSubstring("lacks 1 of its")))
+		}
+		Eventually(runtime.NumGoroutine).Should(BeNumerically("<=", before), "goroutines before: %d", before)
 	})
 
 	Describe("merge checks the shards form one complete run", func() {

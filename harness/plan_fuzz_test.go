@@ -1,0 +1,88 @@
+package harness_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/routebench/routebench/harness"
+)
+
+// FuzzReadPlanFile holds the streamed plan.json reader to what json.Unmarshal
+// reads into a Plan, on arbitrary bytes: a file is taken exactly when
+// Unmarshal takes it with this format and a hash that matches, and then as
+// Unmarshal reads it. Merge's reader (the cases read off the file again)
+// must agree too. The one refusal Unmarshal does not make is a repeated
+// "cases" field. A "HASH" in the input is replaced by the hash of what
+// Unmarshal reads, so mutations reach plans that are taken.
+//
+//	go test ./harness/ -run '^$' -fuzz '^FuzzReadPlanFile$' -fuzztime 60s
+func FuzzReadPlanFile(f *testing.F) {
+	for _, seed := range []string{
+		`{"format":1,"hash":"HASH","shard":{"index":1,"count":2},"versions":[{"id":"v1@aa","fingerprint":"aa","dir":"d","description":"x"}],"cases":[{"id":"c-1","hash":"h1"},{"id":"c-2","hash":"h2","versions":[0]}],"suites":["s"]}`,
+		`{"format":1,"hash":"HASH","versions":[],"cases":null}`,
+		`{"format":1,"hash":"HASH","cases":[]}`,
+		`{"Format":1,"HASH":"HASH","Versions":[{"ID":"a@1","Fingerprint":"1"}],"versions":[{"id":"b@2"}],"CASES":[null]}`,
+		`{"format":1,"hash":"HASH","x":{"y":[1,2,{"z":null}]},"cases":[{"id":"a","hash":"h"}],"cases":[]}`,
+		"\ufeff{\"format\":1,\"hash\":\"HASH\"}",
+		`{"format":1e400,"hash":"HASH"}`,
+		`{"format":1,"hash":"HASH"} `,
+		`null`,
+		// Unknown values nested to just under and just over the decoder's
+		// depth limit (10,000).
+		`{"format":1,"hash":"HASH","deep":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `,"cases":[]}`,
+		`{"format":1,"hash":"HASH","deep":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `,"cases":[]}`,
+		`{"format":1,"hash":"HASH","format":1.5}`,
+		`{"format":1,"hash":"HASH","shard":{"index":2,"count":3},"shard":{"index":1}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var pre harness.Plan
+		if json.Unmarshal(data, &pre) == nil {
+			data = bytes.ReplaceAll(data, []byte("HASH"), []byte(refPlanHash(pre)))
+		}
+		var want harness.Plan
+		err := json.Unmarshal(data, &want)
+		takes := err == nil && want.Format == harness.FormatVersion && want.Hash == refPlanHash(want)
+		path := filepath.Join(t.TempDir(), harness.PlanFile)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for name, read := range map[string]func(string) (harness.Plan, error){
+			"ReadPlanFile": harness.ReadPlanFile, "merge's reader": harness.ReadPlanFileAsMerged,
+		} {
+			got, err := read(path)
+			switch {
+			case err == nil && !takes:
+				t.Fatalf("%s takes %q, which json.Unmarshal and the hash check refuse", name, data)
+			case err != nil && takes && !strings.Contains(err.Error(), "cases: given twice"):
+				t.Fatalf("%s refuses %q, which json.Unmarshal and the hash check take: %v", name, data, err)
+			case err == nil && !reflect.DeepEqual(got, want):
+				t.Fatalf("%s reads %q as\n%#v\njson.Unmarshal as\n%#v", name, data, got, want)
+			}
+		}
+	})
+}
+
+// refPlanHash is the plan hash as it was always computed, written here
+// apart from the code under test: sha256 over one JSON value of the
+// versions (ids and fingerprints) and the cases.
+func refPlanHash(p harness.Plan) string {
+	vs := make([]harness.PlanVersion, len(p.Versions))
+	for i, v := range p.Versions {
+		vs[i] = harness.PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
+	}
+	b, _ := json.Marshal(struct {
+		Versions []harness.PlanVersion
+		Cases    []harness.PlanCase
+	}{vs, p.Cases})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
