@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/routebench/routebench/internal/inputfile"
 )
 
 // Merger is a merge of shards checked and ready to write (PrepareMerge):
@@ -269,6 +271,10 @@ func prepareIndexed(paths, dirs, files []string, streams []*FileStream) (*Merger
 // readPlanHeader reads plan.json only up to its hash and shard, which
 // come first: a shard of a large run carries the whole run's case list.
 func readPlanHeader(path string) (Plan, error) {
+	// Stat before open, as decodePlanFile does: opening a FIFO blocks.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return Plan{}, fmt.Errorf("read plan: %s: %w; give a regular file", path, inputfile.ErrNotRegular)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Plan{}, fmt.Errorf("%s: %w", path, err)

@@ -18,6 +18,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
@@ -344,6 +345,19 @@ var _ = Describe("Run", func() {
 		Entry("a line more", func(lines []string) []string { return append(lines, lines[0]) }),
 		Entry("a line less", func(lines []string) []string { return lines[1:] }),
 	)
+
+	It("refuses a shard whose plan.json is a named pipe instead of waiting for a writer", func() {
+		dirs := shardDirs(cases, 2)
+		fifo := filepath.Join(dirs[1], harness.PlanFile)
+		Expect(os.Remove(fifo)).To(Succeed())
+		Expect(syscall.Mkfifo(fifo, 0o644)).To(Succeed())
+		done := make(chan error, 1)
+		go func() { _, err := harness.PrepareMerge(dirs); done <- err }()
+		var err error
+		Eventually(done).WithTimeout(10 * time.Second).Should(Receive(&err))
+		Expect(err).To(MatchError(inputfile.ErrNotRegular))
+		Expect(err).To(MatchError(ContainSubstring(fifo)))
+	})
 
 	It("refuses to write the merged plan when the first shard's plan.json changed since it was checked", func() {
 		dirs := shardDirs(cases, 2)
