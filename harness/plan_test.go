@@ -1,8 +1,6 @@
 package harness_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -25,7 +23,7 @@ var _ = Describe("plan.json written case by case", func() {
 				Cases:    cases,
 				Suites:   []string{"suites/a.yaml", `odd "cases": [] name`},
 			}
-			p.Hash = wholeHash(p)
+			p.Hash = refPlanHash(p)
 			path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
 			Expect(harness.WritePlanFile(path, p)).To(Succeed())
 			got, err := os.ReadFile(path)
@@ -60,7 +58,7 @@ var _ = Describe("plan.json read a case at a time", func() {
 		return p
 	}
 	withHash := func(p harness.Plan) harness.Plan {
-		p.Hash = wholeHash(p)
+		p.Hash = refPlanHash(p)
 		return p
 	}
 
@@ -104,7 +102,7 @@ var _ = Describe("plan.json read a case at a time", func() {
 		func(text string) {
 			var viaUnmarshal harness.Plan
 			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
-			text = strings.ReplaceAll(text, "HASH", wholeHash(viaUnmarshal))
+			text = strings.ReplaceAll(text, "HASH", refPlanHash(viaUnmarshal))
 			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
 			path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
 			Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
@@ -127,7 +125,7 @@ var _ = Describe("plan.json read a case at a time", func() {
 			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
 			for _, hashed := range []harness.Plan{viaUnmarshal, {Cases: []harness.PlanCase{{ID: "a", Hash: "h"}}}} {
 				path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
-				Expect(os.WriteFile(path, []byte(strings.ReplaceAll(text, "HASH", wholeHash(hashed))), 0o644)).To(Succeed())
+				Expect(os.WriteFile(path, []byte(strings.ReplaceAll(text, "HASH", refPlanHash(hashed))), 0o644)).To(Succeed())
 				_, err := harness.ReadPlanFile(path)
 				Expect(err).To(MatchError(ContainSubstring(path + ": not a plan record: cases: given twice")))
 				_, err = harness.ReadPlanFileAsMerged(path)
@@ -166,22 +164,6 @@ var _ = Describe("plan.json read a case at a time", func() {
 		Expect(err).To(MatchError(inputfile.ErrNotRegular))
 	})
 })
-
-// wholeHash is the plan hash as it was always computed: sha256 over one
-// JSON value of the versions (without Dir and Description) and the cases.
-func wholeHash(p harness.Plan) string {
-	vs := make([]harness.PlanVersion, len(p.Versions))
-	for i, v := range p.Versions {
-		vs[i] = harness.PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
-	}
-	b, err := json.Marshal(struct {
-		Versions []harness.PlanVersion
-		Cases    []harness.PlanCase
-	}{vs, p.Cases})
-	Expect(err).NotTo(HaveOccurred())
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
 
 func mustJSON(v any) string {
 	b, err := json.Marshal(v)
