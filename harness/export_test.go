@@ -205,7 +205,7 @@ func CheckQuietly(c *Case, d router.Decision, reg *registry.Registry) Verdict {
 
 // WalkedThePlan says the merge checked its shards in one walk of the plan
 // (as run writes them), not by indexing them.
-func (m *Merger) WalkedThePlan() bool { return m.planFile != nil }
+func (m *Merger) WalkedThePlan() bool { return m.walked }
 
 // ReadPlanFileAsMerged reads path as merge does (openPlanFile), its cases
 // gathered from the walks that read them off the file again.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"container/heap"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/routebench/routebench/internal/inputfile"
 )
 
 // Merger is a merge of shards checked and ready to write (PrepareMerge):
@@ -21,27 +18,24 @@ import (
 // and its place in the plan (16 bytes a result), never the results. The
 // merged file is then written in one k-way pass over the shards.
 type Merger struct {
-	// plan is the run's plan (the first shard's): with its cases when the
-	// shards had to be indexed, else without them, which planFile reads
-	// from the first shard's plan.json again.
+	// plan is the run's plan without its cases, which planFile reads off
+	// the shards' plan.json again whenever they are walked.
 	plan     Plan
-	planFile *planFile
-	runs     []mergeRun
-	count    int
+	planFile *wholePlan
+	// walked says the shards were checked in one walk of the plan (as run
+	// writes them), not indexed.
+	walked bool
+	runs   []mergeRun
+	count  int
 }
 
 // Versions are the run's versions as its plan records them.
 func (m *Merger) Versions() []PlanVersion { return m.plan.Versions }
 
-// WritePlan writes the merged run's plan.json: the shards' plan,
+// WritePlan writes the merged run's plan.json: the shards' plan, whole and
 // unsharded, so the merged directory can be merged or resumed like a run.
 func (m *Merger) WritePlan(path string) error {
-	p := m.plan
-	p.Shard = Shard{}
-	if m.planFile != nil {
-		return writePlan(path, p, m.planFile.each, m.planFile.isNil)
-	}
-	return WritePlanFile(path, p)
+	return writePlan(path, m.plan, m.planFile.each, m.planFile.isNil)
 }
 
 type mergeRun struct {
@@ -68,21 +62,23 @@ func (m *Merger) Count() int { return m.count }
 // PrepareMerge checks that the runs at paths (output directories, or
 // results.jsonl files with plan.json beside them) are the shards of one
 // complete run: the same plan (versions, fingerprints and cases), shard
-// i/n each exactly once, and in each shard exactly the (version, case)
-// pairs its plan gives it. Otherwise the error lists every shard and case
-// missing, duplicated, foreign or stale, so the person can re-run exactly
-// those. It reads each results file once and keeps only positions.
+// i/n each exactly once (one with no cases may be left out), and in each
+// shard exactly the (version, case) pairs its plan gives it. Otherwise
+// the error lists every shard and case missing, duplicated, foreign or
+// stale, so the person can re-run exactly those. It reads each results
+// file once and keeps only positions.
 //
-// Shards as run writes them (each results file in plan order, every
-// result the plan gives it and no other) are checked in one walk of the
-// plan, its cases read off the first shard's plan.json (once for each
-// version) and each shard's results pulled in step: memory holds the
-// positions, not the plan (132 MB of case ids and hashes for a million
-// cases) or a map of it. Anything else (a shard missing, repeated,
-// foreign, stale or out of order) is indexed instead: the first shard's
-// plan.json read whole, the others' only up to their hash unless it
-// differs (then whole, to say how), each shard's results looked up by
-// (version, case).
+// Each shard's plan.json lists the shard's own cases with their places in
+// the whole plan; the whole plan is put together from them as a k-way
+// merge of the files (wholePlan), read off them again each time it is
+// walked, and checked against the hash they share. Shards as run writes
+// them (each results file in plan order, every result the plan gives it
+// and no other) are checked in one walk of the whole plan a version, each
+// shard's results pulled in step: memory holds the positions, not the
+// plan (132 MB of case ids and hashes for a million cases) or a map of
+// it. Anything else (a shard missing, repeated, foreign, stale or out of
+// order) is indexed instead: each shard's results looked up by (version,
+// case) in its own plan.
 func PrepareMerge(paths []string) (*Merger, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("merge: no runs given")
@@ -124,47 +120,45 @@ var errNotInPlanOrder = errors.New("the shards are not as run writes them")
 // prepareInPlanOrder is PrepareMerge's walk of the plan (see there); nil
 // and no error when the shards are not as run writes them.
 func prepareInPlanOrder(paths, dirs, files []string, streams []*FileStream) (*Merger, error) {
-	pf, err := openPlanFile(filepath.Join(dirs[0], PlanFile))
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
 	runs := make([]RunOutput, len(paths))
-	runs[0] = RunOutput{Dir: paths[0], Plan: pf.plan}
-	for i := 1; i < len(paths); i++ {
-		h, err := readPlanHeader(filepath.Join(dirs[i], PlanFile))
+	parts := make([]*planFile, len(paths))
+	for i := range paths {
+		pf, err := openPlanFile(filepath.Join(dirs[i], PlanFile))
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
-		if h.Hash != pf.plan.Hash {
-			return nil, nil
+		if i > 0 && pf.plan.Hash != parts[0].plan.Hash {
+			return nil, nil // the indexed way says how they differ
 		}
-		runs[i] = RunOutput{Dir: paths[i], Plan: h}
+		runs[i], parts[i] = RunOutput{Dir: paths[i], Plan: pf.plan}, pf
 	}
 	for _, file := range files {
 		if _, err := os.Stat(file); err != nil {
 			return nil, fmt.Errorf("merge: read results: %w", err)
 		}
 	}
-	// Without the plan's cases, a missing shard is taken for one the
-	// filter left empty: the walk finds out if it is not.
 	if len(shardCoverage(runs)) > 0 {
 		return nil, nil
 	}
-	count := pf.plan.Shard.Count
+	whole, err := openWholePlan(inShardOrder(parts))
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	count := runs[0].Plan.Shard.Count
 	runOf := map[int]int{} // shard index -> run
 	for i, r := range runs {
 		runOf[r.Plan.Shard.Index] = i
 	}
-	m := &Merger{plan: pf.plan, planFile: pf, runs: make([]mergeRun, len(runs))}
+	m := &Merger{plan: whole.plan, planFile: whole, walked: true, runs: make([]mergeRun, len(runs))}
 	pulls := make([]*resultPull, len(runs))
 	for i := range runs {
 		m.runs[i] = mergeRun{dir: runs[i].Dir, stream: streams[i]}
 		pulls[i] = pullResults(m.runs[i].stream)
 		defer pulls[i].stop()
 	}
-	for vi, v := range pf.plan.Versions {
+	for vi, v := range whole.plan.Versions {
 		seq := -1
-		err := pf.each(func(pc *PlanCase) error {
+		err := whole.each(func(pc *PlanCase) error {
 			seq++
 			if len(pc.Versions) > 0 && !slices.Contains(pc.Versions, vi) {
 				return nil
@@ -173,15 +167,12 @@ func prepareInPlanOrder(paths, dirs, files []string, streams []*FileStream) (*Me
 			if count > 1 {
 				shard = shardIndexOf(pc.ID, count)
 			}
-			i, ok := runOf[shard]
-			if !ok {
-				return errNotInPlanOrder
-			}
+			i := runOf[shard]
 			pos, r, ok := pulls[i].next()
 			if !ok || r.Version != v.ID || r.Case != pc.ID || r.CaseHash != pc.Hash {
 				return errNotInPlanOrder
 			}
-			m.runs[i].kept = append(m.runs[i].kept, mergeItem{int64(vi)*int64(pf.cases) + int64(seq), pos})
+			m.runs[i].kept = append(m.runs[i].kept, mergeItem{int64(vi)*int64(whole.cases) + int64(seq), pos})
 			m.count++
 			return nil
 		})
@@ -198,6 +189,14 @@ func prepareInPlanOrder(paths, dirs, files []string, streams []*FileStream) (*Me
 		}
 	}
 	return m, nil
+}
+
+// inShardOrder is parts sorted by shard index (parts of one split, each
+// shard once, or one unsharded plan).
+func inShardOrder(parts []*planFile) []*planFile {
+	out := slices.Clone(parts)
+	slices.SortFunc(out, func(a, b *planFile) int { return cmp.Compare(a.plan.Shard.Index, b.plan.Shard.Index) })
+	return out
 }
 
 // resultPull reads a stream's results one at a time, on demand.
@@ -225,36 +224,34 @@ func pullResults(rs *FileStream) *resultPull {
 	return p
 }
 
-// prepareIndexed is PrepareMerge for shards not as run writes them.
+// prepareIndexed is PrepareMerge for shards not as run writes them: each
+// shard's results are looked up by (version, case) in its own plan.
 func prepareIndexed(paths, dirs, files []string, streams []*FileStream) (*Merger, error) {
 	runs := make([]RunOutput, len(paths))
+	parts := make([]*planFile, len(paths))
 	for i, path := range paths {
-		planPath := filepath.Join(dirs[i], PlanFile)
-		var plan Plan
-		var err error
-		if i == 0 {
-			plan, err = ReadPlanFile(planPath)
-		} else if plan, err = readPlanHeader(planPath); err == nil && plan.Hash != runs[0].Plan.Hash {
-			plan, err = ReadPlanFile(planPath)
-		}
+		pf, err := openPlanFile(filepath.Join(dirs[i], PlanFile))
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 		if _, err := os.Stat(files[i]); err != nil {
 			return nil, fmt.Errorf("merge: read results: %w", err)
 		}
-		runs[i] = RunOutput{Dir: path, Plan: plan}
+		runs[i], parts[i] = RunOutput{Dir: path, Plan: pf.plan}, pf
 	}
-	if err := samePlan(runs); err != nil {
+	if err := samePlan(runs, parts); err != nil {
 		return nil, err
 	}
 	problems := shardCoverage(runs)
-	plan := runs[0].Plan
-	byShard := plan.pairsByShard(plan.Shard, runs[0].Plan.Shard.Count)
-	m := &Merger{plan: plan}
+	cases := planSize(parts[0])
+	m := &Merger{}
 	for i, run := range runs {
+		want, err := parts[i].ownPairs()
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
 		mr := mergeRun{dir: run.Dir, stream: streams[i]}
-		errs, err := checkShardStream(&plan, run, &mr, byShard[run.Plan.Shard.Index])
+		errs, err := checkShardStream(run.Plan.Versions, int64(cases), run, &mr, want)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
@@ -265,96 +262,55 @@ func prepareIndexed(paths, dirs, files []string, streams []*FileStream) (*Merger
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("merge: the runs are not one complete run:\n  %w", joinIndented(problems))
 	}
+	whole, err := openWholePlan(inShardOrder(parts))
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	m.plan, m.planFile = whole.plan, whole
 	return m, nil
 }
 
-// readPlanHeader reads plan.json only up to its hash and shard, which
-// come first: a shard of a large run carries the whole run's case list.
-func readPlanHeader(path string) (Plan, error) {
-	// Stat before open, as decodePlanFile does: opening a FIFO blocks.
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		return Plan{}, fmt.Errorf("read plan: %s: %w; give a regular file", path, inputfile.ErrNotRegular)
-	}
-	f, err := os.Open(path)
+// ownPairs lists the (version, case) pairs the plan in pf gives its run,
+// in plan order (version, then case), with each case's hash and place in
+// the whole plan: a shard's own cases, or every case of an unsharded plan.
+func (pf *planFile) ownPairs() ([]planPair, error) {
+	var cases []PlanCase
+	err := pf.each(func(pc *PlanCase) error {
+		cases = append(cases, *pc)
+		return nil
+	})
 	if err != nil {
-		return Plan{}, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReader(f))
-	var p Plan
-	bad := func(err error) (Plan, error) {
-		return Plan{}, fmt.Errorf("%s: not a plan record: %w", path, err)
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return bad(fmt.Errorf("want an object (%v)", err))
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return bad(err)
-		}
-		var dst any
-		switch t {
-		case "format":
-			dst = &p.Format
-		case "hash":
-			dst = &p.Hash
-		case "shard":
-			dst = &p.Shard
-		default:
-			var skip json.RawMessage
-			dst = &skip
-		}
-		if err := dec.Decode(dst); err != nil {
-			return bad(err)
-		}
-		if p.Format != 0 && p.Hash != "" && t == "shard" {
-			break
-		}
-	}
-	if p.Format != FormatVersion {
-		return p, fmt.Errorf("%s: plan format %d, this routebench reads format %d; re-run the shard with this version", path, p.Format, FormatVersion)
-	}
-	return p, nil
-}
-
-// pairsByShard is plan.pairs for every shard of an n-way split at once,
-// hashing each case id once: merging n shards stays linear in the plan.
-// A single run (n <= 1) is all its pairs under its own shard index.
-func (p *Plan) pairsByShard(own Shard, n int) map[int][]planPair {
-	out := map[int][]planPair{}
-	if n <= 1 {
-		out[own.Index] = p.pairs(own)
-		return out
-	}
-	shardOf := make([]int, len(p.Cases))
-	for i, c := range p.Cases {
-		shardOf[i] = shardIndexOf(c.ID, n)
-	}
-	for vi, v := range p.Versions {
-		for seq, c := range p.Cases {
+	sharded := pf.plan.Shard.Count > 1
+	var out []planPair
+	for vi, v := range pf.plan.Versions {
+		for i, c := range cases {
 			if len(c.Versions) > 0 && !slices.Contains(c.Versions, vi) {
 				continue
 			}
-			out[shardOf[seq]] = append(out[shardOf[seq]], planPair{key: pairKey{v.ID, c.ID}, hash: c.Hash, seq: seq})
+			seq := i
+			if sharded {
+				seq = c.Seq
+			}
+			out = append(out, planPair{key: pairKey{v.ID, c.ID}, hash: c.Hash, seq: seq})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // checkShardStream is checkShard reading the shard's results file once:
 // it keeps the positions of the results to merge, with their plan rank.
-func checkShardStream(plan *Plan, run RunOutput, mr *mergeRun, want []planPair) ([]error, error) {
+func checkShardStream(versions []PlanVersion, cases int64, run RunOutput, mr *mergeRun, want []planPair) ([]error, error) {
 	type wanted struct {
 		hash string
 		rank int64
 	}
 	wantOf := make(map[pairKey]wanted, len(want))
 	versionRank := map[string]int64{}
-	for i, v := range plan.Versions {
+	for i, v := range versions {
 		versionRank[v.ID] = int64(i)
 	}
-	cases := int64(len(plan.Cases))
 	for _, p := range want {
 		wantOf[p.key] = wanted{p.hash, versionRank[p.key.version]*cases + int64(p.seq)}
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"slices"
@@ -22,17 +23,36 @@ import (
 // do, so `merge` can check that its shards make one complete run.
 const PlanFile = "plan.json"
 
+// PlanFormat is the format of plan.json. Format 2 keeps in a shard's
+// plan only the shard's own cases (each with its place in the whole
+// plan): format 1 gave every shard the whole run's list, 132 MB at a
+// million cases, in each of 100 shards.
+const PlanFormat = 2
+
 // Plan is plan.json: the whole run's (version, case) pairs before
-// sharding, and which shard of it this directory holds.
+// sharding, and which shard of it this directory holds. A shard's plan
+// lists only its own cases; merge puts the whole plan together again from
+// every shard's and checks it against Hash.
 type Plan struct {
 	Format int `json:"format"`
-	// Hash is sha256 over Versions and Cases: equal hashes, equal plans.
-	Hash  string `json:"hash"`
-	Shard Shard  `json:"shard"`
+	// Hash is sha256 over Versions and the whole plan's Cases (without
+	// Seq): equal hashes, equal plans, sharded or not.
+	Hash string `json:"hash"`
+	// PartHash is sha256 over what a shard's plan holds (planPartHash):
+	// its cases with their Seq, Hash, Shard, ShardCases and Versions, so
+	// the file is checked on its own. Empty when the plan is not sharded
+	// (Hash checks it).
+	PartHash string `json:"part_hash,omitempty"`
+	Shard    Shard  `json:"shard"`
+	// ShardCases counts the cases of each shard of the split, shard 1
+	// first (sharded plans only): merge says how much a missing shard
+	// holds, and that a shard the filter left empty is not missing.
+	ShardCases []int `json:"shard_cases,omitempty"`
 	// Versions are IDs with their full fingerprints, in run order.
 	Versions []PlanVersion `json:"versions"`
 	// Cases are in loaded order (Seq); a case runs under the versions
-	// listed, or under every version when Versions is empty.
+	// listed, or under every version when Versions is empty. A shard's
+	// plan holds the shard's cases only.
 	Cases []PlanCase `json:"cases"`
 	// Suites are the suite paths the cases came from, as given, so
 	// `replay` finds a recorded case again. Not in Hash.
@@ -60,25 +80,66 @@ type PlanCase struct {
 	// Versions are indexes into Plan.Versions when a label filter left
 	// some versions out; empty means all.
 	Versions []int `json:"versions,omitempty"`
+	// Seq is the case's place in the whole plan, from 0: written in a
+	// shard's plan (but for 0), whose cases are only some of the whole
+	// plan's. Not in Hash.
+	Seq int `json:"seq,omitempty"`
 }
 
 // writePlanOf writes cfg's plan to path: every included (version, case)
-// whatever the shard, so each shard's record describes the whole run. The
-// cases are read off plan one at a time, for the hash and again for the
-// file, never gathered into a list (a million of them are 140 MB).
+// when the run is not sharded, else the shard's own cases with their
+// place in the whole plan, whose hash the shards share. The cases are read
+// off plan one at a time, for the hashes and again for the file, never
+// gathered into a list (a million of them are 140 MB).
 func writePlanOf(path string, cfg RunConfig, plan *planSet) error {
-	p := Plan{Format: FormatVersion, Shard: cfg.Shard, Versions: make([]PlanVersion, len(cfg.Versions)), Suites: cfg.SuitePaths}
-	if p.Shard.Count <= 1 {
-		p.Shard = Shard{}
-	}
+	p := Plan{Format: PlanFormat, Shard: cfg.Shard, Versions: make([]PlanVersion, len(cfg.Versions)), Suites: cfg.SuitePaths}
 	for i, v := range cfg.Versions {
 		p.Versions[i] = PlanVersion{ID: v.ID(), Fingerprint: v.Fingerprint, Dir: v.Dir, Description: v.Description}
 	}
-	var err error
-	if p.Hash, err = hashPlan(p.Versions, plan.eachPlanCase, false); err != nil {
+	if p.Shard.Count <= 1 {
+		p.Shard = Shard{}
+		var err error
+		if p.Hash, err = hashPlan(p.Versions, plan.eachPlanCase, false); err != nil {
+			return err
+		}
+		return writePlan(path, p, plan.eachPlanCase, false)
+	}
+	// One walk for both hashes: the whole plan's, and the shard's part's,
+	// whose tail (Hash, the shard sizes) is known only at the end.
+	whole, part := newPlanHash(p.Versions), newPartHash()
+	p.ShardCases = make([]int, p.Shard.Count)
+	own := p.ownCases(plan.eachPlanCase)
+	err := plan.eachPlanCase(func(pc *PlanCase) error {
+		whole.add(pc)
+		p.ShardCases[shardIndexOf(pc.ID, p.Shard.Count)-1]++
+		return nil
+	})
+	if err == nil {
+		err = own(func(pc *PlanCase) error { part.add(pc); return nil })
+	}
+	if err != nil {
 		return err
 	}
-	return writePlan(path, p, plan.eachPlanCase, false)
+	p.Hash = whole.sum(false)
+	p.PartHash = part.sum(p, false)
+	return writePlan(path, p, own, false)
+}
+
+// ownCases is the cases of the whole plan (all) that p's shard holds,
+// each with its place in the whole plan.
+func (p *Plan) ownCases(all planCases) planCases {
+	return func(fn func(pc *PlanCase) error) error {
+		seq := -1
+		return all(func(pc *PlanCase) error {
+			seq++
+			if shardIndexOf(pc.ID, p.Shard.Count) != p.Shard.Index {
+				return nil
+			}
+			c := *pc
+			c.Seq = seq
+			return fn(&c)
+		})
+	}
 }
 
 // planCases calls fn with each case of a plan in order, stopping at its
@@ -132,26 +193,112 @@ func (p *Plan) hash() string {
 // is a buffer of megabytes that every result line would then be encoded
 // in.
 func hashPlan(pvs []PlanVersion, cases planCases, isNil bool) (string, error) {
-	// Shard and Hash are left out: every shard of one run has the same plan.
+	h := newPlanHash(pvs)
+	if !isNil {
+		if err := cases(func(pc *PlanCase) error { h.add(pc); return nil }); err != nil {
+			return "", err
+		}
+	}
+	return h.sum(isNil), nil
+}
+
+// planPartHash is the sha256 of a shard's plan, p with its cases given one
+// at a time: the JSON of {Cases, Hash, Shard, ShardCases, Versions}, the
+// cases with their Seq and the versions without Dir and Description.
+func planPartHash(p Plan, cases planCases, isNil bool) (string, error) {
+	h := newPartHash()
+	if !isNil {
+		if err := cases(func(pc *PlanCase) error { h.add(pc); return nil }); err != nil {
+			return "", err
+		}
+	}
+	return h.sum(p, isNil), nil
+}
+
+// caseListHash is a sha256 being written over one JSON value whose cases
+// array is added a case at a time.
+type caseListHash struct {
+	h   hash.Hash
+	n   int
+	buf []byte
+}
+
+func (c *caseListHash) add(pc *PlanCase) {
+	if c.n == 0 {
+		c.h.Write([]byte("["))
+	} else {
+		c.h.Write([]byte(","))
+	}
+	c.n++
+	c.buf = appendPlanCase(c.buf[:0], pc, "", "")
+	c.h.Write(c.buf)
+}
+
+// endCases closes the cases array: null when isNil (and nothing added).
+func (c *caseListHash) endCases(isNil bool) {
+	switch {
+	case isNil && c.n == 0:
+		c.h.Write([]byte("null"))
+	case c.n == 0:
+		c.h.Write([]byte("[]"))
+	default:
+		c.h.Write([]byte("]"))
+	}
+}
+
+// hashVersions are a plan's versions as its hashes hold them: ids and
+// fingerprints.
+func hashVersions(pvs []PlanVersion) []byte {
 	versions := make([]PlanVersion, len(pvs))
 	for i, v := range pvs {
 		versions[i] = PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
 	}
-	h := sha256.New()
 	vb, _ := json.Marshal(versions)
-	h.Write([]byte(`{"Versions":`))
-	h.Write(vb)
-	h.Write([]byte(`,"Cases":`))
-	var buf []byte
-	encode := func(pc *PlanCase) ([]byte, error) {
-		buf = appendPlanCase(buf[:0], pc, "", "")
-		return buf, nil
-	}
-	if err := writeCaseList(h, cases, isNil, encode, "[", ",", "]"); err != nil {
-		return "", err
-	}
-	h.Write([]byte("}"))
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return vb
+}
+
+// planHash is hashPlan's sha256 being written.
+type planHash struct{ caseListHash }
+
+func newPlanHash(pvs []PlanVersion) *planHash {
+	// Shard and Hash are left out: every shard of one run has the same plan.
+	h := &planHash{caseListHash{h: sha256.New()}}
+	h.h.Write([]byte(`{"Versions":`))
+	h.h.Write(hashVersions(pvs))
+	h.h.Write([]byte(`,"Cases":`))
+	return h
+}
+
+func (h *planHash) sum(isNil bool) string {
+	h.endCases(isNil)
+	h.h.Write([]byte("}"))
+	return hex.EncodeToString(h.h.Sum(nil))
+}
+
+// partHash is planPartHash's sha256 being written: the cases come first,
+// so the rest (the whole plan's hash, the shard sizes) may be known only
+// once they have been walked.
+type partHash struct{ caseListHash }
+
+func newPartHash() *partHash {
+	h := &partHash{caseListHash{h: sha256.New()}}
+	h.h.Write([]byte(`{"Cases":`))
+	return h
+}
+
+func (h *partHash) sum(p Plan, isNil bool) string {
+	h.endCases(isNil)
+	rest, _ := json.Marshal(struct {
+		Hash       string
+		Shard      Shard
+		ShardCases []int
+	}{p.Hash, p.Shard, p.ShardCases})
+	h.h.Write([]byte(","))
+	h.h.Write(rest[1 : len(rest)-1])
+	h.h.Write([]byte(`,"Versions":`))
+	h.h.Write(hashVersions(p.Versions))
+	h.h.Write([]byte("}"))
+	return hex.EncodeToString(h.h.Sum(nil))
 }
 
 // writeCaseList writes cases as a JSON array (null when isNil), each
@@ -190,24 +337,6 @@ func writeCaseList(w io.Writer, cases planCases, isNil bool, encode func(*PlanCa
 
 // pairKey is one (version, case) of a plan or of results.
 type pairKey struct{ version, caseID string }
-
-// pairs lists the plan's (version, case) pairs that shard s holds, in plan
-// order (version, then case), with each case's hash and position.
-func (p *Plan) pairs(s Shard) []planPair {
-	var out []planPair
-	for vi, v := range p.Versions {
-		for seq, c := range p.Cases {
-			if len(c.Versions) > 0 && !slices.Contains(c.Versions, vi) {
-				continue
-			}
-			if !s.Has(c.ID) {
-				continue
-			}
-			out = append(out, planPair{key: pairKey{v.ID, c.ID}, hash: c.Hash, seq: seq})
-		}
-	}
-	return out
-}
 
 type planPair struct {
 	key  pairKey
@@ -296,14 +425,22 @@ func appendPlanCase(b []byte, pc *PlanCase, prefix, indent string) []byte {
 		b = newline(b, 1)
 		b = append(b, ']')
 	}
+	if pc.Seq != 0 {
+		b = append(b, ',')
+		b = newline(b, 1)
+		b = append(append(b, `"seq"`...), colon...)
+		b = strconv.AppendInt(b, int64(pc.Seq), 10)
+	}
 	b = newline(b, 0)
 	return append(b, '}')
 }
 
-// ReadPlanFile reads plan.json. The file holds the whole run's case list
+// ReadPlanFile reads plan.json. The file may hold a whole run's case list
 // (132 MB for a million cases), so it is decoded as a stream, a case at a
 // time, with no bound on its size but the run's: it is a record routebench
-// wrote, checked by its hash, not an input a person writes.
+// wrote, checked by its hash, not an input a person writes. A shard's plan
+// is checked by its PartHash; only merge, which has every shard's, can
+// check their Hash.
 func ReadPlanFile(path string) (Plan, error) {
 	var cases []PlanCase
 	p, isNil, err := decodePlanFile(path, func(pc *PlanCase) error {
@@ -314,30 +451,40 @@ func ReadPlanFile(path string) (Plan, error) {
 		cases = []PlanCase{}
 	}
 	p.Cases = cases
-	return p, checkPlan(path, p, err, func() (string, error) { return p.hash(), nil })
+	return p, checkPlan(path, p, err, listCases(cases), isNil)
 }
 
 // checkPlan turns what decoding path gave into ReadPlanFile's errors:
-// a missing file, another format, a hash (from hash) other than the one
-// recorded.
-func checkPlan(path string, p Plan, err error, hash func() (string, error)) error {
+// a missing file, another format, a hash other than the one recorded
+// (PartHash for a shard's plan, Hash for a whole one) for p with cases.
+func checkPlan(path string, p Plan, err error, cases planCases, isNil bool) error {
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("%s does not exist: the run there predates plan records or did not start; re-run it with this routebench: %w", path, err)
 	}
 	if err != nil {
 		return err
 	}
-	if p.Format != FormatVersion {
-		return fmt.Errorf("%s: plan format %d, this routebench reads format %d; re-run the shard with this version", path, p.Format, FormatVersion)
+	if p.Format != PlanFormat {
+		return planFormatError(path, p.Format)
 	}
-	h, err := hash()
+	want, got := p.Hash, ""
+	if p.Shard.Count > 1 {
+		want = p.PartHash
+		got, err = planPartHash(p, cases, isNil)
+	} else {
+		got, err = hashPlan(p.Versions, cases, isNil)
+	}
 	if err != nil {
 		return err
 	}
-	if p.Hash != h {
+	if got != want {
 		return fmt.Errorf("%s: its hash does not match its content (edited by hand?); re-run the shard", path)
 	}
 	return nil
+}
+
+func planFormatError(path string, format int) error {
+	return fmt.Errorf("%s: plan format %d, this routebench reads format %d; re-run the shard with this version", path, format, PlanFormat)
 }
 
 // planFile is a plan.json read without its cases, which are read from
@@ -363,10 +510,7 @@ func openPlanFile(path string) (*planFile, error) {
 	pf.found, _ = os.Stat(path) // decodePlanFile says what is wrong when this fails
 	var err error
 	pf.plan, pf.isNil, err = decodePlanFile(path, func(*PlanCase) error { pf.cases++; return nil })
-	err = checkPlan(path, pf.plan, err, func() (string, error) {
-		return hashPlan(pf.plan.Versions, pf.each, pf.isNil)
-	})
-	return pf, err
+	return pf, checkPlan(path, pf.plan, err, pf.each, pf.isNil)
 }
 
 // each is the plan's cases in order, read off the file (planCases).
@@ -432,8 +576,12 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 			dst = &p.Format
 		case strings.EqualFold(key, "hash"):
 			dst = &p.Hash
+		case strings.EqualFold(key, "part_hash"):
+			dst = &p.PartHash
 		case strings.EqualFold(key, "shard"):
 			dst = &p.Shard
+		case strings.EqualFold(key, "shard_cases"):
+			dst = &p.ShardCases
 		case strings.EqualFold(key, "versions"):
 			// Not reset first: a repeated field is decoded into the
 			// elements the first one left, as json.Unmarshal does.

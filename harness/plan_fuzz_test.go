@@ -25,21 +25,23 @@ import (
 //	go test ./harness/ -run '^$' -fuzz '^FuzzReadPlanFile$' -fuzztime 60s
 func FuzzReadPlanFile(f *testing.F) {
 	for _, seed := range []string{
-		`{"format":1,"hash":"HASH","shard":{"index":1,"count":2},"versions":[{"id":"v1@aa","fingerprint":"aa","dir":"d","description":"x"}],"cases":[{"id":"c-1","hash":"h1"},{"id":"c-2","hash":"h2","versions":[0]}],"suites":["s"]}`,
-		`{"format":1,"hash":"HASH","versions":[],"cases":null}`,
-		`{"format":1,"hash":"HASH","cases":[]}`,
-		`{"Format":1,"HASH":"HASH","Versions":[{"ID":"a@1","Fingerprint":"1"}],"versions":[{"id":"b@2"}],"CASES":[null]}`,
-		`{"format":1,"hash":"HASH","x":{"y":[1,2,{"z":null}]},"cases":[{"id":"a","hash":"h"}],"cases":[]}`,
+		`{"format":2,"hash":"HASH","versions":[{"id":"v1@aa","fingerprint":"aa","dir":"d","description":"x"}],"cases":[{"id":"c-1","hash":"h1"},{"id":"c-2","hash":"h2","versions":[0]}],"suites":["s"]}`,
+		`{"format":2,"hash":"5e5e","part_hash":"PSUM","shard":{"index":1,"count":2},"shard_cases":[2,1],"versions":[{"id":"v1@aa","fingerprint":"aa","dir":"d","description":"x"}],"cases":[{"id":"c-1","hash":"h1"},{"id":"c-2","hash":"h2","versions":[0],"seq":2}],"suites":["s"]}`,
+		`{"format":2,"hash":"5e","PART_HASH":"PSUM","shard":{"index":3,"count":3},"shard_cases":null,"Shard_Cases":[0,0,1],"cases":[{"id":"c","hash":"h","seq":-1,"Seq":7}]}`,
+		`{"format":2,"hash":"HASH","versions":[],"cases":null}`,
+		`{"format":2,"hash":"HASH","cases":[]}`,
+		`{"Format":2,"HASH":"HASH","Versions":[{"ID":"a@1","Fingerprint":"1"}],"versions":[{"id":"b@2"}],"CASES":[null]}`,
+		`{"format":2,"hash":"HASH","x":{"y":[1,2,{"z":null}]},"cases":[{"id":"a","hash":"h"}],"cases":[]}`,
 		"\ufeff{\"format\":1,\"hash\":\"HASH\"}",
-		`{"format":1e400,"hash":"HASH"}`,
-		`{"format":1,"hash":"HASH"} `,
+		`{"format":2e400,"hash":"HASH"}`,
+		`{"format":2,"hash":"HASH"} `,
 		`null`,
 		// Unknown values nested to just under and just over the decoder's
 		// depth limit (10,000).
-		`{"format":1,"hash":"HASH","deep":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `,"cases":[]}`,
-		`{"format":1,"hash":"HASH","deep":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `,"cases":[]}`,
-		`{"format":1,"hash":"HASH","format":1.5}`,
-		`{"format":1,"hash":"HASH","shard":{"index":2,"count":3},"shard":{"index":1}}`,
+		`{"format":2,"hash":"HASH","deep":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `,"cases":[]}`,
+		`{"format":2,"hash":"HASH","deep":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `,"cases":[]}`,
+		`{"format":2,"hash":"HASH","format":2.5}`,
+		`{"format":2,"hash":"HASH","shard":{"index":2,"count":3},"shard":{"index":1}}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -48,9 +50,16 @@ func FuzzReadPlanFile(f *testing.F) {
 		if json.Unmarshal(data, &pre) == nil {
 			data = bytes.ReplaceAll(data, []byte("HASH"), []byte(refPlanHash(pre)))
 		}
+		if json.Unmarshal(data, &pre) == nil {
+			data = bytes.ReplaceAll(data, []byte("PSUM"), []byte(refPartHash(pre)))
+		}
 		var want harness.Plan
 		err := json.Unmarshal(data, &want)
-		takes := err == nil && want.Format == harness.FormatVersion && want.Hash == refPlanHash(want)
+		hashed := want.Hash == refPlanHash(want)
+		if want.Shard.Count > 1 {
+			hashed = want.PartHash == refPartHash(want) // a shard's plan, checked on its own
+		}
+		takes := err == nil && want.Format == harness.PlanFormat && hashed
 		path := filepath.Join(t.TempDir(), harness.PlanFile)
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -69,6 +78,26 @@ func FuzzReadPlanFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// refPartHash is a shard's plan's PartHash written apart from the code
+// under test: sha256 over one JSON value of its cases (with their seq),
+// the whole plan's hash, the shard, the shards' sizes and the versions
+// (ids and fingerprints).
+func refPartHash(p harness.Plan) string {
+	vs := make([]harness.PlanVersion, len(p.Versions))
+	for i, v := range p.Versions {
+		vs[i] = harness.PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
+	}
+	b, _ := json.Marshal(struct {
+		Cases      []harness.PlanCase
+		Hash       string
+		Shard      harness.Shard
+		ShardCases []int
+		Versions   []harness.PlanVersion
+	}{p.Cases, p.Hash, p.Shard, p.ShardCases, vs})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // refPlanHash is the plan hash as it was always computed, written here

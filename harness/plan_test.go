@@ -18,12 +18,13 @@ var _ = Describe("plan.json written case by case", func() {
 	DescribeTable("is byte for byte what json.MarshalIndent wrote, with the same hash",
 		func(cases []harness.PlanCase) {
 			p := harness.Plan{
-				Format: harness.FormatVersion, Shard: harness.Shard{Index: 2, Count: 3},
+				Format: harness.PlanFormat, Shard: harness.Shard{Index: 2, Count: 3}, ShardCases: []int{4, len(cases), 1},
+				Hash:     strings.Repeat("5e", 32), // the whole plan's: a shard's plan is checked by its PartHash
 				Versions: []harness.PlanVersion{{ID: "v1@0000aaaa", Fingerprint: "aaaa", Dir: "prompts/v1", Description: "made up: \"quoted\" <b>"}, {ID: "v2@0000bbbb", Fingerprint: "bbbb"}},
 				Cases:    cases,
 				Suites:   []string{"suites/a.yaml", `odd "cases": [] name`},
 			}
-			p.Hash = refPlanHash(p)
+			p.PartHash = refPartHash(p)
 			path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
 			Expect(harness.WritePlanFile(path, p)).To(Succeed())
 			got, err := os.ReadFile(path)
@@ -40,17 +41,17 @@ var _ = Describe("plan.json written case by case", func() {
 		},
 		Entry("no cases (null)", nil),
 		Entry("an empty case list", []harness.PlanCase{}),
-		Entry("one case", []harness.PlanCase{{ID: "a-1", Hash: "h1"}}),
+		Entry("one case, first in the whole plan (its seq 0 is not written)", []harness.PlanCase{{ID: "a-1", Hash: "h1"}}),
 		Entry("cases, some under a subset of the versions, one id with quotes and <html>",
-			[]harness.PlanCase{{ID: "a-1", Hash: "h1"}, {ID: `b "2" <x>&`, Hash: "h2", Versions: []int{1}}, {ID: "c-3", Hash: "h3", Versions: []int{0, 1}}}),
+			[]harness.PlanCase{{ID: "a-1", Hash: "h1", Seq: 2}, {ID: `b "2" <x>&`, Hash: "h2", Versions: []int{1}, Seq: 5}, {ID: "c-3", Hash: "h3", Versions: []int{0, 1}, Seq: 9}}),
 		Entry("ids in Chinese, with a line separator and a tab",
-			[]harness.PlanCase{{ID: "订单-1", Hash: "h1", Versions: []int{0}}, {ID: "a\u2028b\tc", Hash: "h2"}}),
+			[]harness.PlanCase{{ID: "订单-1", Hash: "h1", Versions: []int{0}, Seq: 1}, {ID: "a\u2028b\tc", Hash: "h2", Seq: 1234567}}),
 	)
 })
 
 var _ = Describe("plan.json read a case at a time", func() {
 	plan := func(cases int) harness.Plan {
-		p := harness.Plan{Format: harness.FormatVersion, Versions: []harness.PlanVersion{{ID: "v1@0000aaaa", Fingerprint: "aaaa", Description: "made up"}}}
+		p := harness.Plan{Format: harness.PlanFormat, Versions: []harness.PlanVersion{{ID: "v1@0000aaaa", Fingerprint: "aaaa", Description: "made up"}}}
 		p.Cases = make([]harness.PlanCase, cases)
 		for i := range p.Cases {
 			p.Cases[i] = harness.PlanCase{ID: fmt.Sprintf("made-up-case-%07d", i), Hash: strings.Repeat("0123456789abcdef", 4)}
@@ -113,14 +114,14 @@ var _ = Describe("plan.json read a case at a time", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(merged).To(Equal(viaUnmarshal))
 		},
-		Entry("no cases field (nil, hashed as null)", `{"format": 1, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1"}]}`),
+		Entry("no cases field (nil, hashed as null)", `{"format": 2, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1"}]}`),
 		Entry("a repeated versions field whose second lacks a fingerprint",
-			`{"format": 1, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1", "dir": "d"}], "versions": [{"id": "w@1"}], "cases": []}`),
+			`{"format": 2, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1", "dir": "d"}], "versions": [{"id": "w@1"}], "cases": []}`),
 	)
 
 	DescribeTable("refuses a repeated cases field, whatever the second holds (json.Unmarshal would keep the last, but the first was read)",
 		func(second string) {
-			text := `{"format": 1, "hash": "HASH", "cases": [{"id": "a", "hash": "h"}], "cases": ` + second + `}`
+			text := `{"format": 2, "hash": "HASH", "cases": [{"id": "a", "hash": "h"}], "cases": ` + second + `}`
 			var viaUnmarshal harness.Plan
 			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
 			for _, hashed := range []harness.Plan{viaUnmarshal, {Cases: []harness.PlanCase{{ID: "a", Hash: "h"}}}} {
@@ -150,8 +151,8 @@ var _ = Describe("plan.json read a case at a time", func() {
 		Entry("an array", `[]`, "want {"),
 		Entry("cases not an array", `{"cases": "many"}`, "cases: want an array"),
 		Entry("a case not an object", `{"cases": [{"id": "a", "hash": "h"}, 7]}`, "cases: case 2"),
-		Entry("cut short", `{"format": 1, "cases": [{"id": "a"`, "cases: case 1"),
-		Entry("a second value after it", `{"format": 1} {}`, "more after the plan's closing brace"),
+		Entry("cut short", `{"format": 2, "cases": [{"id": "a"`, "cases: case 1"),
+		Entry("a second value after it", `{"format": 2} {}`, "more after the plan's closing brace"),
 		Entry("a wrong type", `{"format": "one"}`, "format:"),
 	)
 

@@ -11,7 +11,7 @@ import (
 func TestAppendPlanCaseMatchesEncodingJSON(t *testing.T) {
 	for _, pc := range []PlanCase{
 		{}, {ID: "a-1", Hash: "h1"}, {ID: `q "x" <b>&`, Hash: "\xff\xfe", Versions: []int{2}},
-		{ID: "订单\u2028\t", Hash: "h", Versions: []int{0, 1, 12}}, {ID: "v", Versions: []int{}},
+		{ID: "订单\u2028\t", Hash: "h", Versions: []int{0, 1, 12}}, {ID: "v", Versions: []int{}}, {ID: "s", Hash: "h", Seq: 41}, {ID: "t", Versions: []int{1}, Seq: -3},
 	} {
 		want, err := json.Marshal(&pc)
 		if err != nil {

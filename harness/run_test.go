@@ -306,7 +306,15 @@ var _ = Describe("Run", func() {
 				firstHash = plan.Hash
 			}
 			Expect(plan.Hash).To(Equal(firstHash), "every shard records the same plan")
-			Expect(plan.Cases).To(HaveLen(120), "the plan is the whole run's, not the shard's")
+			// A shard's plan lists its own cases, each with its place in
+			// the whole plan, and counts every shard's.
+			Expect(plan.ShardCases).To(HaveLen(3))
+			Expect(plan.ShardCases[0] + plan.ShardCases[1] + plan.ShardCases[2]).To(Equal(120))
+			Expect(plan.Cases).To(HaveLen(plan.ShardCases[i]))
+			for _, pc := range plan.Cases {
+				Expect(cases[pc.Seq].ID).To(Equal(pc.ID))
+				Expect(plan.Shard.Has(pc.ID)).To(BeTrue())
+			}
 			results, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
 			Expect(err).NotTo(HaveOccurred())
 			total += len(results)
@@ -455,11 +463,11 @@ var _ = Describe("Run", func() {
 		var dirs []string
 		BeforeEach(func() { dirs = shardDirs(cases, 3) })
 
-		It("names a missing shard and its cases", func() {
+		It("names a missing shard and counts its cases", func() {
 			_, err := mergeTo(dirs[0], dirs[2])
 			Expect(err).To(HaveOccurred())
 			missing := casesOf(dirs[1])
-			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("shard 2/3 is missing: %d results (%s under v1@aaaaaaaa, ", 2*len(missing), missing[0])))
+			Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("shard 2/3 is missing (%d cases)", len(missing))))
 			Expect(err.Error()).To(ContainSubstring("run it with --shard 2/3"))
 		})
 
@@ -503,7 +511,90 @@ var _ = Describe("Run", func() {
 			_, err = harness.Run(context.Background(), other)
 			Expect(err).NotTo(HaveOccurred())
 			_, err = mergeTo(dirs[0], other.OutDir, dirs[2])
-			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s ran other cases than %s (it lacks case-119; changed content or versions: case-005)", other.OutDir, dirs[0]))))
+			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s ran other cases than %s (119 cases against 120)", other.OutDir, dirs[0]))))
+
+			other = runConfig(GinkgoT().TempDir(), changed, 1)
+			other.Shard = harness.Shard{Index: 2, Count: 3}
+			_, err = harness.Run(context.Background(), other)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = mergeTo(dirs[0], other.OutDir, dirs[2])
+			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s ran other cases than %s (as many cases, 120, but other ids, content or versions)", other.OutDir, dirs[0]))))
+		})
+
+		It("does not need a shard the split left empty, and merges the plan back whole", func() {
+			few := cases[:3]
+			want, _ := fullRun(few)
+			var given []string
+			for i := 1; i <= 8; i++ {
+				dir := GinkgoT().TempDir()
+				cfg := runConfig(dir, few, 1)
+				cfg.Shard = harness.Shard{Index: i, Count: 8}
+				_, err := harness.Run(context.Background(), cfg)
+				Expect(err).NotTo(HaveOccurred())
+				plan, err := harness.ReadPlanFile(filepath.Join(dir, harness.PlanFile))
+				Expect(err).NotTo(HaveOccurred())
+				if len(plan.Cases) > 0 {
+					given = append(given, dir)
+				}
+			}
+			Expect(len(given)).To(BeNumerically("<", 8), "three cases leave some of 8 shards empty")
+			m, err := harness.PrepareMerge(given)
+			Expect(err).NotTo(HaveOccurred())
+			out := GinkgoT().TempDir()
+			Expect(m.WriteTo(filepath.Join(out, harness.ResultsFile))).To(Succeed())
+			Expect(string(readFile(filepath.Join(out, harness.ResultsFile)))).To(Equal(string(want)))
+			Expect(m.WritePlan(filepath.Join(out, harness.PlanFile))).To(Succeed())
+			unsharded := GinkgoT().TempDir()
+			_, err = harness.Run(context.Background(), runConfig(unsharded, few, 1))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(readFile(filepath.Join(out, harness.PlanFile)))).To(Equal(string(readFile(filepath.Join(unsharded, harness.PlanFile)))),
+				"the merged plan is the unsharded run's")
+		})
+
+		// Each shard's plan checks out on its own (its part hash is made
+		// to match here), but together they are not the plan they name.
+		DescribeTable("refuses shards' plans that do not fit together, naming the file",
+			func(edit func(p *harness.Plan), why string) {
+				path := filepath.Join(dirs[1], harness.PlanFile)
+				p, err := harness.ReadPlanFile(path)
+				Expect(err).NotTo(HaveOccurred())
+				edit(&p)
+				p.PartHash = refPartHash(p)
+				Expect(harness.WritePlanFile(path, p)).To(Succeed())
+				_, err = harness.ReadPlanFile(path)
+				Expect(err).NotTo(HaveOccurred(), "the shard's plan alone checks out")
+				_, err = mergeTo(dirs...)
+				Expect(err).To(MatchError(ContainSubstring(why)))
+				Expect(err).To(MatchError(ContainSubstring("edited by hand?")))
+			},
+			Entry("a case moved to another place", func(p *harness.Plan) { p.Cases[1].Seq = p.Cases[0].Seq + 1 + 120 },
+				"no shard lists case"),
+			Entry("a case's place taken twice", func(p *harness.Plan) { p.Cases[0].Seq = p.Cases[0].Seq - 1 }, "which another shard holds"),
+			Entry("cases out of order", func(p *harness.Plan) { p.Cases[0], p.Cases[1] = p.Cases[1], p.Cases[0] }, "no shard lists case"),
+			Entry("a place listed twice in one shard", func(p *harness.Plan) { p.Cases[1].Seq = p.Cases[0].Seq }, "comes at"),
+			Entry("a case dropped", func(p *harness.Plan) { p.Cases = p.Cases[1:] }, "lists 40 cases where its shard_cases say 41"),
+			Entry("a case of another shard", func(p *harness.Plan) {
+				p.Cases[0].ID = "made-up-elsewhere"
+				for i := 0; harness.Shard(p.Shard).Has(p.Cases[0].ID); i++ {
+					p.Cases[0].ID = fmt.Sprintf("made-up-elsewhere-%d", i)
+				}
+			}, "belongs to shard"),
+			Entry("a case's content", func(p *harness.Plan) { p.Cases[0].Hash = strings.Repeat("0", 64) }, "do not add up to the plan their hash names"),
+			Entry("other counts of the shards", func(p *harness.Plan) { p.ShardCases[0]++ }, "count the shards' cases differently"),
+		)
+
+		It("says which cases differ between two whole runs' plans", func() {
+			whole := func(cs []harness.Case) string {
+				dir := GinkgoT().TempDir()
+				_, err := harness.Run(context.Background(), runConfig(dir, cs, 1))
+				Expect(err).NotTo(HaveOccurred())
+				return dir
+			}
+			changed := append([]harness.Case{}, cases...)
+			changed[5].Hash = fmt.Sprintf("%064x", 9999)
+			a, b := whole(cases), whole(changed[:119])
+			_, err := harness.PrepareMerge([]string{a, b})
+			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s ran other cases than %s (it lacks case-119; changed content or versions: case-005)", b, a))))
 		})
 
 		It("refuses a shard whose plan record is missing", func() {

@@ -103,7 +103,7 @@ func TestRunWritesOutputsAndShardsMerge(t *testing.T) {
 	// Routing is deterministic; only measured latencies differ between runs.
 	g.Expect(withoutLatency(mergedResults)).To(Equal(withoutLatency(fullResults)))
 	// The merged plan is the unsharded run's, written case by case from
-	// the first shard's plan.json.
+	// the shards' plan.json, each of which lists the shard's own cases.
 	fullPlan, err := os.ReadFile(filepath.Join(full, harness.PlanFile))
 	g.Expect(err).NotTo(HaveOccurred())
 	mergedPlan, err := os.ReadFile(filepath.Join(merged, harness.PlanFile))
@@ -117,7 +117,7 @@ func TestRunWritesOutputsAndShardsMerge(t *testing.T) {
 	// A shard missing or given twice is not one run.
 	code, _, stderr = runCLI("merge", shardDirs[0], "-o", filepath.Join(dir, "half"))
 	g.Expect(code).To(Equal(exitcode.Usage), stderr)
-	g.Expect(stderr).To(MatchRegexp(`shard 2/2 is missing: \d+ results \(\S+ under v1@`))
+	g.Expect(stderr).To(MatchRegexp(`shard 2/2 is missing \(\d+ cases\); run it with --shard 2/2`))
 	code, _, stderr = runCLI("merge", shardDirs[0], shardDirs[1], shardDirs[0], "-o", filepath.Join(dir, "twice"))
 	g.Expect(code).To(Equal(exitcode.Usage), stderr)
 	g.Expect(stderr).To(ContainSubstring("shard 1/2 is given 2 times (" + shardDirs[0] + ", " + shardDirs[0] + ")"))
