@@ -167,7 +167,10 @@ func prepareInPlanOrder(paths, dirs, files []string, streams []*FileStream) (*Me
 			if count > 1 {
 				shard = shardIndexOf(pc.ID, count)
 			}
-			i := runOf[shard]
+			i, ok := runOf[shard]
+			if !ok {
+				return errNotInPlanOrder
+			}
 			pos, r, ok := pulls[i].next()
 			if !ok || r.Version != v.ID || r.Case != pc.ID || r.CaseHash != pc.Hash {
 				return errNotInPlanOrder
