@@ -82,7 +82,7 @@ type PlanCase struct {
 	Versions []int `json:"versions,omitempty"`
 	// Seq is the case's place in the whole plan, from 0: written in a
 	// shard's plan (but for 0), whose cases are only some of the whole
-	// plan's. Not in Hash.
+	// plan's. Hash is over the whole plan's cases, which have none.
 	Seq int `json:"seq,omitempty"`
 }
 
