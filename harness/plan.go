@@ -454,6 +454,28 @@ func ReadPlanFile(path string) (Plan, error) {
 	return p, checkPlan(path, p, err, listCases(cases), isNil)
 }
 
+// ReadPlanVersions reads the versions of the plan at path and stops at
+// its first case: what a run recorded of its versions (full fingerprints,
+// directories, descriptions), which its results name only by ID. The
+// plan is not checked against its hash (that takes every case): callers
+// take a version only where its ID and fingerprint match what they have.
+func ReadPlanVersions(path string) ([]PlanVersion, error) {
+	p, _, err := decodePlanFile(path, func(*PlanCase) error { return errPlanEnough })
+	if err != nil && err != errPlanEnough {
+		return nil, err
+	}
+	if p.Versions == nil && err == errPlanEnough {
+		// Versions written after the cases: not as routebench writes a
+		// plan, so not worth reading every case for.
+		return nil, fmt.Errorf("%s: no versions before its cases", path)
+	}
+	return p.Versions, nil
+}
+
+// errPlanEnough, returned by decodePlanFile's fn, stops the decoding with
+// what was read so far.
+var errPlanEnough = errors.New("plan read far enough")
+
 // checkPlan turns what decoding path gave into ReadPlanFile's errors:
 // a missing file, another format, a hash other than the one recorded
 // (PartHash for a shard's plan, Hash for a whole one) for p with cases.
@@ -551,7 +573,9 @@ func decodePlanFile(path string, fn func(*PlanCase) error) (p Plan, isNil bool, 
 	}
 	defer f.Close()
 	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
-	if isNil, err = decodePlan(dec, &p, fn); err != nil {
+	if isNil, err = decodePlan(dec, &p, fn); errors.Is(err, errPlanEnough) {
+		return p, false, errPlanEnough // what was read before fn had enough
+	} else if err != nil {
 		return Plan{}, false, fmt.Errorf("%s: not a plan record: %w", path, err)
 	}
 	return p, isNil, nil

@@ -156,6 +156,26 @@ var _ = Describe("plan.json read a case at a time", func() {
 		Entry("a wrong type", `{"format": "one"}`, "format:"),
 	)
 
+	DescribeTable("ReadPlanVersions reads the versions before the first case",
+		func(text string, want []harness.PlanVersion, why string) {
+			path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
+			Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
+			got, err := harness.ReadPlanVersions(path)
+			if why != "" {
+				Expect(err).To(MatchError(ContainSubstring(why)))
+				return
+			}
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want))
+		},
+		Entry("as routebench writes a plan, a broken case after them unread",
+			`{"format": 2, "hash": "x", "versions": [{"id": "v1@ab", "fingerprint": "abcd", "description": "made up"}], "cases": [{"id": "a"}, 7`,
+			[]harness.PlanVersion{{ID: "v1@ab", Fingerprint: "abcd", Description: "made up"}}, ""),
+		Entry("no cases", `{"versions": [{"id": "v1@ab", "fingerprint": "abcd"}]}`, []harness.PlanVersion{{ID: "v1@ab", Fingerprint: "abcd"}}, ""),
+		Entry("versions after the cases", `{"cases": [{"id": "a", "hash": "h"}], "versions": [{"id": "v1@ab"}]}`, nil, "no versions before its cases"),
+		Entry("not a plan", `{"versions": 7}`, nil, "not a plan record"),
+	)
+
 	It("says a missing plan predates plan records, and refuses a directory", func() {
 		dir := GinkgoT().TempDir()
 		_, err := harness.ReadPlanFile(filepath.Join(dir, harness.PlanFile))

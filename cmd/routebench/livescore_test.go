@@ -186,6 +186,16 @@ func TestRunScoresWhileRoutingAsTheFileIsScored(t *testing.T) {
 	g.Expect(code).To(Equal(exitcode.Pass), stderr)
 	expectSameOutputs(g, run, merged, allOutputs...)
 	g.Expect(table).To(Equal(mergeTable))
+
+	// report renders the run's report again: its versions named from the
+	// plan beside the results, the title and commit given as run gives
+	// them.
+	again := filepath.Join(dir, "again")
+	g.Expect(os.MkdirAll(again, 0o755)).To(Succeed())
+	code, _, stderr = runCLI("report", filepath.Join(run, harness.ResultsFile), "-o", filepath.Join(again, "report.html"),
+		"--markdown", filepath.Join(again, "summary.md"), "--title", "routebench run", "--commit", gitCommit())
+	g.Expect(code).To(Equal(exitcode.Pass), stderr)
+	expectSameOutputs(g, run, again, "report.html", "summary.md")
 	ok, why, err := harness.SummaryMatches(run)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(ok).To(BeTrue(), why)

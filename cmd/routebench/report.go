@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,6 +100,7 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 		return exitcode.With(exitcode.Usage, err)
 	}
 	meta := collected.Meta()
+	meta.Versions = withPlanVersions(meta.Versions, filepath.Join(filepath.Dir(path), harness.PlanFile))
 	meta.Title = f.title
 	meta.Commit = f.commit
 	meta.GeneratedAt = time.Now().UTC()
@@ -142,6 +144,29 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 	}
 	fmt.Fprintf(stdout, "%d results, %d versions, base %s\n", n, len(meta.Versions), base)
 	return nil
+}
+
+// withPlanVersions names versions as the plan.json at planPath recorded
+// them (full fingerprint, where loaded from, description: what results,
+// which give only the ID, lack), so a run's report rendered again shows
+// its versions as the run's own did. A version the plan does not hold
+// with that ID and a fingerprint its ID begins is left as it is, and so
+// is every one when there is no plan to read.
+func withPlanVersions(versions []reports.VersionMeta, planPath string) []reports.VersionMeta {
+	recorded, err := harness.ReadPlanVersions(planPath)
+	if err != nil {
+		return versions
+	}
+	out := slices.Clone(versions)
+	for i, v := range out {
+		for _, pv := range recorded {
+			if pv.ID == v.ID && strings.HasPrefix(pv.Fingerprint, v.Fingerprint) {
+				out[i] = planVersionMetas([]harness.PlanVersion{pv})[0]
+				break
+			}
+		}
+	}
+	return out
 }
 
 // streamVersions lists version IDs by first appearance; the pass also

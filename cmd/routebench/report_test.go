@@ -94,6 +94,36 @@ func TestReportWritesHTMLJUnitAndMarkdownWithPairedDeltas(t *testing.T) {
 	}
 }
 
+func TestReportNamesVersionsAsThePlanBesideTheResultsRecordsThem(t *testing.T) {
+	results := writeReportResults(t, reportResults("v1@aaaaaaaa"), reportResults("v2@bbbbbbbb"))
+	full := "aaaaaaaa" + strings.Repeat("1", 56)
+	plan := harness.Plan{Format: harness.PlanFormat, Hash: "not checked here", Versions: []harness.PlanVersion{
+		{ID: "v1@aaaaaaaa", Fingerprint: full, Dir: "prompts/made-up-v1", Description: "a made-up terse persona"},
+		// Another version under v2's ID: not taken.
+		{ID: "v2@bbbbbbbb", Fingerprint: "cccccccc" + strings.Repeat("2", 56), Dir: "prompts/elsewhere", Description: "not this v2"},
+	}, Cases: []harness.PlanCase{}}
+	if err := harness.WritePlanFile(filepath.Join(filepath.Dir(results), harness.PlanFile), plan); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	html, md := filepath.Join(dir, "r.html"), filepath.Join(dir, "summary.md")
+	if code, _, errs := reportCLI("report", results, "-o", html, "--markdown", md, "--base", "v2"); code != exitcode.Pass {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	page, summary := readFile(t, html), readFile(t, md)
+	for _, want := range []string{full, "prompts/made-up-v1", "a made-up terse persona"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q from the plan", want)
+		}
+	}
+	if !strings.Contains(summary, "| `v1@aaaaaaaa` | `"+full+"` |") || !strings.Contains(summary, "| `v2@bbbbbbbb` (base) | `bbbbbbbb` |") {
+		t.Errorf("summary.md does not name v1 in full and v2 (base) short:\n%s", summary)
+	}
+	if strings.Contains(page, "not this v2") || strings.Contains(page, "prompts/elsewhere") {
+		t.Error("the report took a version of another fingerprint from the plan")
+	}
+}
+
 func TestReportBaseReordersVersions(t *testing.T) {
 	results := writeReportResults(t, reportResults("v1@aaaaaaaa"), reportResults("v2@bbbbbbbb"))
 	html := filepath.Join(t.TempDir(), "r.html")
