@@ -96,20 +96,27 @@ func writePlanOf(path string, cfg RunConfig, plan *planSet) error {
 	for i, v := range cfg.Versions {
 		p.Versions[i] = PlanVersion{ID: v.ID(), Fingerprint: v.Fingerprint, Dir: v.Dir, Description: v.Description}
 	}
+	return writeShardPlan(path, p, plan.eachPlanCase)
+}
+
+// writeShardPlan writes the plan.json of p's shard (p.Shard; the zero
+// Shard or 1/1 for an unsharded run) of the whole plan whose cases are
+// all: its hashes, shard sizes and cases are filled in here.
+func writeShardPlan(path string, p Plan, all planCases) error {
 	if p.Shard.Count <= 1 {
 		p.Shard = Shard{}
 		var err error
-		if p.Hash, err = hashPlan(p.Versions, plan.eachPlanCase, false); err != nil {
+		if p.Hash, err = hashPlan(p.Versions, all, false); err != nil {
 			return err
 		}
-		return writePlan(path, p, plan.eachPlanCase, false)
+		return writePlan(path, p, all, false)
 	}
 	// One walk for both hashes: the whole plan's, and the shard's part's,
 	// whose tail (Hash, the shard sizes) is known only at the end.
 	whole, part := newPlanHash(p.Versions), newPartHash()
 	p.ShardCases = make([]int, p.Shard.Count)
-	own := p.ownCases(plan.eachPlanCase)
-	err := plan.eachPlanCase(func(pc *PlanCase) error {
+	own := p.ownCases(all)
+	err := all(func(pc *PlanCase) error {
 		whole.add(pc)
 		p.ShardCases[shardIndexOf(pc.ID, p.Shard.Count)-1]++
 		return nil
