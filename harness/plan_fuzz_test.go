@@ -85,33 +85,38 @@ func FuzzReadPlanFile(f *testing.F) {
 // the whole plan's hash, the shard, the shards' sizes and the versions
 // (ids and fingerprints).
 func refPartHash(p harness.Plan) string {
-	vs := make([]harness.PlanVersion, len(p.Versions))
-	for i, v := range p.Versions {
-		vs[i] = harness.PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
-	}
-	b, _ := json.Marshal(struct {
+	return sha256Hex(struct {
 		Cases      []harness.PlanCase
 		Hash       string
 		Shard      harness.Shard
 		ShardCases []int
 		Versions   []harness.PlanVersion
-	}{p.Cases, p.Hash, p.Shard, p.ShardCases, vs})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	}{p.Cases, p.Hash, p.Shard, p.ShardCases, hashedVersions(p.Versions)})
 }
 
 // refPlanHash is the plan hash as it was always computed, written here
 // apart from the code under test: sha256 over one JSON value of the
 // versions (ids and fingerprints) and the cases.
 func refPlanHash(p harness.Plan) string {
-	vs := make([]harness.PlanVersion, len(p.Versions))
-	for i, v := range p.Versions {
-		vs[i] = harness.PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
-	}
-	b, _ := json.Marshal(struct {
+	return sha256Hex(struct {
 		Versions []harness.PlanVersion
 		Cases    []harness.PlanCase
-	}{vs, p.Cases})
+	}{hashedVersions(p.Versions), p.Cases})
+}
+
+// hashedVersions are versions as a plan's hashes hold them: ids and
+// fingerprints.
+func hashedVersions(pvs []harness.PlanVersion) []harness.PlanVersion {
+	vs := make([]harness.PlanVersion, len(pvs))
+	for i, v := range pvs {
+		vs[i] = harness.PlanVersion{ID: v.ID, Fingerprint: v.Fingerprint}
+	}
+	return vs
+}
+
+// sha256Hex is the sha256 of v's JSON, in hex.
+func sha256Hex(v any) string {
+	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
