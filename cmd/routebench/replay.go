@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -249,6 +251,10 @@ type replayPlaces struct {
 	vfrom    string   // where they came from, for messages
 	suites   []string
 	sfrom    string
+	// planNote says why the plan.json beside the results gave nothing
+	// ("" when there is none, or it was read): the no-versions and
+	// no-suites errors end with it.
+	planNote string
 }
 
 func replaySources(resultsPath string, o replayOptions) replayPlaces {
@@ -260,7 +266,11 @@ func replaySources(resultsPath string, o replayOptions) replayPlaces {
 		p.suites, p.sfrom = o.suites, "--suites"
 	}
 	planPath := filepath.Join(filepath.Dir(resultsPath), harness.PlanFile)
-	if plan, err := harness.ReadPlanFile(planPath); err == nil {
+	plan, err := harness.ReadPlanFile(planPath)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		p.planNote = fmt.Sprintf(" (the plan.json beside the results was not read: %v)", err)
+	}
+	if err == nil {
 		if len(p.versions) == 0 {
 			for _, v := range plan.Versions {
 				if v.Dir != "" {
@@ -297,7 +307,7 @@ func replaySources(resultsPath string, o replayOptions) replayPlaces {
 func findRecordedVersion(id string, p replayPlaces) (*registry.Version, error) {
 	name := harness.VersionName(id)
 	if len(p.versions) == 0 {
-		return nil, exitcode.Usagef("replay: no version directories to find %s in: give --versions DIR, or --config, or keep plan.json beside the results", id)
+		return nil, exitcode.Usagef("replay: no version directories to find %s in: give --versions DIR, or --config, or keep plan.json beside the results%s", id, p.planNote)
 	}
 	for _, spec := range p.versions {
 		vs, err := loadVersions([]string{spec})
@@ -329,7 +339,7 @@ func versionNameOf(spec string) string {
 // findRecordedCase loads the suites and returns the case as recorded.
 func findRecordedCase(r harness.Result, v *registry.Version, p replayPlaces) (harness.Case, error) {
 	if len(p.suites) == 0 {
-		return harness.Case{}, exitcode.Usagef("replay: no suites to find case %q in: give --suites, or --config, or keep plan.json beside the results", r.Case)
+		return harness.Case{}, exitcode.Usagef("replay: no suites to find case %q in: give --suites, or --config, or keep plan.json beside the results%s", r.Case, p.planNote)
 	}
 	regs, err := harness.RoutingRegistries([]*registry.Version{v})
 	if err != nil {

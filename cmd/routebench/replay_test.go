@@ -160,6 +160,17 @@ func TestReplayPicksAVersionAndRejectsBadInput(t *testing.T) {
 	g.Expect(code).To(Equal(exitcode.Usage))
 	g.Expect(stderr).To(ContainSubstring(`case "lk-list-1" changed since the recording`))
 
+	// A plan.json it cannot read (here an older format's) is named, not
+	// passed over in silence, when nothing else says where the versions are.
+	planPath := filepath.Join(out, harness.PlanFile)
+	plan, err := os.ReadFile(planPath)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(os.WriteFile(planPath, []byte(strings.Replace(string(plan), `"format": 2`, `"format": 1`, 1)), 0o644)).To(Succeed())
+	code, _, stderr = runCLI("replay", results, "lk-list-1", "--version", "v7")
+	g.Expect(code).To(Equal(exitcode.Usage))
+	g.Expect(stderr).To(ContainSubstring("keep plan.json beside the results (the plan.json beside the results was not read: "))
+	g.Expect(stderr).To(ContainSubstring("plan format 1, this routebench reads format 2"))
+
 	code, stdout, _ = runCLI("replay", "--help")
 	g.Expect(code).To(Equal(exitcode.Pass))
 	g.Expect(strings.TrimSpace(stdout)).To(MatchRegexp(`Examples:\n(  routebench replay .*\n)+`))
