@@ -267,11 +267,14 @@ func hashVersions(pvs []PlanVersion) []byte {
 // planHash is hashPlan's sha256 being written.
 type planHash struct{ caseListHash }
 
-func newPlanHash(pvs []PlanVersion) *planHash {
+func newPlanHash(pvs []PlanVersion) *planHash { return newPlanHashOf(hashVersions(pvs)) }
+
+// newPlanHashOf is newPlanHash of versions as hashVersions gives them.
+func newPlanHashOf(versions []byte) *planHash {
 	// Shard and Hash are left out: every shard of one run has the same plan.
 	h := &planHash{caseListHash{h: sha256.New()}}
 	h.h.Write([]byte(`{"Versions":`))
-	h.h.Write(hashVersions(pvs))
+	h.h.Write(versions)
 	h.h.Write([]byte(`,"Cases":`))
 	return h
 }
@@ -458,7 +461,7 @@ func ReadPlanFile(path string) (Plan, error) {
 		cases = []PlanCase{}
 	}
 	p.Cases = cases
-	return p, checkPlan(path, p, err, listCases(cases), isNil)
+	return p, checkPlan(path, p, err, func() (string, error) { return planHashOf(p, listCases(cases), isNil) })
 }
 
 // ReadPlanVersions reads the versions of the plan at path and stops at
@@ -484,9 +487,10 @@ func ReadPlanVersions(path string) ([]PlanVersion, error) {
 var errPlanEnough = errors.New("plan read far enough")
 
 // checkPlan turns what decoding path gave into ReadPlanFile's errors:
-// a missing file, another format, a hash other than the one recorded
-// (PartHash for a shard's plan, Hash for a whole one) for p with cases.
-func checkPlan(path string, p Plan, err error, cases planCases, isNil bool) error {
+// a missing file, another format, a hash (from sum: planHashOf) other
+// than the one recorded (PartHash for a shard's plan, Hash for a whole
+// one).
+func checkPlan(path string, p Plan, err error, sum func() (string, error)) error {
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("%s does not exist: the run there predates plan records or did not start; re-run it with this routebench: %w", path, err)
 	}
@@ -496,20 +500,66 @@ func checkPlan(path string, p Plan, err error, cases planCases, isNil bool) erro
 	if p.Format != PlanFormat {
 		return planFormatError(path, p.Format)
 	}
-	want, got := p.Hash, ""
-	if p.Shard.Count > 1 {
-		want = p.PartHash
-		got, err = planPartHash(p, cases, isNil)
-	} else {
-		got, err = hashPlan(p.Versions, cases, isNil)
-	}
+	got, err := sum()
 	if err != nil {
 		return err
+	}
+	want := p.Hash
+	if p.Shard.Count > 1 {
+		want = p.PartHash
 	}
 	if got != want {
 		return fmt.Errorf("%s: its hash does not match its content (edited by hand?); re-run the shard", path)
 	}
 	return nil
+}
+
+// planHashOf is the hash p with cases is checked by: its part hash for a
+// shard's plan, the whole plan's hash else.
+func planHashOf(p Plan, cases planCases, isNil bool) (string, error) {
+	if p.Shard.Count > 1 {
+		return planPartHash(p, cases, isNil)
+	}
+	return hashPlan(p.Versions, cases, isNil)
+}
+
+// caseHashes hashes a plan's cases as they are decoded, both ways (as a
+// whole plan's and as a shard's part), so that a plan is checked in the
+// pass that reads it. The whole plan's hash begins with the versions:
+// it stands only if they are, in the end, what they were at the first
+// case (as routebench writes a plan, they come before the cases).
+type caseHashes struct {
+	plan       *Plan // being decoded
+	whole      *planHash
+	versionsAt []byte
+	part       *partHash
+}
+
+func newCaseHashes(p *Plan) *caseHashes { return &caseHashes{plan: p, part: newPartHash()} }
+
+func (c *caseHashes) add(pc *PlanCase) {
+	if c.whole == nil {
+		c.versionsAt = hashVersions(c.plan.Versions)
+		c.whole = newPlanHashOf(c.versionsAt)
+	}
+	c.whole.add(pc)
+	c.part.add(pc)
+}
+
+// sum is planHashOf the plan decoded, its cases those added; false when
+// the cases must be hashed again (the versions changed after they began).
+func (c *caseHashes) sum(isNil bool) (string, bool) {
+	p := *c.plan
+	if p.Shard.Count > 1 {
+		return c.part.sum(p, isNil), true
+	}
+	if c.whole == nil {
+		return newPlanHash(p.Versions).sum(isNil), true
+	}
+	if !bytes.Equal(c.versionsAt, hashVersions(p.Versions)) {
+		return "", false
+	}
+	return c.whole.sum(isNil), true
 }
 
 func planFormatError(path string, format int) error {
@@ -537,9 +587,22 @@ type planFile struct {
 func openPlanFile(path string) (*planFile, error) {
 	pf := &planFile{path: path}
 	pf.found, _ = os.Stat(path) // decodePlanFile says what is wrong when this fails
+	hashes := newCaseHashes(&pf.plan)
 	var err error
-	pf.plan, pf.isNil, err = decodePlanFile(path, func(*PlanCase) error { pf.cases++; return nil })
-	return pf, checkPlan(path, pf.plan, err, pf.each, pf.isNil)
+	pf.isNil, err = decodePlanFileInto(path, &pf.plan, func(pc *PlanCase) error {
+		pf.cases++
+		hashes.add(pc)
+		return nil
+	})
+	if err != nil {
+		pf.plan = Plan{}
+	}
+	return pf, checkPlan(path, pf.plan, err, func() (string, error) {
+		if sum, ok := hashes.sum(pf.isNil); ok {
+			return sum, nil
+		}
+		return planHashOf(pf.plan, pf.each, pf.isNil)
+	})
 }
 
 // each is the plan's cases in order, read off the file (planCases).
@@ -567,25 +630,35 @@ func sameFile(path string, found os.FileInfo) bool {
 // of keeping it: the Plan has no Cases, isNil says they were null or
 // absent. A repeated cases field is refused instead.
 func decodePlanFile(path string, fn func(*PlanCase) error) (p Plan, isNil bool, err error) {
+	isNil, err = decodePlanFileInto(path, &p, fn)
+	if err != nil && err != errPlanEnough {
+		return Plan{}, false, err
+	}
+	return p, isNil, err
+}
+
+// decodePlanFileInto is decodePlanFile decoding into p, which fn may read
+// as it stands when each case is handed over.
+func decodePlanFileInto(path string, p *Plan, fn func(*PlanCase) error) (isNil bool, err error) {
 	info, err := os.Stat(path) // before open: opening a FIFO blocks
 	if err != nil {
-		return p, false, fmt.Errorf("read plan: %w", err)
+		return false, fmt.Errorf("read plan: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return p, false, fmt.Errorf("read plan: %s: %w; give a regular file", path, inputfile.ErrNotRegular)
+		return false, fmt.Errorf("read plan: %s: %w; give a regular file", path, inputfile.ErrNotRegular)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return p, false, fmt.Errorf("read plan: %w", err)
+		return false, fmt.Errorf("read plan: %w", err)
 	}
 	defer f.Close()
 	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
-	if isNil, err = decodePlan(dec, &p, fn); errors.Is(err, errPlanEnough) {
-		return p, false, errPlanEnough // what was read before fn had enough
+	if isNil, err = decodePlan(dec, p, fn); errors.Is(err, errPlanEnough) {
+		return false, errPlanEnough // what was read before fn had enough
 	} else if err != nil {
-		return Plan{}, false, fmt.Errorf("%s: not a plan record: %w", path, err)
+		return false, fmt.Errorf("%s: not a plan record: %w", path, err)
 	}
-	return p, isNil, nil
+	return isNil, nil
 }
 
 func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil bool, err error) {

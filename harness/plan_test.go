@@ -115,6 +115,10 @@ var _ = Describe("plan.json read a case at a time", func() {
 			Expect(merged).To(Equal(viaUnmarshal))
 		},
 		Entry("no cases field (nil, hashed as null)", `{"format": 2, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1"}]}`),
+		Entry("versions after the cases (merge's reader hashes the cases again)",
+			`{"format": 2, "hash": "HASH", "cases": [{"id": "a", "hash": "h"}], "versions": [{"id": "v@1", "fingerprint": "1"}]}`),
+		Entry("versions before the cases and again after them, the second over the first",
+			`{"format": 2, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1"}], "cases": [{"id": "a", "hash": "h"}, {"id": "b", "hash": "h"}], "versions": [{"id": "w@2"}]}`),
 		Entry("a repeated versions field whose second lacks a fingerprint",
 			`{"format": 2, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1", "dir": "d"}], "versions": [{"id": "w@1"}], "cases": []}`),
 	)
