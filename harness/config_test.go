@@ -1,6 +1,8 @@
 package harness_test
 
 import (
+	"fmt"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -64,6 +66,12 @@ var _ = Describe("ParseShard", func() {
 			_, err := harness.ParseShard(bad)
 			Expect(err).To(HaveOccurred(), bad)
 		}
+		// A shard's plan counts every shard's cases: a split into ever
+		// more shards is refused, not allocated.
+		_, err = harness.ParseShard(fmt.Sprintf("1/%d", harness.MaxShards))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = harness.ParseShard("1/100000000000")
+		Expect(err).To(MatchError(ContainSubstring(`shard "1/100000000000": at most 10000 shards`)))
 		hits := 0
 		for i := 1; i <= 3; i++ {
 			if (harness.Shard{Index: i, Count: 3}).Has("case-001") {

@@ -140,6 +140,9 @@ func Run(ctx context.Context, cfg RunConfig) (*RunOutcome, error) {
 	if cfg.NewRouter == nil {
 		return nil, errors.New("run: no router factory")
 	}
+	if err := cfg.Shard.check(); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
 	routers := make([]Router, len(cfg.Versions))
 	flows := make([]*VersionWorkflows, len(cfg.Versions))
 	for i, v := range cfg.Versions {

@@ -597,6 +597,14 @@ var _ = Describe("Run", func() {
 			Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("%s ran other cases than %s (it lacks case-119; changed content or versions: case-005)", b, a))))
 		})
 
+		It("refuses a split into more shards than a plan counts, before routing", func() {
+			cfg := runConfig(GinkgoT().TempDir(), cases, 1)
+			cfg.Shard = harness.Shard{Index: 1, Count: 100000000000}
+			out, err := harness.Run(context.Background(), cfg)
+			Expect(err).To(MatchError(ContainSubstring("at most 10000 shards")))
+			Expect(out).To(BeNil())
+		})
+
 		It("refuses a shard whose plan record is missing", func() {
 			dir := GinkgoT().TempDir()
 			Expect(os.WriteFile(filepath.Join(dir, harness.ResultsFile), readFile(filepath.Join(dirs[0], harness.ResultsFile)), 0o644)).To(Succeed())

@@ -15,7 +15,12 @@ type Shard struct {
 	Count int `json:"count"`
 }
 
-// ParseShard reads "i/n" with 1 <= i <= n.
+// MaxShards is the most shards a run may be split into. A shard's plan
+// counts the cases of every shard, and a split finer than this has
+// shards of a case or two on any suite routebench is meant for.
+const MaxShards = 10000
+
+// ParseShard reads "i/n" with 1 <= i <= n <= MaxShards.
 func ParseShard(s string) (Shard, error) {
 	if s == "" {
 		return Shard{}, nil
@@ -26,7 +31,20 @@ func ParseShard(s string) (Shard, error) {
 	if !ok || err1 != nil || err2 != nil || count < 1 || idx < 1 || idx > count {
 		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 <= i <= n, e.g. 2/4", s)
 	}
+	if count > MaxShards {
+		return Shard{}, fmt.Errorf("shard %q: at most %d shards; split the run into fewer", s, MaxShards)
+	}
 	return Shard{Index: idx, Count: count}, nil
+}
+
+// check says what is wrong with s as a run's shard (the zero Shard is
+// the whole run), as ParseShard would.
+func (s Shard) check() error {
+	if s == (Shard{}) || s.Count == 1 && s.Index == 1 {
+		return nil
+	}
+	_, err := ParseShard(fmt.Sprintf("%d/%d", s.Index, s.Count))
+	return err
 }
 
 // Has reports whether the case belongs to the shard, by a hash of its id
