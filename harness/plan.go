@@ -500,6 +500,9 @@ func checkPlan(path string, p Plan, err error, sum func() (string, error)) error
 	if p.Format != PlanFormat {
 		return planFormatError(path, p.Format)
 	}
+	if err := p.Shard.check(); err != nil {
+		return fmt.Errorf("%s: %w (edited by hand?); re-run the shard", path, err)
+	}
 	got, err := sum()
 	if err != nil {
 		return err

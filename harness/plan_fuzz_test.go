@@ -42,6 +42,8 @@ func FuzzReadPlanFile(f *testing.F) {
 		`{"format":2,"hash":"HASH","deep":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `,"cases":[]}`,
 		`{"format":2,"hash":"HASH","format":2.5}`,
 		`{"format":2,"hash":"HASH","shard":{"index":2,"count":3},"shard":{"index":1}}`,
+		`{"format":2,"hash":"5e","part_hash":"PSUM","shard":{"index":1,"count":100000000000},"cases":[]}`,
+		`{"format":2,"hash":"HASH","shard":{"index":3,"count":0},"cases":[]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -59,7 +61,7 @@ func FuzzReadPlanFile(f *testing.F) {
 		if want.Shard.Count > 1 {
 			hashed = want.PartHash == refPartHash(want) // a shard's plan, checked on its own
 		}
-		takes := err == nil && want.Format == harness.PlanFormat && hashed
+		takes := err == nil && want.Format == harness.PlanFormat && hashed && validShard(want.Shard)
 		path := filepath.Join(t.TempDir(), harness.PlanFile)
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -78,6 +80,13 @@ func FuzzReadPlanFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// validShard says a plan's shard is none (zero, or 1/1) or one of a split
+// that `run --shard` takes.
+func validShard(s harness.Shard) bool {
+	return s == harness.Shard{} || s == harness.Shard{Index: 1, Count: 1} ||
+		1 <= s.Index && s.Index <= s.Count && s.Count <= harness.MaxShards
 }
 
 // refPartHash is a shard's plan's PartHash written apart from the code
