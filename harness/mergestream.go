@@ -249,12 +249,12 @@ func prepareIndexed(paths, dirs, files []string, streams []*FileStream) (*Merger
 	cases := planSize(parts[0])
 	m := &Merger{}
 	for i, run := range runs {
-		want, err := parts[i].ownPairs()
+		want, err := parts[i].ownPairs(int64(cases))
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 		mr := mergeRun{dir: run.Dir, stream: streams[i]}
-		errs, err := checkShardStream(run.Plan.Versions, int64(cases), run, &mr, want)
+		errs, err := checkShardStream(run, &mr, want)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
@@ -276,10 +276,10 @@ func prepareIndexed(paths, dirs, files []string, streams []*FileStream) (*Merger
 // ownPairs lists the (version, case) pairs the plan in pf gives its run,
 // in plan order (version, then case), with each case's hash and place in
 // the whole plan: a shard's own cases, or every case of an unsharded plan.
-func (pf *planFile) ownPairs() ([]planPair, error) {
-	var cases []PlanCase
+func (pf *planFile) ownPairs(cases int64) ([]planPair, error) {
+	var own []PlanCase
 	err := pf.each(func(pc *PlanCase) error {
-		cases = append(cases, *pc)
+		own = append(own, *pc)
 		return nil
 	})
 	if err != nil {
@@ -288,7 +288,7 @@ func (pf *planFile) ownPairs() ([]planPair, error) {
 	sharded := pf.plan.Shard.Count > 1
 	var out []planPair
 	for vi, v := range pf.plan.Versions {
-		for i, c := range cases {
+		for i, c := range own {
 			if len(c.Versions) > 0 && !slices.Contains(c.Versions, vi) {
 				continue
 			}
@@ -296,7 +296,7 @@ func (pf *planFile) ownPairs() ([]planPair, error) {
 			if sharded {
 				seq = c.Seq
 			}
-			out = append(out, planPair{key: pairKey{v.ID, c.ID}, hash: c.Hash, seq: seq})
+			out = append(out, planPair{key: pairKey{v.ID, c.ID}, hash: c.Hash, rank: int64(vi)*cases + int64(seq)})
 		}
 	}
 	return out, nil
@@ -304,18 +304,10 @@ func (pf *planFile) ownPairs() ([]planPair, error) {
 
 // checkShardStream is checkShard reading the shard's results file once:
 // it keeps the positions of the results to merge, with their plan rank.
-func checkShardStream(versions []PlanVersion, cases int64, run RunOutput, mr *mergeRun, want []planPair) ([]error, error) {
-	type wanted struct {
-		hash string
-		rank int64
-	}
-	wantOf := make(map[pairKey]wanted, len(want))
-	versionRank := map[string]int64{}
-	for i, v := range versions {
-		versionRank[v.ID] = int64(i)
-	}
+func checkShardStream(run RunOutput, mr *mergeRun, want []planPair) ([]error, error) {
+	wantOf := make(map[pairKey]planPair, len(want))
 	for _, p := range want {
-		wantOf[p.key] = wanted{p.hash, versionRank[p.key.version]*cases + int64(p.seq)}
+		wantOf[p.key] = p
 	}
 	seen := make(map[pairKey]int, len(want))
 	var dups, foreign, stale []string

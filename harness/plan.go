@@ -38,7 +38,7 @@ type Plan struct {
 	// Hash is sha256 over Versions and the whole plan's Cases (without
 	// Seq): equal hashes, equal plans, sharded or not.
 	Hash string `json:"hash"`
-	// PartHash is sha256 over what a shard's plan holds (planPartHash):
+	// PartHash is sha256 over what a shard's plan holds (partHash):
 	// its cases with their Seq, Hash, Shard, ShardCases and Versions, so
 	// the file is checked on its own. Empty when the plan is not sharded
 	// (Hash checks it).
@@ -111,25 +111,30 @@ func writeShardPlan(path string, p Plan, all planCases) error {
 		}
 		return writePlan(path, p, all, false)
 	}
-	// One walk for both hashes: the whole plan's, and the shard's part's,
-	// whose tail (Hash, the shard sizes) is known only at the end.
+	// One walk for both hashes, the whole plan's and the shard's part's
+	// (whose tail, Hash and the shard sizes, is known only at the end),
+	// then one to write the shard's cases.
 	whole, part := newPlanHash(p.Versions), newPartHash()
 	p.ShardCases = make([]int, p.Shard.Count)
-	own := p.ownCases(all)
+	seq := -1
 	err := all(func(pc *PlanCase) error {
+		seq++
 		whole.add(pc)
-		p.ShardCases[shardIndexOf(pc.ID, p.Shard.Count)-1]++
+		shard := shardIndexOf(pc.ID, p.Shard.Count)
+		p.ShardCases[shard-1]++
+		if shard == p.Shard.Index {
+			c := *pc
+			c.Seq = seq
+			part.add(&c)
+		}
 		return nil
 	})
-	if err == nil {
-		err = own(func(pc *PlanCase) error { part.add(pc); return nil })
-	}
 	if err != nil {
 		return err
 	}
 	p.Hash = whole.sum(false)
 	p.PartHash = part.sum(p, false)
-	return writePlan(path, p, own, false)
+	return writePlan(path, p, p.ownCases(all), false)
 }
 
 // ownCases is the cases of the whole plan (all) that p's shard holds,
@@ -209,19 +214,6 @@ func hashPlan(pvs []PlanVersion, cases planCases, isNil bool) (string, error) {
 	return h.sum(isNil), nil
 }
 
-// planPartHash is the sha256 of a shard's plan, p with its cases given one
-// at a time: the JSON of {Cases, Hash, Shard, ShardCases, Versions}, the
-// cases with their Seq and the versions without Dir and Description.
-func planPartHash(p Plan, cases planCases, isNil bool) (string, error) {
-	h := newPartHash()
-	if !isNil {
-		if err := cases(func(pc *PlanCase) error { h.add(pc); return nil }); err != nil {
-			return "", err
-		}
-	}
-	return h.sum(p, isNil), nil
-}
-
 // caseListHash is a sha256 being written over one JSON value whose cases
 // array is added a case at a time.
 type caseListHash struct {
@@ -285,9 +277,11 @@ func (h *planHash) sum(isNil bool) string {
 	return hex.EncodeToString(h.h.Sum(nil))
 }
 
-// partHash is planPartHash's sha256 being written: the cases come first,
-// so the rest (the whole plan's hash, the shard sizes) may be known only
-// once they have been walked.
+// partHash is the sha256 of a shard's plan being written: the JSON of
+// {Cases, Hash, Shard, ShardCases, Versions}, the cases with their Seq and
+// the versions without Dir and Description. The cases come first, so the
+// rest (the whole plan's hash, the shard sizes) may be known only once
+// they have been walked.
 type partHash struct{ caseListHash }
 
 func newPartHash() *partHash {
@@ -348,10 +342,12 @@ func writeCaseList(w io.Writer, cases planCases, isNil bool, encode func(*PlanCa
 // pairKey is one (version, case) of a plan or of results.
 type pairKey struct{ version, caseID string }
 
+// planPair is a (version, case) a run's plan gives it: the case's hash,
+// and the pair's rank in plan order (version, then case).
 type planPair struct {
 	key  pairKey
 	hash string
-	seq  int
+	rank int64
 }
 
 // WritePlanFile writes plan.json, indented as json.MarshalIndent would,
@@ -520,46 +516,67 @@ func checkPlan(path string, p Plan, err error, sum func() (string, error)) error
 // planHashOf is the hash p with cases is checked by: its part hash for a
 // shard's plan, the whole plan's hash else.
 func planHashOf(p Plan, cases planCases, isNil bool) (string, error) {
-	if p.Shard.Count > 1 {
-		return planPartHash(p, cases, isNil)
+	h := newCaseHashes(&p)
+	if !isNil {
+		if err := cases(func(pc *PlanCase) error { h.add(pc); return nil }); err != nil {
+			return "", err
+		}
 	}
-	return hashPlan(p.Versions, cases, isNil)
+	sum, _ := h.sum(isNil) // p is as it was at its first case
+	return sum, nil
 }
 
-// caseHashes hashes a plan's cases as they are decoded, both ways (as a
-// whole plan's and as a shard's part), so that a plan is checked in the
-// pass that reads it. The whole plan's hash begins with the versions:
-// it stands only if they are, in the end, what they were at the first
-// case (as routebench writes a plan, they come before the cases).
+// caseHashes is planHashOf's hash of a plan's cases as they are decoded,
+// so that a plan is checked in the pass that reads it. Which hash, and
+// the versions a whole plan's hash begins with, are taken from the plan
+// as it stands at the first case (as routebench writes a plan, its shard
+// and versions come before its cases); sum says when the plan changed
+// after that, and the cases must be hashed again.
 type caseHashes struct {
-	plan       *Plan // being decoded
-	whole      *planHash
+	plan    *Plan // being decoded
+	started bool
+	// sharded and versionsAt are the plan at its first case.
+	sharded    bool
 	versionsAt []byte
+	whole      *planHash
 	part       *partHash
 }
 
-func newCaseHashes(p *Plan) *caseHashes { return &caseHashes{plan: p, part: newPartHash()} }
+func newCaseHashes(p *Plan) *caseHashes { return &caseHashes{plan: p} }
 
 func (c *caseHashes) add(pc *PlanCase) {
-	if c.whole == nil {
-		c.versionsAt = hashVersions(c.plan.Versions)
-		c.whole = newPlanHashOf(c.versionsAt)
+	if !c.started {
+		c.started = true
+		if c.sharded = c.plan.Shard.Count > 1; c.sharded {
+			c.part = newPartHash()
+		} else {
+			c.versionsAt = hashVersions(c.plan.Versions)
+			c.whole = newPlanHashOf(c.versionsAt)
+		}
 	}
-	c.whole.add(pc)
-	c.part.add(pc)
+	if c.sharded {
+		c.part.add(pc)
+	} else {
+		c.whole.add(pc)
+	}
 }
 
 // sum is planHashOf the plan decoded, its cases those added; false when
-// the cases must be hashed again (the versions changed after they began).
+// they must be hashed again (the plan's shard or versions changed after
+// its first case).
 func (c *caseHashes) sum(isNil bool) (string, bool) {
 	p := *c.plan
-	if p.Shard.Count > 1 {
-		return c.part.sum(p, isNil), true
-	}
-	if c.whole == nil {
+	sharded := p.Shard.Count > 1
+	switch {
+	case !c.started && sharded:
+		return newPartHash().sum(p, isNil), true
+	case !c.started:
 		return newPlanHash(p.Versions).sum(isNil), true
-	}
-	if !bytes.Equal(c.versionsAt, hashVersions(p.Versions)) {
+	case sharded != c.sharded:
+		return "", false
+	case sharded:
+		return c.part.sum(p, isNil), true
+	case !bytes.Equal(c.versionsAt, hashVersions(p.Versions)):
 		return "", false
 	}
 	return c.whole.sum(isNil), true

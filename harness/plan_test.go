@@ -105,6 +105,8 @@ var _ = Describe("plan.json read a case at a time", func() {
 			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
 			text = strings.ReplaceAll(text, "HASH", refPlanHash(viaUnmarshal))
 			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
+			text = strings.ReplaceAll(text, "PSUM", refPartHash(viaUnmarshal))
+			Expect(json.Unmarshal([]byte(text), &viaUnmarshal)).To(Succeed())
 			path := filepath.Join(GinkgoT().TempDir(), harness.PlanFile)
 			Expect(os.WriteFile(path, []byte(text), 0o644)).To(Succeed())
 			back, err := harness.ReadPlanFile(path)
@@ -119,6 +121,8 @@ var _ = Describe("plan.json read a case at a time", func() {
 			`{"format": 2, "hash": "HASH", "cases": [{"id": "a", "hash": "h"}], "versions": [{"id": "v@1", "fingerprint": "1"}]}`),
 		Entry("versions before the cases and again after them, the second over the first",
 			`{"format": 2, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1"}], "cases": [{"id": "a", "hash": "h"}, {"id": "b", "hash": "h"}], "versions": [{"id": "w@2"}]}`),
+		Entry("a shard's plan whose shard comes after its cases (merge's reader hashes the cases again, as a part)",
+			`{"format": 2, "hash": "5e", "part_hash": "PSUM", "cases": [{"id": "a", "hash": "h", "seq": 3}], "shard": {"index": 2, "count": 4}, "shard_cases": [0, 1, 0, 0]}`),
 		Entry("a repeated versions field whose second lacks a fingerprint",
 			`{"format": 2, "hash": "HASH", "versions": [{"id": "v@1", "fingerprint": "1", "dir": "d"}], "versions": [{"id": "w@1"}], "cases": []}`),
 	)

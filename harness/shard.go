@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -28,23 +29,40 @@ func ParseShard(s string) (Shard, error) {
 	i, n, ok := strings.Cut(s, "/")
 	idx, err1 := strconv.Atoi(i)
 	count, err2 := strconv.Atoi(n)
-	if !ok || err1 != nil || err2 != nil || count < 1 || idx < 1 || idx > count {
-		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 <= i <= n, e.g. 2/4", s)
+	sh := Shard{Index: idx, Count: count}
+	err := sh.validate()
+	if !ok || err1 != nil || err2 != nil {
+		err = errWantSplit
 	}
-	if count > MaxShards {
-		return Shard{}, fmt.Errorf("shard %q: at most %d shards; split the run into fewer", s, MaxShards)
+	if err != nil {
+		return Shard{}, fmt.Errorf("shard %q: %w", s, err)
 	}
-	return Shard{Index: idx, Count: count}, nil
+	return sh, nil
 }
 
-// check says what is wrong with s as a run's shard (the zero Shard is
-// the whole run), as ParseShard would.
+var errWantSplit = errors.New("want i/n with 1 <= i <= n, e.g. 2/4")
+
+// validate says what is wrong with s as one shard of a split.
+func (s Shard) validate() error {
+	if s.Count < 1 || s.Index < 1 || s.Index > s.Count {
+		return errWantSplit
+	}
+	if s.Count > MaxShards {
+		return fmt.Errorf("at most %d shards; split the run into fewer", MaxShards)
+	}
+	return nil
+}
+
+// check says what is wrong with s as a run's shard: the zero Shard (or
+// 1/1) is the whole run, anything else one shard of a split.
 func (s Shard) check() error {
-	if s == (Shard{}) || s.Count == 1 && s.Index == 1 {
+	if s == (Shard{}) {
 		return nil
 	}
-	_, err := ParseShard(fmt.Sprintf("%d/%d", s.Index, s.Count))
-	return err
+	if err := s.validate(); err != nil {
+		return fmt.Errorf("shard %d/%d: %w", s.Index, s.Count, err)
+	}
+	return nil
 }
 
 // Has reports whether the case belongs to the shard, by a hash of its id

@@ -84,7 +84,7 @@ func FuzzWholePlan(f *testing.F) {
 		case 3: // counted in another shard's size
 			p.ShardCases[rng.IntN(n)]++
 		}
-		p.PartHash, err = planPartHash(p, listCases(p.Cases), false)
+		p.PartHash, err = planHashOf(p, listCases(p.Cases), false)
 		if err != nil {
 			t.Fatal(err)
 		}

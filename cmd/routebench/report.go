@@ -161,7 +161,7 @@ func withPlanVersions(versions []reports.VersionMeta, planPath string) []reports
 	for i, v := range out {
 		for _, pv := range recorded {
 			if pv.ID == v.ID && strings.HasPrefix(pv.Fingerprint, v.Fingerprint) {
-				out[i] = planVersionMetas([]harness.PlanVersion{pv})[0]
+				out[i] = planVersionMeta(pv)
 				break
 			}
 		}

@@ -473,13 +473,14 @@ func loadGitVersion(spec string) (*registry.Version, error) {
 func planVersionMetas(pvs []harness.PlanVersion) []reports.VersionMeta {
 	out := make([]reports.VersionMeta, len(pvs))
 	for i, v := range pvs {
-		name := v.ID
-		if at := strings.LastIndexByte(v.ID, '@'); at >= 0 {
-			name = v.ID[:at]
-		}
-		out[i] = reports.VersionMeta{ID: v.ID, Name: name, Fingerprint: v.Fingerprint, Dir: v.Dir, Description: v.Description}
+		out[i] = planVersionMeta(v)
 	}
 	return out
+}
+
+// planVersionMeta is one version of planVersionMetas.
+func planVersionMeta(v harness.PlanVersion) reports.VersionMeta {
+	return reports.VersionMeta{ID: v.ID, Name: harness.VersionName(v.ID), Fingerprint: v.Fingerprint, Dir: v.Dir, Description: v.Description}
 }
 
 // versionMetas are the report header's version lines.
