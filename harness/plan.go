@@ -694,25 +694,7 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 			return false, err
 		}
 		key, _ := t.(string)
-		var dst any
-		switch {
-		case strings.EqualFold(key, "format"):
-			dst = &p.Format
-		case strings.EqualFold(key, "hash"):
-			dst = &p.Hash
-		case strings.EqualFold(key, "part_hash"):
-			dst = &p.PartHash
-		case strings.EqualFold(key, "shard"):
-			dst = &p.Shard
-		case strings.EqualFold(key, "shard_cases"):
-			dst = &p.ShardCases
-		case strings.EqualFold(key, "versions"):
-			// Not reset first: a repeated field is decoded into the
-			// elements the first one left, as json.Unmarshal does.
-			dst = &p.Versions
-		case strings.EqualFold(key, "suites"):
-			dst = &p.Suites
-		case strings.EqualFold(key, "cases"):
+		if strings.EqualFold(key, "cases") {
 			// A repeated cases field is refused, however short the second:
 			// json.Unmarshal would keep the last, but fn has seen the first.
 			if casesSeen {
@@ -723,9 +705,15 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 				return false, fmt.Errorf("cases: %w", err)
 			}
 			continue
-		default:
-			var skip json.RawMessage
-			dst = &skip
+		}
+		// Not reset first: a repeated field is decoded over what the first
+		// left (a list's elements too), as json.Unmarshal does.
+		var dst any = new(json.RawMessage) // an unknown field, skipped
+		for _, f := range planFields(p) {
+			if strings.EqualFold(key, f.name) {
+				dst = f.dst
+				break
+			}
 		}
 		if err := dec.Decode(dst); err != nil {
 			return false, fmt.Errorf("%s: %w", key, err)
@@ -738,6 +726,19 @@ func decodePlan(dec *json.Decoder, p *Plan, fn func(*PlanCase) error) (isNil boo
 		return false, errors.New("more after the plan's closing brace")
 	}
 	return isNil, nil
+}
+
+// planField is a field of a Plan by its JSON name.
+type planField struct {
+	name string
+	dst  any
+}
+
+// planFields are the fields of p that decodePlan decodes whole (all but
+// the cases).
+func planFields(p *Plan) []planField {
+	return []planField{{"format", &p.Format}, {"hash", &p.Hash}, {"part_hash", &p.PartHash}, {"shard", &p.Shard},
+		{"shard_cases", &p.ShardCases}, {"versions", &p.Versions}, {"suites", &p.Suites}}
 }
 
 // decodePlanCases reads the cases array a case at a time, handing each to
