@@ -42,7 +42,7 @@ const lockerSkills = `skills:
       required: [locker, code]
       properties:
         locker: {type: string, pattern: '^L-\d{2}$'}
-        code: {type: string, pattern: '^[A-Z]{2}-\d{4}$', x-sensitive: true}
+        code: {type: string, pattern: '^[A-Z]{2}-[A-Z0-9]{4}$', x-sensitive: true}
     triggers: ['(?i)\bopen locker\b']
     examples:
       - {input: open locker L-12 with code QP-1234, params: {locker: L-12, code: QP-1234}}
@@ -56,8 +56,8 @@ defaults:
   now: "2026-03-02T09:00:00+01:00"
 cases:
   - id: lk-open-1
-    input: open locker L-07 with code VX-5512
-    expect: {action: confirm, skill: open_locker, params: {locker: L-07, code: VX-5512}}
+    input: open locker L-07 with code VX-7KQ5
+    expect: {action: confirm, skill: open_locker, params: {locker: L-07, code: VX-7KQ5}}
   - id: lk-list-1
     input: which lockers are free on floor 4
     expect: {action: execute, skill: list_lockers, params: {floor: 4}}
@@ -111,7 +111,7 @@ func TestReplayReproducesAndDetectsAChangedDecision(t *testing.T) {
 	g.Expect(stdout).To(ContainSubstring("raw output:"))
 	g.Expect(stdout).To(ContainSubstring(`params     {"code":"***","locker":"L-07"} -> {"code":"***","locker":"L-07"}`))
 	g.Expect(stdout).To(ContainSubstring("SAME: today's decision is the recorded one."))
-	g.Expect(stdout).NotTo(ContainSubstring("VX-5512"), "the sensitive code is masked on screen too")
+	g.Expect(stdout).NotTo(ContainSubstring("VX-7KQ5"), "the sensitive code is masked on screen too")
 
 	// A tampered recording: the replay says what differs, and exits 1.
 	data, err := os.ReadFile(results)
@@ -184,8 +184,11 @@ func TestSensitiveParamsAreMaskedInEveryOutput(t *testing.T) {
 	g.Expect(code).To(Equal(exitcode.Pass), stderr)
 	for _, name := range []string{harness.ResultsFile, "report.html", "junit.xml", "summary.md", harness.SummaryFile} {
 		body := readFile(t, filepath.Join(out, name))
-		g.Expect(body).NotTo(ContainSubstring("VX-5512"), name)
-		g.Expect(body).NotTo(ContainSubstring("5512"), name)
+		g.Expect(body).NotTo(ContainSubstring("VX-7KQ5"), name)
+		// No part of the code shows either (a partial mask such as
+		// "***7KQ5", or a lowercased copy). The code has letters no number
+		// or hex hash can hold, so a measured latency cannot trip this.
+		g.Expect(body).NotTo(MatchRegexp(`(?i)7kq5`), name)
 	}
 	g.Expect(readFile(t, filepath.Join(out, harness.ResultsFile))).To(ContainSubstring(`"code":"***"`))
 	g.Expect(readFile(t, filepath.Join(out, harness.ResultsFile))).To(ContainSubstring(`"masked":{"code":"ok"}`))
