@@ -13,9 +13,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 )
+
+// EventuallyTimeout is how long a suite's Eventually waits unless the spec
+// says otherwise. Gomega's own default, one second, is a deadline a busy CI
+// machine misses; Eventually returns as soon as its condition holds, so a
+// longer wait costs a passing spec nothing.
+const EventuallyTimeout = 15 * time.Second
 
 // childEnv marks a child process: it runs its suite in-process, once.
 const childEnv = "ROUTEBENCH_SPECRUN_CHILD"
@@ -28,6 +36,7 @@ func RunSpecs(t *testing.T, description string) {
 	t.Helper()
 	if os.Getenv(childEnv) != "" || (!ran && countFlag() == 1) {
 		ran = true
+		gomega.SetDefaultEventuallyTimeout(EventuallyTimeout)
 		ginkgo.RunSpecs(t, description)
 		return
 	}

@@ -204,12 +204,14 @@ var _ = Describe("an HTTP target", func() {
 	It("retries an attempt that times out", func() {
 		f := newFakeTarget(func(w http.ResponseWriter, n int, _ map[string]any) {
 			if n == 1 {
-				time.Sleep(600 * time.Millisecond)
+				time.Sleep(1500 * time.Millisecond)
 			}
 			_, _ = io.WriteString(w, refusal)
 		})
 		o := gatewayOpts()
-		o.Timeout = 200 * time.Millisecond
+		// Long enough that the retry answers in time on a busy machine,
+		// short enough that the first attempt's sleep runs past it.
+		o.Timeout = 500 * time.Millisecond
 		d := ask(newTarget(f.URL, target.Options{Gateway: newGateway(o)}), "hello")
 		Expect(d.Action).To(Equal(router.Refuse), describe(d))
 		Expect(f.got()).To(HaveLen(2))
