@@ -30,6 +30,13 @@ func (s *secretRouter) Route(_ context.Context, req router.Request) (router.Deci
 			Raw: `{"skill":"open_locker","confidence":0.95,"params":{"locker":"L-9","code":"` + code + `"}}`}}}, nil
 }
 
+// routerFunc is a router written as a function.
+type routerFunc func(context.Context, router.Request) (router.Decision, error)
+
+func (f routerFunc) Route(ctx context.Context, req router.Request) (router.Decision, error) {
+	return f(ctx, req)
+}
+
 func lockerVersion() *registry.Version {
 	skills, err := registry.ParseSkills("skills.yaml", []byte(`skills:
   - name: open_locker
@@ -176,6 +183,43 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 		}
 	})
 
+	It("masks an expected value the router never extracted, wherever the result holds text", func() {
+		v := lockerVersion()
+		// A model that asked back instead: the user's text is in its prompt
+		// and its message, and its params name the code under another key.
+		asking := routerFunc(func(_ context.Context, req router.Request) (router.Decision, error) {
+			return router.Decision{Action: router.Clarify, Skill: "open_locker", Confidence: 0.4, Stage: harness.StageJudge, Version: "v9@0badc0de",
+				Message: "did you mean to open a locker? you said: " + req.Text,
+				Params:  map[string]any{"note": []any{"heard " + req.Text}},
+				Trace: []router.TraceStep{{Stage: harness.StageRecall, Top: []string{"open_locker"}}, {Stage: harness.StageJudge, Choice: "open_locker",
+					Prompt: "User request:\n" + req.Text, Raw: `{"skill":"open_locker","confidence":0.4,"reason":"unsure about ` + req.Text + `"}`}}}, nil
+		})
+		single := lockerCase("asked", "open L-9 code 5093-quill", "5093-quill")
+		single.Expect.Params["code"] = harness.ParamMatcher{AnyOf: []any{"5093-quill", "5093-QUILL"}}
+		// In a conversation the code is said in one turn and expected in the next.
+		said, expected := lockerCase("t1", "my code is 2287-vane", "2287-vane"), lockerCase("t2", "open L-9 now", "2287-vane")
+		said.Expect = harness.Expect{Action: router.Clarify}
+		conv := harness.Case{ID: "asked-twice", Suite: harness.SuiteNormal, Caller: said.Caller,
+			Turns: []harness.Turn{{Input: said.Input, Expect: said.Expect}, {Input: expected.Input, Expect: expected.Expect}}}
+		dir := GinkgoT().TempDir()
+		out, err := harness.Run(context.Background(), harness.RunConfig{Versions: []*registry.Version{v}, Cases: []harness.Case{single, conv},
+			NewRouter: func(*registry.Version) (harness.Router, error) { return asking, nil }, OutDir: dir, Concurrency: 1, KeepResults: true})
+		Expect(err).NotTo(HaveOccurred())
+		data, err := os.ReadFile(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).NotTo(ContainSubstring("5093-"), "input, expectation, message, params, prompt and raw output")
+		Expect(string(data)).NotTo(ContainSubstring("2287-vane"), "a value said in one turn and expected in another")
+		Expect(string(data)).To(ContainSubstring("open L-9 code ***"))
+		results, err := harness.ReadResults(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(results).To(HaveLen(2))
+		Expect(results[0].Expect.Params["code"]).To(Equal(harness.ParamMatcher{AnyOf: []any{"***"}}))
+		Expect(results[0].Masked).To(BeEmpty(), "the decision held no sensitive param")
+		Expect(results[0].Failure).To(Equal(out.Results[0].Failure), "scored before masking")
+		Expect(results[1].Turns[0].Input).To(Equal("my code is ***"))
+		Expect(harness.Score(results)).To(Equal(harness.Score(out.Results)), "scores read back agree with the run's")
+	})
+
 	It("reads results written before request ids existed", func() {
 		line := `{"format":1,"version":"v9@0badc0de","case":"old-1","case_hash":"x","suite":"normal","tags":[],"input":"hi","caller":{},"expect":{"action":"refuse"},"decision":{"action":"refuse"},"pass":true,"failure":"","latency_us":1,"seq":0}` + "\n"
 		results, err := harness.DecodeResults(strings.NewReader(line), "old.jsonl")
@@ -222,5 +266,96 @@ var _ = Describe("CaseFilter", func() {
 		err := harness.NoMatchError("id:refund-01", 3, []string{"suite:normal", "id:refund-001", "id:ask"})
 		Expect(err).To(MatchError(ContainSubstring(`no case has id refund-01 (did you mean "id:refund-001"?)`)))
 		Expect(err.Error()).NotTo(ContainSubstring("id:ask"), "ids are not listed as labels")
+	})
+})
+
+var _ = Describe("x-sensitive masking in workflow outcomes", func() {
+	// A made-up door service: the workflow passes the door code it was
+	// given to the unlock tool and quotes it in a message.
+	doorVersion := func(workflowMarksCode bool) *registry.Version {
+		skills, err := registry.ParseSkills("skills.yaml", []byte(`skills:
+  - name: check_guest
+    description: look a guest up
+    side_effect: read
+    permission_scope: [door:read]
+    params_schema: {type: object, required: [guest], properties: {guest: {type: string}}}
+  - name: unlock_door
+    description: unlock a door with its code
+    side_effect: write
+    confirm: normal
+    permission_scope: [door:write]
+    params_schema:
+      type: object
+      required: [door, code]
+      properties:
+        door: {type: string}
+        code: {type: string, x-sensitive: true}
+  - name: tell_guest
+    description: send a guest a message
+    side_effect: send
+    confirm: normal
+    permission_scope: [door:write]
+    params_schema: {type: object, required: [guest, text], properties: {guest: {type: string}, text: {type: string}}}
+`))
+		Expect(err).NotTo(HaveOccurred())
+		reg, err := registry.New(skills)
+		Expect(err).NotTo(HaveOccurred())
+		code := "{type: string}"
+		if workflowMarksCode {
+			code = "{type: string, x-sensitive: true}"
+		}
+		raw := `workflows:
+  - name: let_guest_in
+    description: check a guest, unlock their door and tell them
+    params_schema:
+      type: object
+      required: [guest, code]
+      properties:
+        guest: {type: string}
+        code: ` + code + `
+    nodes:
+      - {id: check, tool: check_guest, params: {guest: "{{params.guest}}"}}
+      - {id: unlock, tool: unlock_door, after: [check], params: {door: D-4, code: "{{params.code}}"}}
+      - {id: tell, tool: tell_guest, after: [unlock], params: {guest: "{{params.guest}}", text: "door D-4 opened with {{params.code}}"}}
+`
+		return &registry.Version{Name: "door", Fingerprint: "d00rd00r", Registry: reg, WorkflowsRaw: []byte(raw)}
+	}
+	run := func(v *registry.Version) string {
+		vw, err := harness.PrepareWorkflows(v)
+		Expect(err).NotTo(HaveOccurred())
+		cases, err := harness.ParseSuite("door.yaml", []byte(`suite: normal
+cases:
+  - id: door-1
+    input: let G-1 in, the code is 9046-pike
+    caller: {scopes: [door:read, door:write]}
+    tools_sim:
+      check_guest: [{ok: {guest: G-1}}]
+      unlock_door: [{ok: {unlocked: true}}]
+      tell_guest: [{ok: {sent: true}}]
+    confirm: {answer: yes}
+    expect: {action: confirm, skill: let_guest_in, params: {guest: G-1, code: 9046-pike}, outcome: completed}
+`), vw.Routing)
+		Expect(err).NotTo(HaveOccurred())
+		rt := scriptRouter{"let G-1 in, the code is 9046-pike": withGate(withParams(decide(router.Confirm, "let_guest_in", 0.95),
+			map[string]any{"guest": "G-1", "code": "9046-pike"}), registry.GateNormal)}
+		dir := GinkgoT().TempDir()
+		out, err := harness.Run(context.Background(), harness.RunConfig{Versions: []*registry.Version{v}, Cases: cases,
+			NewRouter: func(*registry.Version) (harness.Router, error) { return rt, nil }, OutDir: dir, Concurrency: 1, KeepResults: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Results).To(HaveLen(1))
+		Expect(out.Results[0].Pass).To(BeTrue(), "scored on the real code: %s", out.Results[0].Failure)
+		data, err := os.ReadFile(filepath.Join(dir, harness.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		return string(data)
+	}
+
+	It("writes the tools' sensitive params as *** and masks the value in every message", func() {
+		for _, marked := range []bool{true, false} {
+			data := run(doorVersion(marked))
+			Expect(data).NotTo(ContainSubstring("9046-pike"), "workflow marks the code sensitive: %v", marked)
+			Expect(data).To(ContainSubstring(`"skill":"unlock_door","side_effect":"write","params":{"code":"***","door":"D-4"}`))
+			Expect(data).To(ContainSubstring(`"text":"door D-4 opened with ***"`))
+			Expect(data).To(ContainSubstring(`"input":"let G-1 in, the code is ***"`))
+		}
 	})
 })

@@ -744,6 +744,18 @@ func EvaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 	return evaluateCase(ctx, rt, v, vw, c, seq, true)
 }
 
+// CaseRegistry is the skill set c is routed and scored with: its own
+// tools, else v's skills with its workflows routable (vw may be nil).
+func CaseRegistry(v *registry.Version, vw *VersionWorkflows, c *Case) *registry.Registry {
+	switch {
+	case c.Tools != nil:
+		return c.Tools
+	case vw != nil && vw.Routing != nil:
+		return vw.Routing
+	}
+	return v.Registry
+}
+
 // evaluateCase is EvaluateCase; words says whether a single case's
 // verdict has its problems in words (check), which RunCase drops.
 func evaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *VersionWorkflows, c *Case, seq int, words bool) (Result, Verdict, error) {
@@ -755,13 +767,7 @@ func evaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		}
 		req.Now = now
 	}
-	reg := v.Registry
-	if vw != nil && vw.Routing != nil {
-		reg = vw.Routing
-	}
-	if c.Tools != nil {
-		reg = c.Tools
-	}
+	reg := CaseRegistry(v, vw, c)
 	if c.IsConversation() {
 		return evaluateConversation(ctx, rt, v, reg, c, seq, req.Now, words)
 	}

@@ -2,6 +2,7 @@ package router
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -59,20 +60,94 @@ func MaskSensitive(reg *registry.Registry, d *Decision) (names []string, values 
 		values = appendRawValues(values, st.Raw, sensitive)
 	}
 	values = textValues(values)
-	if len(values) > 0 {
-		mask := func(s string) string { return maskText(s, values) }
-		d.Message = mask(d.Message)
-		d.Errors = maskErrors(d.Errors, mask)
-		trace := make([]TraceStep, len(d.Trace))
-		for i, st := range d.Trace {
-			st.Raw, st.Prompt, st.Note = mask(st.Raw), mask(st.Prompt), mask(st.Note)
-			st.Errors = maskErrors(st.Errors, mask)
-			trace[i] = st
-		}
-		d.Trace = trace
-	}
+	maskDecisionText(d, values)
 	sort.Strings(names)
 	return names, values
+}
+
+// MaskDecisionText masks values, as MaskText does, wherever d holds free
+// text: its message, error messages, each trace step's raw output,
+// prompt and note, and the strings among its params. It is for values
+// d's own params do not show: a secret the case expects but the router
+// never extracted is still in the prompt a model was sent. d's params and
+// trace are replaced by copies when something changes, never changed in
+// place.
+func MaskDecisionText(d *Decision, values []string) {
+	if len(values) > 0 {
+		maskDecisionText(d, textValues(values))
+	}
+}
+
+func maskDecisionText(d *Decision, values []string) {
+	if len(values) == 0 {
+		return
+	}
+	mask := func(s string) string { return maskText(s, values) }
+	d.Message = mask(d.Message)
+	d.Errors = maskErrors(d.Errors, mask)
+	if p, changed := maskStrings(d.Params, mask); changed {
+		d.Params = p.(map[string]any)
+	}
+	trace := make([]TraceStep, len(d.Trace))
+	for i, st := range d.Trace {
+		st.Raw, st.Prompt, st.Note = mask(st.Raw), mask(st.Prompt), mask(st.Note)
+		st.Errors = maskErrors(st.Errors, mask)
+		trace[i] = st
+	}
+	d.Trace = trace
+}
+
+// MaskStrings masks values, as MaskText does, in every string inside v
+// (a decoded JSON document, a param value). It reports whether anything
+// changed; v itself is left untouched, and what changed is a copy.
+func MaskStrings(v any, values []string) (any, bool) {
+	if len(values) == 0 {
+		return v, false
+	}
+	tv := textValues(values)
+	if len(tv) == 0 {
+		return v, false
+	}
+	return maskStrings(v, func(s string) string { return maskText(s, tv) })
+}
+
+// maskStrings masks the strings inside a param value, copying each list
+// and object on the way down to a change and leaving v itself untouched.
+func maskStrings(v any, mask func(string) string) (any, bool) {
+	switch t := v.(type) {
+	case string:
+		m := mask(t)
+		return m, m != t
+	case map[string]any:
+		var out map[string]any
+		for k, x := range t {
+			if y, changed := maskStrings(x, mask); changed {
+				if out == nil {
+					out = maps.Clone(t)
+				}
+				out[k] = y
+			}
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
+	case []any:
+		var out []any
+		for i, x := range t {
+			if y, changed := maskStrings(x, mask); changed {
+				if out == nil {
+					out = slices.Clone(t)
+				}
+				out[i] = y
+			}
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
+	}
+	return v, false
 }
 
 // SensitiveParamNames is the union of the sensitive params of skills, for
@@ -276,9 +351,11 @@ func textValues(values []string) []string {
 	return out
 }
 
-// appendValues adds the text forms of a param value: a string as is, a
-// number or bool as JSON writes it, and the scalars inside a list or
-// object.
+// AppendValues adds the text forms of a param value to values, for
+// MaskText and MaskDecisionText: a string as is, a number as JSON writes
+// it, and the scalars inside a list or object.
+func AppendValues(values []string, v any) []string { return appendValues(values, v) }
+
 func appendValues(values []string, v any) []string {
 	switch t := v.(type) {
 	case string:

@@ -76,6 +76,28 @@ var _ = Describe("MaskSensitive", func() {
 		Expect(d.Message).To(Equal("open-sesame"))
 	})
 
+	It("masks given values in free text and string params, copying what it changes", func() {
+		note := []any{"code hunter-42 heard", map[string]any{"quote": "hunter-42", "n": 42.0}}
+		params := map[string]any{"note": note, "vault": "blue-7"}
+		trace := []router.TraceStep{{Stage: "judge", Prompt: "user: hunter-42", Raw: `{"reason":"hunter-42"}`, Note: "ok"}}
+		d := router.Decision{Action: router.Clarify, Params: params, Message: "say hunter-42 again", Trace: trace}
+		router.MaskDecisionText(&d, []string{"hunter-42", "ab"})
+		Expect(d.Params).To(Equal(map[string]any{"vault": "blue-7",
+			"note": []any{"code *** heard", map[string]any{"quote": "***", "n": 42.0}}}))
+		Expect(d.Message).To(Equal("say *** again"))
+		Expect(d.Trace[0].Prompt).To(Equal("user: ***"))
+		Expect(d.Trace[0].Raw).To(Equal(`{"reason":"***"}`))
+		Expect(note[0]).To(Equal("code hunter-42 heard"), "the caller's list is left as it was")
+		Expect(note[1].(map[string]any)["quote"]).To(Equal("hunter-42"), "and its objects")
+		Expect(trace[0].Prompt).To(Equal("user: hunter-42"), "and its trace")
+
+		same := map[string]any{"vault": "blue-7"}
+		d = router.Decision{Params: same}
+		router.MaskDecisionText(&d, []string{"hunter-42"})
+		same["probe"] = true
+		Expect(d.Params).To(HaveKey("probe"), "nothing to mask: the map is kept, not copied")
+	})
+
 	It("masks a short value as a param but not inside free text", func() {
 		d := router.Decision{Action: router.Confirm, Skill: "rotate_vault_key", Params: map[string]any{"passphrase": "ab"},
 			Message: "grab the vault"}

@@ -180,7 +180,7 @@ func replayCommand(cmd *cobra.Command, resultsPath, caseID string, o replayOptio
 	if tg != nil {
 		fmt.Fprintf(out, "\nrouted by target %s: its answer is the decision below (the trace's target step says how it came)\n", tg.spec)
 	} else {
-		calls.print(out, harness.IsProviderError(replayed.Decision))
+		calls.print(out, harness.IsProviderError(replayed.Decision), harness.CaseSensitiveValues(harness.CaseRegistry(v, vw, &c), &c))
 	}
 
 	diffs := diffDecisions("", recMap["decision"], repMap["decision"], o.tolerance)
@@ -425,8 +425,10 @@ func (e extractingRecordingJudge) ExtractParams(s *registry.Skill, text string, 
 }
 
 // print shows each judge call: the messages (or, for the builtin, the
-// candidate texts) and the raw output, with x-sensitive values masked.
-func (jc *judgeCalls) print(w io.Writer, failed bool) {
+// candidate texts) and the raw output, with x-sensitive values masked:
+// those in the answer, and the case's expected ones (a judge that did
+// not extract a value still saw it in the text).
+func (jc *judgeCalls) print(w io.Writer, failed bool, expected []string) {
 	if len(jc.calls) == 0 {
 		fmt.Fprintln(w, "\njudge: not called (policy or rules decided)")
 		return
@@ -434,6 +436,7 @@ func (jc *judgeCalls) print(w io.Writer, failed bool) {
 	for i, c := range jc.calls {
 		names := router.SensitiveParamNames(c.req.Candidates)
 		_, values := router.MaskJSONValues([]byte(c.resp.Raw), names)
+		values = append(values, expected...)
 		mask := func(s string) string { return router.MaskText(s, values) }
 		fmt.Fprintf(w, "\njudge call %d (%s)", i+1, c.name)
 		if c.req.Repair != nil {

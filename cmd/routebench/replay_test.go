@@ -176,6 +176,36 @@ func TestReplayPicksAVersionAndRejectsBadInput(t *testing.T) {
 	g.Expect(strings.TrimSpace(stdout)).To(MatchRegexp(`Examples:\n(  routebench replay .*\n)+`))
 }
 
+func TestExpectedSensitiveValuesAreMaskedWhenNotExtracted(t *testing.T) {
+	g := NewWithT(t)
+	dir, ver, _ := lockerWorkspace(t)
+	// The caller may not open lockers: the router refuses and never takes
+	// the code from the text, yet the case's author wrote it twice.
+	suite := filepath.Join(dir, "suites", "noscope.yaml")
+	g.Expect(os.WriteFile(suite, []byte(`suite: boundary
+cases:
+  - id: lk-noscope-1
+    input: open locker L-07 with code RT-3WW8
+    caller: {scopes: [lockers:read]}
+    expect: {action: confirm, skill: open_locker, params: {locker: L-07, code: RT-3WW8}}
+`), 0o644)).To(Succeed())
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCLI("run", "--versions", ver, "--suites", suite, "--out", out)
+	g.Expect(code).NotTo(Equal(exitcode.Usage), stderr)
+	results := readFile(t, filepath.Join(out, harness.ResultsFile))
+	g.Expect(results).To(ContainSubstring(`"case":"lk-noscope-1"`))
+	g.Expect(results).NotTo(ContainSubstring(`"skill":"open_locker","params":{"code":"***"`), "the router did not extract the code")
+	for _, name := range []string{harness.ResultsFile, "report.html", "junit.xml", "summary.md", harness.SummaryFile} {
+		g.Expect(readFile(t, filepath.Join(out, name))).NotTo(MatchRegexp(`(?i)3ww8`), name)
+	}
+	g.Expect(results).To(ContainSubstring(`"input":"open locker L-07 with code ***"`))
+
+	code, stdout, stderr := runCLI("replay", filepath.Join(out, harness.ResultsFile), "lk-noscope-1")
+	g.Expect(code).NotTo(Equal(exitcode.Usage), stderr)
+	g.Expect(stdout).To(ContainSubstring("replay lk-noscope-1 under v7@"))
+	g.Expect(stdout+stderr).NotTo(MatchRegexp(`(?i)3ww8`), "nor on screen")
+}
+
 func TestSensitiveParamsAreMaskedInEveryOutput(t *testing.T) {
 	g := NewWithT(t)
 	dir, ver, suite := lockerWorkspace(t)
