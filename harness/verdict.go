@@ -33,9 +33,11 @@ const (
 	// so the judge never saw it.
 	FailRecallMiss = "recall_miss"
 	// FailJudgeWrongSkill: the decision commits to another skill than
-	// expected: it acts on or clarifies about a different skill, a clarify
-	// offers other candidates than expected, or it acts where the case
-	// expects a clarify between candidates that do not include that skill.
+	// expected: it acts on a different skill, asks for a different skill's
+	// params, offers other candidates than expected, refuses after the
+	// judge chose a different skill (too unsure to act on it), or acts
+	// where the case expects a clarify between candidates that do not
+	// include that skill.
 	FailJudgeWrongSkill = "judge_wrong_skill"
 	// FailFalseRefusal: the decision refuses where the case expects another
 	// action.
@@ -206,15 +208,22 @@ func Offers(d router.Decision, skill string) bool {
 }
 
 // wrongSkill reports whether the decision commits to a skill the case does
-// not expect (see FailJudgeWrongSkill).
+// not expect, or the judge chose one (see FailJudgeWrongSkill).
 func wrongSkill(e Expect, d router.Decision) bool {
 	switch {
 	case e.Skill != "":
-		if d.Action.Acts() {
+		switch {
+		case d.Action.Acts():
 			return d.Skill != e.Skill
-		}
-		if d.Action == router.Clarify {
-			return !Offers(d, e.Skill)
+		case d.Action == router.Clarify:
+			// Asking for another skill's params commits to that skill,
+			// whatever runners-up the question lists.
+			return (d.Skill != "" && d.Skill != e.Skill) || !Offers(d, e.Skill)
+		case d.Action == router.Refuse:
+			// A judge that chose another skill, which the bands then turned
+			// into a refusal, still chose wrong: the band is not what to fix.
+			choice, ok := judgeChoice(d)
+			return ok && choice != router.NoneChoice && choice != e.Skill && judgeConsidered(&d, e.Skill)
 		}
 	case len(e.Candidates) > 0:
 		if d.Action.Acts() {

@@ -82,6 +82,15 @@ var _ = Describe("Check", func() {
 		Entry("judge_wrong_skill: a clarify offering other candidates",
 			harness.Expect{Action: router.Clarify, Candidates: []string{"query_orders_by_region", "query_alerts_by_zone"}}, nil,
 			recallDecision(clarifyOffering("query_orders_by_region", "refund_order"), "query_orders_by_region", "query_alerts_by_zone", "refund_order"), harness.FailJudgeWrongSkill),
+		Entry("judge_wrong_skill: the judge chose another skill, too unsure of it to act",
+			execOrders, nil,
+			judgedThen(decide(router.Refuse, "", 0.45), "query_alerts_by_zone", "query_alerts_by_zone", "query_orders_by_region"), harness.FailJudgeWrongSkill),
+		Entry("judge_wrong_skill: asking for another skill's params, the expected one a runner-up",
+			execOrders, nil,
+			judgedThen(clarifyOffering("query_alerts_by_zone", "query_orders_by_region"), "query_alerts_by_zone", "query_alerts_by_zone", "query_orders_by_region"), harness.FailJudgeWrongSkill),
+		Entry("false_refusal: the judge chose the expected skill, too unsure of it to act",
+			execOrders, nil,
+			judgedThen(decide(router.Refuse, "", 0.45), "query_orders_by_region", "query_alerts_by_zone", "query_orders_by_region"), harness.FailFalseRefusal),
 		Entry("false_refusal: recalled, then refused",
 			execOrders, nil,
 			recallDecision(decide(router.Refuse, "", 0.3), "query_orders_by_region"), harness.FailFalseRefusal),
@@ -139,6 +148,16 @@ func rulesDecision(action router.Action, skill string) router.Decision {
 // recallDecision replaces the recall stage's top-k.
 func recallDecision(d router.Decision, top ...string) router.Decision {
 	d.Trace = append([]router.TraceStep{{Stage: harness.StageRecall, Top: top}}, d.Trace[1:]...)
+	return d
+}
+
+// judgedThen is d after recall found top and the judge chose choice; a
+// clarify asks for choice's params, as the router's params question does.
+func judgedThen(d router.Decision, choice string, top ...string) router.Decision {
+	d.Trace = []router.TraceStep{{Stage: harness.StageRecall, Top: top}, {Stage: harness.StageJudge, Choice: choice}}
+	if d.Action == router.Clarify {
+		d.Skill = choice
+	}
 	return d
 }
 
