@@ -22,7 +22,7 @@ var benchFlow = lines(
 	`      - {id: g1, tool: get_gauge, params: {name: "{{params.shelf}}"}}`,
 	`      - {id: g2, tool: get_gauge, params: {name: "{{w1.items[0].sku}}"}}`,
 	`      - {id: g3, tool: get_gauge, params: {name: "{{w2.items[2].sku}}"}}`,
-	`      - {id: d, decision: {on: "{{g1.value}}", cases: {"7": r1, "0": all}}}`,
+	`      - {id: d, decision: {on: "{{g1.state}}", cases: {hot: r1, calm: all}}}`,
 	`      - {id: r1, tool: file_report, after: [d, g1, g2, g3, w1], params: {title: "{{w1.count}} at {{g2.value}}"}}`,
 	`      - {id: p1, tool: ping_team, after: [r1], params: {to: ops, text: "{{r1.report_id}}"}}`,
 	`      - {id: p2, tool: ping_team, after: [p1], params: {to: leads, text: "{{r1.report_id}} {{g3.value}}"}}`,
@@ -45,7 +45,7 @@ func BenchmarkRunTenNodes(b *testing.B) {
 	w := set.Workflows[0]
 	script := workflow.SimScript{
 		"list_widgets": {{OK: items(20)}},
-		"get_gauge":    {{OK: map[string]any{"value": 7}}},
+		"get_gauge":    {{OK: map[string]any{"value": 7, "state": "hot"}}},
 		"file_report":  {{OK: map[string]any{"report_id": "RPT-1"}}},
 		"ping_team":    {{OK: map[string]any{"sent": true}}},
 	}

@@ -62,7 +62,7 @@ func (r *reader) graph(w *Workflow, lines map[*Node]*nodeLines) {
 			t.decidedBy = n.ID
 		}
 		if n.On != nil {
-			r.checkRef(w, n, n.On, nl.on, join(nl.field, "decision.on"), ids)
+			r.checkBranches(n, nl, r.checkRef(w, n, n.On, nl.on, join(nl.field, "decision.on"), ids))
 		}
 		if n.Kind == KindConfirm {
 			refsIn(n.Message, "confirm.message", func(field string, ref *Ref, err error) {
@@ -99,12 +99,13 @@ func (r *reader) graph(w *Workflow, lines map[*Node]*nodeLines) {
 }
 
 // checkRef checks one {{reference}}: its root exists and comes earlier, its
-// path stays inside what outputs pass on.
-func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field string, ids []string) {
+// path stays inside what outputs pass on and what their schemas declare.
+// It returns the schema of the value read, when known.
+func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field string, ids []string) refSchema {
 	if ref.Root == "params" {
 		if len(ref.Path) == 0 || ref.Path[0].IsIndex {
 			r.problem(at, field, "{{%s}} names no param; write {{params.name}}", ref)
-			return
+			return refSchema{}
 		}
 		name := ref.Path[0].Key
 		if _, ok := w.PropSchemas[name]; !ok && w.Schema != nil {
@@ -113,8 +114,9 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 				hint = "did you mean params." + s + "?"
 			}
 			r.problem(at, field, "{{%s}}: %q is not a workflow param; %s", ref, name, hint)
+			return refSchema{}
 		}
-		return
+		return r.schemaOfRef(w, ref, at, field)
 	}
 	src := w.byID[ref.Root]
 	if src == nil {
@@ -123,25 +125,25 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 			hint = "did you mean " + s + "?"
 		}
 		r.problem(at, field, "{{%s}}: %q is neither params nor a node of workflow %s; %s", ref, ref.Root, w.Name, hint)
-		return
+		return refSchema{}
 	}
 	if src == n {
 		r.problem(at, field, "{{%s}} reads the node's own output; read an earlier node", ref)
-		return
+		return refSchema{}
 	}
 	n.reads = appendNew(n.reads, src.ID)
 	if len(ref.Path) == 0 {
-		return
+		return refSchema{}
 	}
 	first := ref.Path[0]
 	if first.IsIndex {
 		r.problem(at, field, "{{%s}}: index a node's items, e.g. {{%s.items[0]}}", ref, ref.Root)
-		return
+		return refSchema{}
 	}
 	if first.Key == "items" && len(ref.Path) > 1 && ref.Path[1].IsIndex && ref.Path[1].Index >= SampleSize {
 		r.problem(at, field, "{{%s}}: only the first %d items pass on to later steps (context budget); use items[0..%d], {{%s.count}} or an aggregate",
 			ref, SampleSize, SampleSize-1, ref.Root)
-		return
+		return refSchema{}
 	}
 	known := outputFields(src)
 	if known != nil && !slices.Contains(known, first.Key) {
@@ -150,7 +152,9 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 			hint = "did you mean " + s + "? "
 		}
 		r.problem(at, field, "{{%s}}: %s has no output %q; %sits outputs are %s", ref, ref.Root, first.Key, hint, strings.Join(known, ", "))
+		return refSchema{}
 	}
+	return r.schemaOfRef(w, ref, at, field)
 }
 
 // outputFields lists what a node's output offers, or nil when unknown (a

@@ -34,7 +34,9 @@ skills:
       type: object
       required: [items]
       properties:
-        items: {type: array}
+        items:
+          type: array
+          items: {type: object, properties: {sku: {type: string}, size: {type: string, enum: [s, m, l]}}}
   - name: get_gauge
     description: Read one gauge.
     side_effect: read
@@ -49,6 +51,7 @@ skills:
       required: [value]
       properties:
         value: {type: number}
+        state: {type: string, enum: [calm, warm, hot]}
   - name: file_report
     description: File a report.
     side_effect: write
@@ -101,6 +104,14 @@ skills:
     side_effect: read
     permission_scope: [vault:read]
 `
+
+// mustSkills parses a made-up skills.yaml.
+func mustSkills(doc string) []*registry.Skill {
+	GinkgoHelper()
+	skills, err := registry.ParseSkills("skills.yaml", []byte(doc))
+	Expect(err).NotTo(HaveOccurred())
+	return skills
+}
 
 func testRegistry() *registry.Registry {
 	GinkgoHelper()

@@ -112,21 +112,45 @@ var _ = Describe("Parse", func() {
 			"workflows.yaml:7: workflows[0].nodes[0].after:", `"ghost" is not a node`),
 		Entry("decision case leading nowhere", withHead(
 			`      - {id: g, tool: get_gauge, params: {name: n}}`,
-			`      - {id: d, decision: {on: "{{g.value}}", cases: {"1": nowhere}}}`),
-			"workflows.yaml:8: workflows[0].nodes[1].decision.cases.1:", `"nowhere" is not a node`),
+			`      - {id: d, decision: {on: "{{g.state}}", cases: {calm: nowhere}}}`),
+			"workflows.yaml:8: workflows[0].nodes[1].decision.cases.calm:", `"nowhere" is not a node`),
 		Entry("decision on free text", withHead(
 			`      - {id: g, tool: get_gauge, params: {name: n}}`,
 			`      - {id: d, decision: {on: "is it bad?", cases: {yes: g}}}`),
 			"workflows.yaml:8: workflows[0].nodes[1].decision.on:", "not one reference", "never on free text"),
 		Entry("decision cases as a list", withHead(
 			`      - {id: g, tool: get_gauge, params: {name: n}}`,
-			`      - {id: d, decision: {on: "{{g.value}}", cases: [high, low]}}`),
+			`      - {id: d, decision: {on: "{{g.state}}", cases: [hot, calm]}}`),
 			"workflows.yaml:8: workflows[0].nodes[1].decision.cases:", "finite enum"),
 		Entry("decision case as a pattern", withHead(
 			`      - {id: g, tool: get_gauge, params: {name: n}}`,
 			`      - {id: e, tool: get_gauge, params: {name: m}}`,
-			`      - {id: d, decision: {on: "{{g.value}}", cases: {"9*": e}}}`),
-			"workflows.yaml:9: workflows[0].nodes[2].decision.cases.9*:", "not a literal value"),
+			`      - {id: d, decision: {on: "{{g.state}}", cases: {"ho*": e}}}`),
+			"workflows.yaml:9: workflows[0].nodes[2].decision.cases.ho*:", "not a literal value"),
+		Entry("decision on a value no enum limits", withHead(
+			`      - {id: g, tool: get_gauge, params: {name: n}}`,
+			`      - {id: e, tool: get_gauge, params: {name: m}}`,
+			`      - {id: d, decision: {on: "{{g.value}}", cases: {"9": e}}}`),
+			"workflows.yaml:9: workflows[0].nodes[2].decision.on:", "{{g.value}} is not limited to an enum", "add enum"),
+		Entry("decision case its output's enum lacks", withHead(
+			`      - {id: g, tool: get_gauge, params: {name: n}}`,
+			`      - {id: e, tool: get_gauge, params: {name: m}}`,
+			`      - {id: d, decision: {on: "{{g.state}}", cases: {hot: e,`,
+			`          hto: e}}}`),
+			"workflows.yaml:10: workflows[0].nodes[2].decision.cases.hto:", `"hto" is not a value {{g.state}} can take`, "did you mean hot?", "[calm, warm, hot]"),
+		Entry("decision case a param's enum lacks", withHead(
+			`      - {id: e, tool: get_gauge, params: {name: m}}`,
+			`      - {id: d, decision: {on: "{{params.tone}}", cases: {quiet: e}}}`),
+			"workflows.yaml:8: workflows[0].nodes[1].decision.cases.quiet:", "[calm, loud]"),
+		Entry("decision case an item's enum lacks", withHead(
+			`      - {id: w, tool: list_widgets, params: {shelf: a}}`,
+			`      - {id: e, tool: get_gauge, params: {name: m}}`,
+			`      - {id: d, decision: {on: "{{w.items[0].size}}", cases: {xl: e}}}`),
+			"workflows.yaml:9: workflows[0].nodes[2].decision.cases.xl:", "[s, m, l]"),
+		Entry("nested output its result schema does not declare", withHead(
+			`      - {id: w, tool: list_widgets, params: {shelf: a}}`,
+			`      - {id: g, tool: get_gauge, params: {name: "{{w.items[0].skew}}"}}`),
+			"workflows.yaml:8: workflows[0].nodes[1].params.name:", `"skew" is not a property at w.items[0]`, "did you mean sku?"),
 		Entry("confirm timeout not a duration", withHead(`      - {id: c, confirm: {message: "go", timeout: soon}}`),
 			"workflows.yaml:7: workflows[0].nodes[0].confirm.timeout:", "is not a duration"),
 		Entry("confirm timeout of zero", withHead(`      - {id: c, confirm: {message: "go", timeout: 0s}}`),
@@ -157,13 +181,39 @@ var _ = Describe("Parse", func() {
 			"workflows.yaml:5: workflows[0].examples[0].params.shelve:", "did you mean shelf?"),
 	)
 
+	It("accepts a decision on a value whose schema it cannot know, or a boolean, or through an open object", func() {
+		reg, err := registry.New(append(mustSkills(testSkills), mustSkills(`skills:
+  - name: probe
+    description: Probe a shelf.
+    side_effect: read
+    permission_scope: [w:read]
+    params_schema: {type: object, properties: {shelf: {type: string}}}
+    result_schema:
+      type: object
+      properties:
+        full: {type: boolean}
+        tags: {type: object, properties: {a: {type: string}}, additionalProperties: {type: string}}
+`)...))
+		Expect(err).NotTo(HaveOccurred())
+		w := mustParse(reg, withHead(
+			`      - {id: v, tool: peek_vault}`,
+			`      - {id: p, tool: probe, params: {shelf: a}}`,
+			`      - {id: e, tool: get_gauge, params: {name: "{{p.tags.anything}}"}}`,
+			`      - {id: d1, decision: {on: "{{v.colour}}", cases: {red: e}}}`,
+			`      - {id: d2, decision: {on: "{{p.full}}", cases: {"true": f}}}`,
+			`      - {id: f, tool: get_gauge, params: {name: n}}`,
+		))
+		Expect(w.Node("d1").CaseOrder).To(Equal([]string{"red"}), "peek_vault declares no result_schema")
+		Expect(w.Node("d2").CaseOrder).To(Equal([]string{"true"}))
+	})
+
 	It("accepts a decision whose cases lead to nodes ordered after it", func() {
 		w := mustParse(reg, withHead(
 			`      - {id: g, tool: get_gauge, params: {name: n}}`,
-			`      - {id: d, decision: {on: "{{g.value}}", cases: {"1": r, "2": s}}}`,
+			`      - {id: d, decision: {on: "{{g.state}}", cases: {calm: r, hot: s}}}`,
 			`      - {id: r, tool: file_report, params: {title: "{{g.value}}"}}`,
 			`      - {id: s, aggregate: [g], rule: first_non_empty}`,
 		))
-		Expect(w.Node("d").CaseOrder).To(Equal([]string{"1", "2"}))
+		Expect(w.Node("d").CaseOrder).To(Equal([]string{"calm", "hot"}))
 	})
 })

@@ -85,19 +85,19 @@ var _ = Describe("Checkpoints", func() {
 var _ = Describe("Decisions", func() {
 	flow := withHead(
 		`      - {id: gauge, tool: get_gauge, params: {name: "{{params.shelf}}"}}`,
-		`      - {id: level, decision: {on: "{{gauge.value}}", cases: {"9": report, "1": calm}}}`,
+		`      - {id: level, decision: {on: "{{gauge.state}}", cases: {hot: report, calm: calm}}}`,
 		`      - {id: report, tool: file_report, after: [level, gauge], params: {title: "gauge at {{gauge.value}}"}}`,
 		`      - {id: ping, tool: ping_team, after: [report], params: {to: ops, text: "{{report.report_id}}"}}`,
 		`      - {id: calm, aggregate: [gauge], rule: first_non_empty}`,
 	)
-	gauge := func(v float64) workflow.SimScript {
+	gauge := func(state string) workflow.SimScript {
 		s := happyScript()
-		s["get_gauge"] = []workflow.SimResponse{ok(map[string]any{"value": v})}
+		s["get_gauge"] = []workflow.SimResponse{ok(map[string]any{"value": 3.5, "state": state})}
 		return s
 	}
 
 	It("takes the chosen case and skips the other branch with what depends on it", func() {
-		h := newHarness(gauge(1))
+		h := newHarness(gauge("calm"))
 		o := h.run(mustParse(h.reg, flow), workflow.RunInput{Params: shelf, Confirmer: yes()})
 		Expect(o.Outcome).To(Equal(workflow.Completed))
 		Expect(o.CallSkills()).To(Equal([]string{"get_gauge"}))
@@ -110,11 +110,11 @@ var _ = Describe("Decisions", func() {
 	})
 
 	It("fails rather than guess on a value none of the cases names", func() {
-		h := newHarness(gauge(4))
+		h := newHarness(gauge("warm"))
 		o := h.run(mustParse(h.reg, flow), workflow.RunInput{Params: shelf, Confirmer: yes()})
 		Expect(o.Outcome).To(Equal(workflow.Failed))
 		Expect(o.StoppedAt).To(Equal("level"))
 		Expect(o.Reason).To(Equal(workflow.ReasonNoMatchingCase))
-		Expect(o.ErrorMessage).To(ContainSubstring(`"4"`))
+		Expect(o.ErrorMessage).To(ContainSubstring(`"warm"`), "a value its schema allows that no case covers")
 	})
 })
