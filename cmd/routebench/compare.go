@@ -100,6 +100,10 @@ func compareCommand(stdout io.Writer, oldPath, newPath string, o compareOptions)
 			return err
 		}
 	}
+	if newPath == "" {
+		// One file, both versions named: "both may then be the same file".
+		newPath = oldPath
+	}
 	// Both sides are read before either error is reported, so a missing
 	// --base-version and --head-version are asked for at once.
 	base, baseErr := readVersion(oldPath, o.baseVersion, "--base-version")

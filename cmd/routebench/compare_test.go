@@ -106,6 +106,12 @@ func TestCompareWritesJSONAndHTML(t *testing.T) {
 	if c.Thresholds.Alpha != 0.01 || len(c.Fixed) != 10 || len(c.Broken) != 1 {
 		t.Errorf("comparison: alpha %v, %d fixed, %d broken; want 0.01, 10, 1", c.Thresholds.Alpha, len(c.Fixed), len(c.Broken))
 	}
+	// One file named once compares the same two versions.
+	code, once, errOut := cli("compare", both, "--base-version", "v1", "--head-version", "v2@22222222", "--wide")
+	_, twice, _ := cli("compare", both, both, "--base-version", "v1", "--head-version", "v2@22222222", "--wide")
+	if code != exitcode.Pass || once != twice {
+		t.Errorf("compare FILE with both versions named: exit %d, %s\n%s\nwant as with FILE FILE:\n%s", code, errOut, once, twice)
+	}
 	// At alpha 0.01 a p of 0.0117 is no longer significant.
 	all, _ := c.Group(compare.GroupAll)
 	if m, _ := all.Metric(harness.DecisionAccuracy); m.Symbol != "~" {
