@@ -59,8 +59,9 @@ type RunConfig struct {
 	// case hash) is still planned and runs only the rest; provider errors
 	// are run again.
 	Resume bool
-	// Progress, when set, is called after each case with the cases done
-	// (resumed ones included) and planned. Calls come from one goroutine.
+	// Progress, when set, is called with the cases done (resumed ones
+	// included) and planned: once before the first case is routed, then
+	// after each case. Calls come from one goroutine.
 	Progress func(done, total int)
 	// KeepResults puts every result in RunOutcome.Results. A run does not
 	// need them: results.jsonl holds them and reports stream it, so
@@ -625,6 +626,9 @@ func route(ctx context.Context, cfg RunConfig, routers []Router, flows []*Versio
 	unflushed := false
 	pending := map[int]finished{}
 	next, count := 0, len(spans)-toRun
+	if cfg.Progress != nil && len(spans) > 0 {
+		cfg.Progress(count, len(spans))
+	}
 	write := func(f finished) {
 		sp, err := w.write(f.line.b)
 		f.line.release()

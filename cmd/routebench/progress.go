@@ -54,14 +54,20 @@ func (p *progress) build(ph router.BuildPhase) {
 	p.phase("%s %s %s of %s", ph.Step, thousands(ph.Count), what, ph.Version)
 }
 
-// update is harness.RunConfig.Progress: done of total cases routed.
+// update is harness.RunConfig.Progress: done of total cases routed. Its
+// first call comes before any case is routed, with what a resumed run kept.
 func (p *progress) update(done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
 	if !p.started {
 		p.started, p.start, p.last, p.base = true, now, now, done
-		if !p.terminal {
+		switch {
+		case p.terminal:
+		case done > 0:
+			// A resumed run counts what it kept towards the whole.
+			fmt.Fprintf(p.w, "routing %s cases, %s of them kept from the earlier run…\n", thousands(total), thousands(done))
+		default:
 			fmt.Fprintf(p.w, "routing %s cases…\n", thousands(total))
 		}
 	}

@@ -31,19 +31,34 @@ func TestProgressOffATerminalPrintsALineEveryTenSeconds(t *testing.T) {
 	p, out, clock := testProgress(false)
 	p.build(router.BuildPhase{Version: "v1@0123abcd", Step: "fitting", Count: 19})
 	p.build(router.BuildPhase{Version: "v1@0123abcd", Step: "indexing", Count: 1234})
+	p.update(0, 25) // the run's first call, before any case
 	for done := 1; done <= 25; done++ {
-		p.update(done, 25)
 		clock.advance(time.Second)
+		p.update(done, 25)
 	}
 	p.done("out", "results.jsonl", "summary.json", "report.html", "junit.xml", "summary.md")
 	g.Expect(out.String()).To(Equal(`fitting 19 skills of v1@0123abcd…
 indexing 1,234 recall texts of v1@0123abcd…
 routing 25 cases…
-routed 11/25 cases (44%)  1.0 cases/s, ETA 14s, 10s
-routed 21/25 cases (84%)  1.0 cases/s, ETA 4s, 20s
-routed 25/25 cases (100%)  1.0 cases/s, 24s
+routed 10/25 cases (40%)  1.0 cases/s, ETA 15s, 10s
+routed 20/25 cases (80%)  1.0 cases/s, ETA 5s, 20s
+routed 25/25 cases (100%)  1.0 cases/s, 25s
 wrote out/results.jsonl, summary.json, report.html, junit.xml, summary.md
 `))
+}
+
+func TestProgressOfAResumedRunSaysWhatItKept(t *testing.T) {
+	g := NewWithT(t)
+	p, out, clock := testProgress(false)
+	p.update(30, 70)
+	for done := 31; done <= 70; done++ {
+		clock.advance(time.Second / 2)
+		p.update(done, 70)
+	}
+	g.Expect(out.String()).To(Equal(`routing 70 cases, 30 of them kept from the earlier run…
+routed 50/70 cases (71%)  2.0 cases/s, ETA 10s, 10s
+routed 70/70 cases (100%)  2.0 cases/s, 20s
+`), "the rate counts only the cases this run routed")
 }
 
 func TestProgressOnATerminalDrawsABarWithRateAndETA(t *testing.T) {
