@@ -31,7 +31,7 @@ var _ = Describe("The per-skill table and the failure glossary", func() {
 		page := html()
 		failures := page[strings.Index(page, `<section id="failures">`):strings.Index(page, `<section id="skills">`)]
 		Expect(failures).To(ContainSubstring(`<dt><code>judge_wrong_skill</code></dt><dd>the judge chose another skill`))
-		Expect(failures).To(ContainSubstring(`<dt><code>false_refusal</code></dt><dd>refused where the case expects another action</dd>`))
+		Expect(failures).To(ContainSubstring(`<dt><code>false_refusal</code></dt><dd>refused where the case expects another action; the judge chose the expected skill, or none</dd>`))
 		Expect(failures).NotTo(ContainSubstring(`<dt><code>recall_miss</code>`), "only the categories shown")
 	})
 })
