@@ -187,7 +187,9 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 		v := lockerVersion()
 		// A model that asked back instead: the user's text is in its prompt
 		// and its message, and its params name the code under another key.
-		asking := routerFunc(func(_ context.Context, req router.Request) (router.Decision, error) {
+		var told [][]string
+		asking := routerFunc(func(ctx context.Context, req router.Request) (router.Decision, error) {
+			told = append(told, router.MaskValuesFrom(ctx))
 			return router.Decision{Action: router.Clarify, Skill: "open_locker", Confidence: 0.4, Stage: harness.StageJudge, Version: "v9@0badc0de",
 				Message: "did you mean to open a locker? you said: " + req.Text,
 				Params:  map[string]any{"note": []any{"heard " + req.Text}},
@@ -217,6 +219,8 @@ var _ = Describe("x-sensitive masking and request ids in results", func() {
 		Expect(results[0].Masked).To(BeEmpty(), "the decision held no sensitive param")
 		Expect(results[0].Failure).To(Equal(out.Results[0].Failure), "scored before masking")
 		Expect(results[1].Turns[0].Input).To(Equal("my code is ***"))
+		Expect(told).To(Equal([][]string{{"5093-quill", "5093-QUILL"}, {"2287-vane"}, {"2287-vane"}}),
+			"what a cassette recording the routing must mask, every turn told the whole conversation's")
 		Expect(harness.Score(results)).To(Equal(harness.Score(out.Results)), "scores read back agree with the run's")
 	})
 

@@ -772,6 +772,9 @@ func evaluateCase(ctx context.Context, rt Router, v *registry.Version, vw *Versi
 		req.Now = now
 	}
 	reg := CaseRegistry(v, vw, c)
+	// A cassette recording this case masks the secrets it expects, which
+	// the request's text holds even when the model does not answer them.
+	ctx = router.WithMaskValues(ctx, CaseSensitiveValues(reg, c))
 	if c.IsConversation() {
 		return evaluateConversation(ctx, rt, v, reg, c, seq, req.Now, words)
 	}

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -410,4 +411,25 @@ func maskErrors(errs []Error, mask func(string) string) []Error {
 		out[i] = e
 	}
 	return out
+}
+
+type maskValuesKey struct{}
+
+// WithMaskValues returns ctx carrying values that whatever records the
+// routing it is passed to (a cassette) must mask, beyond those the model's
+// answer shows: the harness puts a case's expected x-sensitive values
+// here, since a model that did not extract a secret still received it in
+// the user's text. The router's stages never read it: a value travels in
+// the context, never in the request a router (or a --target) sees.
+func WithMaskValues(ctx context.Context, values []string) context.Context {
+	if len(values) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, maskValuesKey{}, values)
+}
+
+// MaskValuesFrom returns the values WithMaskValues put in ctx.
+func MaskValuesFrom(ctx context.Context) []string {
+	v, _ := ctx.Value(maskValuesKey{}).([]string)
+	return v
 }

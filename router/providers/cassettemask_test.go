@@ -86,6 +86,33 @@ var _ = Describe("Cassettes and x-sensitive params", func() {
 		Expect(replayed.Raw).To(Equal(recorded.Raw))
 	})
 
+	It("masks in the stored request the values the caller expects, though the answer holds none", func() {
+		refusing := newFakeProvider(func(w http.ResponseWriter, r *http.Request, n int) {
+			writeJSON(w, 200, chatToolCall("reset_badge", `{"employee":"dana.k","confidence":0.31}`))
+		})
+		o := fastOptions(refusing.URL)
+		o.Cassettes, o.CassetteDir = providers.CassettesRecord, dir
+		j, err := newGateway(o).Judge("openai:gpt-4o-mini")
+		Expect(err).NotTo(HaveOccurred())
+		ctx := router.WithMaskValues(context.Background(), []string{"Qz-88/7"})
+		recorded, err := j.Judge(ctx, request())
+		Expect(err).NotTo(HaveOccurred())
+		files := readDir(dir)
+		Expect(files).To(HaveLen(1))
+		for _, content := range files {
+			Expect(content).NotTo(ContainSubstring("Qz-88"), "the user's text in the stored request")
+			Expect(content).To(ContainSubstring("dana.k"))
+		}
+
+		refusing.Close()
+		o.Cassettes = providers.CassettesReplay
+		j, err = newGateway(o).Judge("openai:gpt-4o-mini")
+		Expect(err).NotTo(HaveOccurred())
+		replayed, err := j.Judge(context.Background(), request())
+		Expect(err).NotTo(HaveOccurred(), "the key is the request as sent, not as stored")
+		Expect(replayed.Raw).To(Equal(recorded.Raw))
+	})
+
 	It("replays a value the user's text does not hold as ***", func() {
 		other := "reset the badge of dana.k, the pin is in the ticket"
 		_, err := judgeWith(providers.CassettesRecord).Judge(context.Background(), func() router.JudgeRequest { r := request(); r.Text = other; return r }())

@@ -85,6 +85,13 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	// x-sensitive params leave the answer and the stored request; the
 	// key stays that of the request as sent.
 	answer, storedReq, masks, values := maskAnswer(t.redact.JSON(data), canon, ex.Sensitive)
+	// The values the case expects leave the stored request and label too:
+	// a model that did not return a secret still received it. The answer
+	// keeps them, since a replay must give back what was answered.
+	if extra := router.MaskValuesFrom(req.Context()); len(extra) > 0 {
+		storedReq = []byte(router.MaskText(string(storedReq), extra))
+		values = append(values, extra...)
+	}
 	entry.Masked = masks
 	entry.Label = router.MaskText(entry.Label, values)
 	entry.Request.Body, entry.Request.BodyText = jsonOrText(storedReq)
