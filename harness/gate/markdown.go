@@ -25,13 +25,13 @@ func WriteMarkdown(w io.Writer, verdicts []Verdict) error {
 	for _, v := range verdicts {
 		base := "—"
 		if v.Base != "" {
-			base = "`" + v.Base + "`"
+			base = "`" + mdCode(v.Base) + "`"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %d/%d held | %d/%d held | %d | %s |\n", v.Head, base,
+		fmt.Fprintf(&b, "| `%s` | %s | %d/%d held | %d/%d held | %d | %s |\n", mdCode(v.Head), base,
 			held(v.Thresholds), len(v.Thresholds), heldRules(v.Regressions), len(v.Regressions), v.BrokenTotal, outcomeMark(v))
 	}
 	for _, v := range verdicts {
-		fmt.Fprintf(&b, "\n### `%s`\n\n", v.Head)
+		fmt.Fprintf(&b, "\n### `%s`\n\n", mdCode(v.Head))
 		if note := v.UntestedNote(); note != "" {
 			label := "**NOT EVALUATED**"
 			if !v.NotEvaluated {
@@ -71,7 +71,7 @@ func WriteMarkdown(w io.Writer, verdicts []Verdict) error {
 			b.WriteString("```\n" + strings.ReplaceAll(v.Message(), "```", "'''") + "```\n")
 		}
 		for _, n := range v.Notes {
-			b.WriteString("\n> " + n + "\n")
+			b.WriteString("\n> " + mdText(n) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -107,9 +107,9 @@ func outcomeMark(v Verdict) string {
 	return mark(v.Pass)
 }
 
-// mdText keeps text from opening markup of its own.
+// mdText keeps text from opening markup of its own, or a line of its own.
 func mdText(s string) string {
-	return strings.NewReplacer("`", "'", "|", "\\|", "*", "\\*", "_", "\\_", "<", "&lt;").Replace(s)
+	return strings.NewReplacer("`", "'", "|", "\\|", "*", "\\*", "_", "\\_", "<", "&lt;", "\r", " ", "\n", " ").Replace(s)
 }
 
 func mark(pass bool) string {
@@ -119,7 +119,8 @@ func mark(pass bool) string {
 	return "❌"
 }
 
-// mdCode keeps a threshold's text inside its code span and table cell.
+// mdCode keeps a threshold's text or a version's name (a directory name
+// anyone can choose) inside its code span, table cell and line.
 func mdCode(s string) string {
-	return strings.NewReplacer("`", "'", "|", "\\|").Replace(s)
+	return strings.NewReplacer("`", "'", "|", "\\|", "\r", " ", "\n", " ").Replace(s)
 }

@@ -26,6 +26,18 @@ var _ = Describe("WriteMarkdown", func() {
 		Expect(md).To(ContainSubstring("| `decision_accuracy` | 0.900 | 0.812 | +0.088 | 0.02 | 24/3 | 4.9e-05 | ❌ |"))
 		Expect(md).To(ContainSubstring("```\ngate failed for v3@cccccccc against v2@aaaaaaaa: metrics decision_accuracy crossed\n"))
 	})
+	It("keeps a version name anyone can choose inside its code span, cell and line", func() {
+		hostile := "h`|<b>B</b>|x`y\n# owned@1"
+		v := gate.Verdict{Head: hostile, Base: hostile, Pass: true, Notes: []string{"base " + hostile + " *not* compared"}}
+		var b strings.Builder
+		Expect(gate.WriteMarkdown(&b, []gate.Verdict{v})).To(Succeed())
+		md := b.String()
+		Expect(md).To(ContainSubstring("| `h'\\|<b>B</b>\\|x'y # owned@1` | `h'\\|<b>B</b>\\|x'y # owned@1` | 0/0 held |"),
+			"no backtick ends the span, no pipe adds a column")
+		Expect(md).To(ContainSubstring("\n### `h'\\|<b>B</b>\\|x'y # owned@1`\n"))
+		Expect(md).To(ContainSubstring("> base h'\\|&lt;b>B&lt;/b>\\|x'y # owned@1 \\*not\\* compared\n"), "a note is text, not markup")
+		Expect(md).NotTo(ContainSubstring("\n# owned"), "nor a line of its own")
+	})
 	It("says passed when every verdict passed", func() {
 		var b strings.Builder
 		Expect(gate.WriteMarkdown(&b, []gate.Verdict{{Head: "v2@1", Pass: true}})).To(Succeed())
