@@ -14,6 +14,7 @@ import (
 
 	"github.com/routebench/routebench/internal/inputfile"
 	"github.com/routebench/routebench/internal/outdir"
+	"github.com/routebench/routebench/router"
 )
 
 // File names in an output directory.
@@ -177,6 +178,16 @@ func checkFormat(r Result, name string, line int) error {
 	}
 	if r.Version == "" || r.Case == "" {
 		return &ResultsError{Path: name, Line: line, Err: errors.New(`result without "version" or "case"; every line is one (version, case)`)}
+	}
+	// A decision routebench could not have written (an edited or damaged
+	// line) would be scored and rendered as if it could.
+	if err := router.CheckRecordedDecision(r.Decision, "decision"); err != nil {
+		return &ResultsError{Path: name, Line: line, Err: fmt.Errorf("%w; fix or delete the line", err)}
+	}
+	for i := range r.Turns {
+		if err := router.CheckRecordedDecision(r.Turns[i].Decision, fmt.Sprintf("turns[%d].decision", i)); err != nil {
+			return &ResultsError{Path: name, Line: line, Err: fmt.Errorf("%w; fix or delete the line", err)}
+		}
 	}
 	return nil
 }

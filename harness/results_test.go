@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,6 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/routebench/routebench/harness"
+	"github.com/routebench/routebench/router"
 )
 
 var _ = Describe("results.jsonl", func() {
@@ -48,6 +50,26 @@ var _ = Describe("results.jsonl", func() {
 		_, err := harness.DecodeResults(strings.NewReader(strings.Join(lines, "")), "r.jsonl")
 		Expect(err).To(MatchError(ContainSubstring("r.jsonl:3: results format 7, this routebench reads format 1")))
 	})
+
+	DescribeTable("names the line and field of a decision routebench could not have written",
+		func(damage func(*router.Decision), want string) {
+			_, lines := threeLines()
+			rs, err := harness.DecodeResults(strings.NewReader(lines[1]), "r.jsonl")
+			Expect(err).NotTo(HaveOccurred())
+			damage(&rs[0].Decision)
+			line, err := json.Marshal(rs[0])
+			Expect(err).NotTo(HaveOccurred())
+			lines[1] = string(line) + "\n"
+			_, err = harness.DecodeResults(strings.NewReader(strings.Join(lines, "")), "r.jsonl")
+			Expect(err).To(MatchError(ContainSubstring("r.jsonl:2: " + want)))
+			Expect(err).To(MatchError(HaveSuffix("; fix or delete the line")))
+		},
+		Entry("an action that is none", func(d *router.Decision) { d.Action = "launch_missiles" }, `decision.action: "launch_missiles" is not an action`),
+		Entry("a confidence past 1", func(d *router.Decision) { d.Confidence = 1e308 }, "decision.confidence: 1e+308 is outside [0, 1]"),
+		Entry("a negative confidence", func(d *router.Decision) { d.Confidence = -5 }, "decision.confidence: -5 is outside [0, 1]"),
+		Entry("an unknown gate", func(d *router.Decision) { d.Gate = "trapdoor" }, `decision.gate: "trapdoor" is not a gate`),
+		Entry("a candidate naming nothing", func(d *router.Decision) { d.Candidates = []router.Candidate{{Score: 0.5}} }, "decision.candidates[0].skill: is empty"),
+	)
 
 	It("keeps a whole last object that lost only its newline", func() {
 		_, lines := threeLines()

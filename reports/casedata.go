@@ -217,8 +217,13 @@ func matcherView(m harness.ParamMatcher) any {
 // round3 keeps three decimals, which is all a reader compares, and keeps
 // the JSON short. JSON has no NaN or infinity, so those become 0.
 func round3(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
 		return 0
+	case math.Abs(v) >= 1<<52:
+		// Past 2^52 a float64 holds no fraction to round, and v*1000 could
+		// overflow to +Inf, which JSON cannot hold.
+		return v
 	}
 	return math.Round(v*1000) / 1000
 }

@@ -366,6 +366,18 @@ func DecodeDecision(data []byte) (Decision, error) {
 	return d, nil
 }
 
+// CheckRecordedDecision holds a decision read back from a results file to
+// the shape routebench writes: a known action and gate, a confidence in
+// [0, 1], candidates naming skills. at names the field for the error
+// ("decision", "turns[1].decision"). A decision left out (no action) is
+// read as none, and only its other values are checked.
+func CheckRecordedDecision(d Decision, at string) error {
+	if d.Action == "" {
+		d.Action = Refuse // any known action: the check is of the rest
+	}
+	return checkDecision(d, at, true)
+}
+
 // checkDecision holds a decoded decision to the format; at prefixes the
 // field names (an earlier turn's decision inside a request). An earlier
 // turn may hold a decision of any action the harness recorded, so only
