@@ -61,6 +61,22 @@ func TestOutputFolderInUseIsRefusedNamingTheHolder(t *testing.T) {
 	g.Expect(again.Release()).To(Succeed())
 }
 
+func TestAnOutputFolderThatCannotBeUsedIsAUsageError(t *testing.T) {
+	g := NewWithT(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	g.Expect(os.WriteFile(file, []byte("x"), 0o644)).To(Succeed())
+	code, _, stderr := runCLI(smallRun(file)...)
+	g.Expect(code).To(Equal(exitcode.Usage), stderr)
+	g.Expect(stderr).To(ContainSubstring("output folder " + file + " cannot be used: it is a file, not a folder; give --out a folder"))
+
+	dangling := filepath.Join(dir, "dangling")
+	g.Expect(os.Symlink(filepath.Join(dir, "gone"), dangling)).To(Succeed())
+	code, _, stderr = runCLI(smallRun(dangling)...)
+	g.Expect(code).To(Equal(exitcode.Usage), stderr)
+	g.Expect(stderr).To(ContainSubstring("cannot be used: it is a symlink to " + filepath.Join(dir, "gone") + ", which does not exist"))
+}
+
 func TestLabelFilterMatchingNothingIsAUsageError(t *testing.T) {
 	g := NewWithT(t)
 	out := filepath.Join(t.TempDir(), "out")

@@ -245,11 +245,13 @@ func runCommand(cmd *cobra.Command, o runOptions) error {
 }
 
 // lockOutput takes dir's lock for this process; another routebench
-// writing there is a usage error (exit 2) naming its pid.
+// writing there is a usage error (exit 2) naming its pid, and so is a
+// folder that cannot be created or written.
 func lockOutput(dir string) (*outdir.Lock, error) {
 	lock, err := outdir.Acquire(dir)
 	var busy *outdir.BusyError
-	if errors.As(err, &busy) {
+	var unusable *outdir.UnusableError
+	if errors.As(err, &busy) || errors.As(err, &unusable) {
 		return nil, exitcode.With(exitcode.Usage, err)
 	}
 	if err != nil {

@@ -36,6 +36,39 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("%s is in use by %s; wait for it or use another --out", e.Dir+string(filepath.Separator), who)
 }
 
+// UnusableError says the directory cannot be created or written: a wrong
+// --out (a file, a dangling symlink, a folder of another user), not a
+// failure of the run.
+type UnusableError struct {
+	Dir string
+	Err error
+}
+
+func (e *UnusableError) Error() string {
+	return fmt.Sprintf("output folder %s cannot be used: %v; give --out a folder this user can create and write", e.Dir, e.Err)
+}
+
+func (e *UnusableError) Unwrap() error { return e.Err }
+
+// unusable explains why dir could not be made or opened, naming what is
+// in the way where the system's own words are unclear ("file exists" for
+// a symlink to nothing).
+func unusable(dir string, err error) error {
+	if info, lerr := os.Lstat(dir); lerr == nil {
+		switch {
+		case info.Mode()&os.ModeSymlink != 0:
+			if target, rerr := os.Readlink(dir); rerr == nil {
+				if _, serr := os.Stat(dir); serr != nil {
+					err = fmt.Errorf("it is a symlink to %s, which does not exist", target)
+				}
+			}
+		case !info.IsDir():
+			err = errors.New("it is a file, not a folder")
+		}
+	}
+	return &UnusableError{Dir: filepath.Clean(dir), Err: err}
+}
+
 // Lock is a held output directory.
 type Lock struct {
 	f *os.File
@@ -43,17 +76,18 @@ type Lock struct {
 
 // Acquire creates dir if needed and takes its lock without waiting: a run
 // that waited silently behind another would look hung. It fails with a
-// *BusyError naming the holder's pid when another process holds it. A
+// *BusyError naming the holder's pid when another process holds it, and
+// with an *UnusableError when dir cannot be created or written. A
 // lock file left by a process that is gone does not block, since the lock
 // is flock(2) on the file, not the file's existence.
 func Acquire(dir string) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("lock %s: %w", dir, err)
+		return nil, unusable(dir, err)
 	}
 	path := filepath.Join(dir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", dir, err)
+		return nil, unusable(dir, err)
 	}
 	held, err := tryLock(f)
 	if err != nil {
