@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,7 +101,7 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 		return exitcode.With(exitcode.Usage, err)
 	}
 	meta := collected.Meta()
-	meta.Versions = withPlanVersions(meta.Versions, filepath.Join(filepath.Dir(path), harness.PlanFile))
+	meta.Versions = withPlanVersions(stdout, meta.Versions, filepath.Join(filepath.Dir(path), harness.PlanFile))
 	meta.Title = f.title
 	meta.Commit = f.commit
 	meta.GeneratedAt = time.Now().UTC()
@@ -151,10 +152,15 @@ func runReport(stdout io.Writer, path string, f reportFlags) error {
 // which give only the ID, lack), so a run's report rendered again shows
 // its versions as the run's own did. A version the plan does not hold
 // with that ID and a fingerprint its ID begins is left as it is, and so
-// is every one when there is no plan to read.
-func withPlanVersions(versions []reports.VersionMeta, planPath string) []reports.VersionMeta {
+// is every one when there is no plan to read; a plan.json there that
+// cannot be read is said on notes, since the report then differs from the
+// run's own.
+func withPlanVersions(notes io.Writer, versions []reports.VersionMeta, planPath string) []reports.VersionMeta {
 	recorded, err := harness.ReadPlanVersions(planPath)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(notes, "note: the plan.json beside the results was not read (%v); versions are named as the results name them\n", err)
+		}
 		return versions
 	}
 	out := slices.Clone(versions)

@@ -124,6 +124,23 @@ func TestReportNamesVersionsAsThePlanBesideTheResultsRecordsThem(t *testing.T) {
 	}
 }
 
+func TestReportSaysWhenThePlanBesideTheResultsCannotBeRead(t *testing.T) {
+	results := writeReportResults(t, reportResults("v1@aaaaaaaa"))
+	plan := filepath.Join(filepath.Dir(results), harness.PlanFile)
+	html := filepath.Join(t.TempDir(), "r.html")
+	code, out, errs := reportCLI("report", results, "-o", html)
+	if code != exitcode.Pass || strings.Contains(out, "plan.json") {
+		t.Fatalf("no plan.json: exit %d, said %q %s; want exit 0 and nothing of a plan", code, out, errs)
+	}
+	if err := os.WriteFile(plan, []byte(`{"format":2,"versions":[`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = reportCLI("report", results, "-o", html)
+	if code != exitcode.Pass || !strings.Contains(out, "note: the plan.json beside the results was not read (") {
+		t.Errorf("a cut plan.json: exit %d, said %q %s; want exit 0 and a note", code, out, errs)
+	}
+}
+
 func TestReportBaseReordersVersions(t *testing.T) {
 	results := writeReportResults(t, reportResults("v1@aaaaaaaa"), reportResults("v2@bbbbbbbb"))
 	html := filepath.Join(t.TempDir(), "r.html")
