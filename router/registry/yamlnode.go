@@ -158,7 +158,12 @@ func (f *yfile) strList(n *yaml.Node, field string) ([]string, bool) {
 
 func (f *yfile) integer(n *yaml.Node, field string) (int, bool) {
 	var v int
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&v) != nil {
+	// YAML reads digits past int64 as a float: still a whole number, too large.
+	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" && n.Decode(&v) != nil || n.ShortTag() == "!!float" && allDigits(n.Value)) {
+		f.problem(n, field, "%s is too large; write a whole number of at most %d", n.Value, math.MaxInt)
+		return 0, false
+	}
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
 		f.problem(n, field, "must be a whole number, got %s; write digits only, e.g. 5", yamlkind.Of(n))
 		return 0, false
 	}
@@ -168,9 +173,12 @@ func (f *yfile) integer(n *yaml.Node, field string) (int, bool) {
 func (f *yfile) number(n *yaml.Node, field string) (float64, bool) {
 	var v float64
 	tag := n.ShortTag()
-	if n.Kind != yaml.ScalarNode || (tag != "!!int" && tag != "!!float") || n.Decode(&v) != nil ||
-		math.IsNaN(v) || math.IsInf(v, 0) {
+	if n.Kind != yaml.ScalarNode || (tag != "!!int" && tag != "!!float") || n.Decode(&v) != nil {
 		f.problem(n, field, "must be a number, got %s; write digits, e.g. 0.85", yamlkind.Of(n))
+		return 0, false
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		f.problem(n, field, "must be a finite number, got %s; write digits, e.g. 0.85", n.Value)
 		return 0, false
 	}
 	return v, true
@@ -261,4 +269,10 @@ func nodeAt(n *yaml.Node, tokens []string) *yaml.Node {
 		n = next
 	}
 	return resolve(n)
+}
+
+// allDigits reports whether s is a run of decimal digits, with a sign.
+func allDigits(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
