@@ -224,3 +224,11 @@ func ReadPlanFileAsMerged(path string) (Plan, error) {
 	})
 	return p, err
 }
+
+// SetMaxResultLine lowers the longest results.jsonl line read, for a spec;
+// the returned func puts it back.
+func SetMaxResultLine(n int) (restore func()) {
+	old := maxResultLine
+	maxResultLine = n
+	return func() { maxResultLine = old }
+}

@@ -71,6 +71,18 @@ var _ = Describe("results.jsonl", func() {
 		Entry("a candidate naming nothing", func(d *router.Decision) { d.Candidates = []router.Candidate{{Score: 0.5}} }, "decision.candidates[0].skill: is empty"),
 	)
 
+	It("refuses a device, which never ends, and a line longer than any result", func() {
+		err := harness.NewFileStream("/dev/null").Each(func(int, *harness.Result) error { return nil })
+		Expect(err).To(MatchError("read results /dev/null: it is a character device; give a results.jsonl file or a pipe"))
+
+		DeferCleanup(harness.SetMaxResultLine(1 << 10))
+		_, lines := threeLines()
+		path := filepath.Join(GinkgoT().TempDir(), harness.ResultsFile)
+		Expect(os.WriteFile(path, []byte(lines[0]+strings.Repeat("x", 200<<10)+"\n"), 0o644)).To(Succeed())
+		err = harness.NewFileStream(path).Each(func(int, *harness.Result) error { return nil })
+		Expect(err).To(MatchError(ContainSubstring(path + ":2: a line longer than 1024 bytes")))
+	})
+
 	It("keeps a whole last object that lost only its newline", func() {
 		_, lines := threeLines()
 		rs, err := harness.DecodeResults(strings.NewReader(strings.TrimSuffix(strings.Join(lines, ""), "\n")), "r.jsonl")

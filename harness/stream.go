@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
+
+	"github.com/routebench/routebench/internal/inputfile"
 )
 
 // ResultStream is results read one at a time, so that scoring and reports
@@ -108,6 +111,11 @@ func (s *FileStream) open() (resultsReader, error) {
 			return f, err
 		}
 		defer f.Close()
+		if st.Mode()&fs.ModeNamedPipe == 0 {
+			// Only a pipe is worth copying aside: a device such as
+			// /dev/zero never ends and would fill the disk.
+			return nil, fmt.Errorf("read results %s: it is %s; give a results.jsonl file or a pipe", s.Path, inputfile.DescribeMode(st.Mode()))
+		}
 		spool, err := os.CreateTemp("", "routebench-results-*.jsonl")
 		if err != nil {
 			return nil, fmt.Errorf("read results %s: spool a pipe: %w", s.Path, err)
@@ -199,11 +207,20 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	for {
 		frag, err := br.ReadSlice('\n')
 		buf = append(buf, frag...)
+		if len(buf) > maxResultLine {
+			return buf, fmt.Errorf("a line longer than %d bytes: not a results.jsonl line", maxResultLine)
+		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return buf, err
 		}
 	}
 }
+
+// maxResultLine bounds one results.jsonl line, so a file that is not one
+// (no newline for gigabytes) is refused instead of read into memory. A
+// result holds a judge's prompt and answer, each far below this. A
+// variable only so that a spec can lower it.
+var maxResultLine = 256 << 20
 
 // line decodes one results.jsonl line; last says it had no newline.
 func (d *resultDecoder) line(line []byte, res *Result, path string, lineNo int, last bool) error {

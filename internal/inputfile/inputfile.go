@@ -48,7 +48,7 @@ func read(open func() (fs.File, error), stat func() (fs.FileInfo, error), name s
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w (%s); give a regular file", ErrNotRegular, describeMode(info.Mode()))
+		return nil, fmt.Errorf("%w (%s); give a regular file", ErrNotRegular, DescribeMode(info.Mode()))
 	}
 	if info.Size() > limit {
 		return nil, fmt.Errorf("%w: %d bytes, over the limit of %d bytes", ErrTooLarge, info.Size(), limit)
@@ -90,7 +90,9 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 	}
 }
 
-func describeMode(m fs.FileMode) string {
+// DescribeMode names what a path that is not a regular file is, for
+// messages: "a directory", "a named pipe", "a character device".
+func DescribeMode(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
