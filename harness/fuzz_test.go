@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -66,6 +67,10 @@ func FuzzLoadSuite(f *testing.F) {
 		"suite: boundary\ncases:\n  - &c {id: x, input: y, expect: {action: clarify, candidates: [query_orders, refund_order]}}\n  - *c\n",
 		"suite: adversarial\ncases:\n  - id: t\n    input: hi\n    tools: [{name: t1, description: d, side_effect: read, params_schema: {type: object}}]\n    expect: {action: execute, skill: t1}\n",
 		oneCase("a") + "---\n" + oneCase("b"),
+		// Aliases that multiply ("billion laughs"): ten levels stand for
+		// 10^10 strings; the loader stops at p4.
+		"suite: normal\ncases:\n  - id: bomb\n    input: x\n    expect:\n      action: execute\n      skill: query_orders\n      params:\n" +
+			aliasBombText("        ", 10),
 		oneCase(`"a\u202Eb"`),
 		"suite: normal\ncases: [\n",
 		"",
@@ -102,6 +107,20 @@ func FuzzLoadSuite(f *testing.F) {
 			}
 		}
 	})
+}
+
+// aliasBombText is levels lines at indent, p0 an anchored list of ten
+// strings and each next one ten aliases of the one before.
+func aliasBombText(indent string, levels int) string {
+	var b strings.Builder
+	for k := range levels {
+		item := "lol"
+		if k > 0 {
+			item = "*a" + strconv.Itoa(k-1)
+		}
+		b.WriteString(indent + "p" + strconv.Itoa(k) + ": &a" + strconv.Itoa(k) + " [" + strings.TrimSuffix(strings.Repeat(item+", ", 10), ", ") + "]\n")
+	}
+	return b.String()
 }
 
 func FuzzLoadConfig(f *testing.F) {

@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/routebench/routebench/internal/inputfile"
+	"github.com/routebench/routebench/internal/yamldoc"
 	"github.com/routebench/routebench/internal/yamlkind"
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
@@ -262,6 +263,9 @@ type parsedFile struct {
 	problem *registry.Problem
 	data    []byte
 	split   *suiteSplit
+	// aliases is a split file's count of what its aliases stand for, the
+	// frame's so far: its items add theirs as they are parsed.
+	aliases *yamldoc.Aliases
 }
 
 // parseFilesWith reads and parses the files, handing each tree to use in
@@ -323,11 +327,12 @@ func parseData(file string, data []byte) parsedFile {
 	out := parsedFile{file: file, data: data}
 	if inputfile.CheckText(data) == nil {
 		if sp, ok := splitSuite(data); ok {
-			root, problem := parseYAML(file, sp.frame, suiteEmpty)
+			aliases := &yamldoc.Aliases{}
+			root, problem := parseYAMLCounting(file, sp.frame, suiteEmpty, aliases)
 			if problem == nil && root.Kind == yaml.MappingNode {
 				if k := keyOf(root, "cases"); k != root && k.Line == sp.casesLine && isEmptyValue(keyNode(root, "cases")) {
 					sp.frame = nil
-					out.root, out.split = root, &sp
+					out.root, out.split, out.aliases = root, &sp, aliases
 					return out
 				}
 			}
@@ -351,7 +356,7 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 	}
 	problems, before, emitted := len(l.problems), len(l.cases), l.emitted
 	l.journal = []string{}
-	items := &splitItems{data: doc.data, items: doc.split.items}
+	items := &splitItems{data: doc.data, items: doc.split.items, aliases: doc.aliases}
 	cases := l.file(doc.file, doc.root, items)
 	added := l.journal
 	l.journal = nil
@@ -392,10 +397,15 @@ func (l *suiteLoader) parsed(doc parsedFile) []Case {
 }
 
 // splitItems hands out a split file's case items, each parsed when asked
-// for; failed is set when one does not parse on its own.
+// for; failed is set when one does not parse on its own, or when its
+// aliases take the file's count past yamldoc.MaxValues: the whole parse
+// then reports that (parseYAML), as for a file it cannot split.
 type splitItems struct {
 	data  []byte
 	items []suiteItem
+	// aliases counts what the file's aliases stand for, the frame's
+	// first, then each item's as it is handed out.
+	aliases *yamldoc.Aliases
 	// anchored are the items so far that define anchors; an item that
 	// does not parse alone is parsed after them, so an alias to an
 	// earlier item's anchor resolves (a shared `tools: &t` is common).
@@ -461,6 +471,14 @@ func (s *splitItems) item(i int) (*yaml.Node, bool) {
 	}
 	if !ok && len(s.anchored) > 0 {
 		n, refs, ok = parseItem(s.data, it, s.anchoredItems())
+	}
+	if ok && refs.alias {
+		if s.aliases == nil {
+			s.aliases = &yamldoc.Aliases{}
+		}
+		// Counted before any loader follows them; past the limit, the
+		// item is not read.
+		ok = s.aliases.Check(n, "") == nil
 	}
 	if ok && len(refs.anchors) > 0 {
 		s.addAnchored(anchoredItem{it, refs})

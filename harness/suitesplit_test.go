@@ -138,6 +138,10 @@ func FuzzLoadItemByItem(f *testing.F) {
 		many.String(),
 		"suite: normal\ncases:\n  - id: a-1\n    input: x\n    expect: &e {action: refuse}\n  - id: a-2\n    input: y\n    expect: *e\n",
 		"suite: normal\ncases:\n  - id: a-1\n    input: \"x\n  - y\"\n    expect: {action: refuse}\n",
+		// Aliases that multiply, each case's well within the count, the
+		// file's not: item by item stops where the whole parse does.
+		"suite: normal\ncases:\n  - id: a-0\n    input: x\n    expect:\n      action: refuse\n      params:\n" + aliasBombText("        ", 4) +
+			strings.Repeat("  - id: a-1\n    input: y\n    expect: {action: execute, skill: s, params: {p: *a3}}\n", 12),
 	} {
 		f.Add([]byte(seed))
 	}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,9 +36,16 @@ func (y *ynode) problem(n *yaml.Node, field, format string, args ...any) {
 // parseYAML returns the root node of a file's only document, or the problem
 // that stops it: encoding damage (with line and column; yaml.v3 would name
 // neither), a syntax error, a second document (which would otherwise be
-// dropped), or no document at all. empty says what the file should hold;
-// "" allows an empty file, which gives neither root nor problem.
+// dropped), aliases that stand for too many values (aliasProblem), or no
+// document at all. empty says what the file should hold; "" allows an
+// empty file, which gives neither root nor problem.
 func parseYAML(file string, data []byte, empty string) (*yaml.Node, *registry.Problem) {
+	return parseYAMLCounting(file, data, empty, &yamldoc.Aliases{})
+}
+
+// parseYAMLCounting is parseYAML counting the document's aliases into
+// aliases, which may hold the file's count so far.
+func parseYAMLCounting(file string, data []byte, empty string, aliases *yamldoc.Aliases) (*yaml.Node, *registry.Problem) {
 	at := func(line int, msg string) *registry.Problem {
 		p := oneLine(registry.Problem{Pos: registry.Pos{File: file, Line: line}, Message: msg})
 		return &p
@@ -53,6 +61,14 @@ func parseYAML(file string, data []byte, empty string) (*yaml.Node, *registry.Pr
 	var de *yamldoc.Error
 	switch {
 	case err == nil:
+		// Without a '*' the text holds no alias, and there is nothing to
+		// count (the usual file).
+		if bytes.IndexByte(data, '*') >= 0 {
+			if e := aliases.Check(root, ""); e != nil {
+				p := aliasProblem(file, e)
+				return nil, &p
+			}
+		}
 		return root, nil
 	case !errors.As(err, &de):
 		return nil, at(0, err.Error())
@@ -63,6 +79,20 @@ func parseYAML(file string, data []byte, empty string) (*yaml.Node, *registry.Pr
 		return nil, at(0, "is empty; "+empty)
 	}
 	return nil, at(de.Line, de.Message)
+}
+
+// aliasProblem is the problem of the alias use that takes a file's aliases
+// past yamldoc.MaxValues. The loaders follow aliases themselves (resolve),
+// so yaml.v3's own check of excessive aliasing, which only decoding into Go
+// values makes, never runs: every file is counted as it is parsed, before
+// any loader reads it, and is not read when it is past. A suite, the
+// config (its gate rules too) and a baseline are each one file's count.
+func aliasProblem(file string, e *yamldoc.AliasExcess) registry.Problem {
+	return oneLine(registry.Problem{
+		Pos:     registry.Pos{File: file, Line: e.Alias.Line},
+		Field:   e.Field,
+		Message: e.Message(),
+	})
 }
 
 // readProblem is the problem of a file that cannot be read: missing, not a

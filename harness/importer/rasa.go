@@ -99,6 +99,11 @@ func ImportRasa(path, out string, opt IntentOptions) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
+		// The walk below follows aliases (examples: *e under every
+		// intent), so what they stand for is counted first.
+		if e := new(yamldoc.Aliases).Check(root, ""); e != nil {
+			return nil, fmt.Errorf("%s:%d: %s: %s", file, e.Alias.Line, e.Field, e.Message())
+		}
 		f.path = file
 		if err := f.read(root); err != nil {
 			return nil, err

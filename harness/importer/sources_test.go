@@ -3,6 +3,7 @@ package importer_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -363,6 +364,27 @@ var _ = Describe("ImportRasa", func() {
 
 		_, err = importer.ImportRasa(GinkgoT().TempDir(), out, importer.IntentOptions{})
 		Expect(err).To(MatchError(ContainSubstring("no .yml or .yaml files in the folder")))
+	})
+
+	It("stops a file whose aliases multiply, at the alias that goes past", func() {
+		// One list of 1,000 examples shared by 110 intents: the count is
+		// 1,001 values a use, and the hundredth use goes past 100000.
+		// Without it the import writes 110,000 examples (and a longer
+		// list, or more intents, as many as memory holds).
+		var b strings.Builder
+		b.WriteString("version: \"3.1\"\nnlu:\n- intent: i0\n  examples: &e\n")
+		for i := range 1000 {
+			b.WriteString("  - example " + strconv.Itoa(i) + "\n")
+		}
+		for i := 1; i < 110; i++ {
+			b.WriteString("- intent: i" + strconv.Itoa(i) + "\n  examples: *e\n")
+		}
+		file := filepath.Join(GinkgoT().TempDir(), "nlu.yml")
+		Expect(os.WriteFile(file, []byte(b.String()), 0o644)).To(Succeed())
+		line := 4 + 1000 + 2*99 + 2 // examples: *e of intent i100
+		_, err := importer.ImportRasa(file, GinkgoT().TempDir(), importer.IntentOptions{})
+		Expect(err).To(MatchError(file + ":" + strconv.Itoa(line) + ": nlu[100].examples: *e makes this file's aliases hold more than 100000 values " +
+			"(an alias counts each time it is used); write the values out plainly, or use fewer aliases"))
 	})
 
 	It("carves the same val split every time, keeping a train example per intent", func() {

@@ -75,11 +75,12 @@ func CompileResultSchema(file, field string, n *yaml.Node) (map[string]any, *jso
 }
 
 // JSONValue converts a YAML node to the values encoding/json decodes
-// (map[string]any, []any, string, float64, bool, nil). The error, when not
-// nil, is a *LoadError naming each value JSON cannot hold.
+// (map[string]any, []any, string, float64, bool, nil), at most
+// yamldoc.MaxValues of them. The error, when not nil, is a *LoadError
+// naming each value JSON cannot hold.
 func JSONValue(file, field string, n *yaml.Node) (any, error) {
 	ps := &problems{}
-	f := &yfile{name: file, ps: ps}
+	f := &yfile{name: file, ps: ps, valuesOf: "this value"}
 	v, _ := f.jsonValue(n, field)
 	if err := ps.err(); err != nil {
 		return nil, err

@@ -17,15 +17,15 @@ import (
 type yfile struct {
 	name string
 	ps   *problems
-	// values counts what jsonValue has built, against maxValues.
+	// values counts what jsonValue has built, against yamldoc.MaxValues:
+	// one skill's schema and examples, or one value given to JSONValue.
+	// Anchors and aliases let a few lines of YAML stand for billions of
+	// values ("billion laughs"), which would hang the loader.
 	values int
+	// valuesOf names whose values they are in the problem, when not a
+	// skill's.
+	valuesOf string
 }
-
-// maxValues bounds the JSON values built from one skill's schema and
-// examples. Anchors and aliases let a few lines of YAML stand for billions
-// of values ("billion laughs"), which would hang the loader; no real skill
-// comes near this.
-const maxValues = 100_000
 
 func (f *yfile) pos(n *yaml.Node) Pos { return Pos{File: f.name, Line: n.Line} }
 
@@ -190,10 +190,13 @@ func (f *yfile) number(n *yaml.Node, field string) (float64, bool) {
 func (f *yfile) jsonValue(n *yaml.Node, field string) (any, bool) {
 	n = resolve(n)
 	f.values++
-	if f.values > maxValues {
-		if f.values == maxValues+1 {
-			f.problem(n, field, "makes the skill's schema and examples hold more than %d values (an alias counts each time it is used); "+
-				"write them out plainly, without anchors that multiply", maxValues)
+	if f.values > yamldoc.MaxValues {
+		if f.values == yamldoc.MaxValues+1 {
+			what := f.valuesOf
+			if what == "" {
+				what = "the skill's schema and examples"
+			}
+			f.problem(n, field, "%s", yamldoc.TooManyValues(what))
 		}
 		return nil, false
 	}
