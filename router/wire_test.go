@@ -3,6 +3,7 @@ package router_test
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,19 @@ import (
 	"github.com/routebench/routebench/router"
 	"github.com/routebench/routebench/router/registry"
 )
+
+// bombTools is a 3 KB request whose one tool's params_schema refers to the
+// next definition from both branches of an anyOf, 40 levels deep, with an
+// example that walks all 2^40 ways unless loading refuses the schema.
+var bombTools = func() string {
+	var defs strings.Builder
+	for i := range 40 {
+		defs.WriteString(`"d` + strconv.Itoa(i) + `":{"anyOf":[{"$ref":"#/$defs/d` + strconv.Itoa(i+1) + `"},{"$ref":"#/$defs/d` + strconv.Itoa(i+1) + `"}]},`)
+	}
+	return `{"text":"hi","caller":{},"tools":[{"name":"x","description":"d","side_effect":"read",` +
+		`"params_schema":{"type":"object","properties":{"zz":{"$ref":"#/$defs/d0"}},"$defs":{` + defs.String() + `"d40":{"type":"integer"}}},` +
+		`"examples":[{"input":"x","params":{"zz":"x"}}]}]}`
+}()
 
 // wireTools is a made-up skill list using every skills.yaml field that
 // travels in a request's tools.
@@ -161,6 +175,7 @@ var _ = Describe("the request JSON of DESIGN §13", func() {
 		Entry("tools as an object", `{"text":"hi","caller":{},"tools":{}}`, "tools", "not a JSON list"),
 		Entry("tools with a bad side effect", `{"text":"hi","caller":{},"tools":[{"name":"x","description":"d","side_effect":"explode"}]}`, "tools", "side_effect"),
 		Entry("tools not a list", `{"text":"hi","caller":{},"tools":{"name":"x"}}`, "tools", "skills"),
+		Entry("tools whose $refs fan out at every level (would hang the server)", bombTools, "tools", "is too costly to validate"),
 		Entry("a turn with an unknown action", `{"text":"yes","caller":{},"turns":[{"text":"a","decision":{"action":"maybe"}}]}`, "turns[0].decision.action", "not an action"),
 	)
 })

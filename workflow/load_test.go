@@ -1,6 +1,9 @@
 package workflow_test
 
 import (
+	"fmt"
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -19,6 +22,17 @@ var head = []string{
 }
 
 func withHead(ls ...string) []byte { return lines(append(append([]string{}, head...), ls...)...) }
+
+// fanOutDefs writes $defs d0 ... dn in flow style, each an anyOf of two
+// $refs to the next: validating one value would walk 2^n ways.
+func fanOutDefs(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "d%d: {anyOf: [{$ref: '#/$defs/d%d'}, {$ref: '#/$defs/d%d'}]}, ", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "d%d: {type: integer}", n)
+	return b.String()
+}
 
 var _ = Describe("Parse", func() {
 	var reg *registry.Registry
@@ -66,6 +80,10 @@ var _ = Describe("Parse", func() {
 			expectProblem(problemLines(err), prefix, fragments...)
 		},
 		Entry("YAML syntax", lines("workflows:", "  - name: [x"), "workflows.yaml:2:", "is not valid YAML"),
+		Entry("params_schema whose $refs fan out at every level", lines("workflows:", "  - name: a", "    description: d",
+			"    params_schema: {type: object, properties: {zz: {$ref: '#/$defs/d0'}}, $defs: {"+fanOutDefs(30)+"}}",
+			`    nodes: [{id: p, tool: get_gauge, params: {name: n}}]`),
+			"workflows.yaml:4: workflows[0].params_schema.properties.zz:", "is too costly to validate"),
 		Entry("unknown workflow field", lines("workflows:", "  - name: a", "    descripton: x", "    nodes: []"),
 			"workflows.yaml:3: workflows[0].descripton:", "unknown field", "did you mean description?"),
 		Entry("unknown node field", withHead(`      - {id: a, tool: list_widgets, parms: {shelf: x}}`),

@@ -208,10 +208,10 @@ func FuzzLoadVersion(f *testing.F) {
 	})
 }
 
-// FuzzParamsSchema reaches the JSON Schema compiler, the $ref cycle check
-// and example validation with far fewer wasted mutations than whole
-// skills.yaml files do: the fuzzed schema and example params are placed
-// into one skill.
+// FuzzParamsSchema reaches the JSON Schema compiler, the $ref cycle and
+// cost checks and example validation with far fewer wasted mutations than
+// whole skills.yaml files do: the fuzzed schema and example params are
+// placed into one skill.
 //
 //	go test -run '^$' -fuzz '^FuzzParamsSchema$' -fuzztime 30s ./router/registry/
 func FuzzParamsSchema(f *testing.F) {
@@ -223,6 +223,12 @@ func FuzzParamsSchema(f *testing.F) {
 		[]byte(`{"t": {"c": [{"c": []}]}}`))
 	f.Add([]byte(`{"type": "object", "$dynamicAnchor": "m", "properties": {"x": {"$dynamicRef": "#m"}, "p": {"type": "string", "pattern": "^[a-z]+$", "x-synonyms": {"a": ["b"]}}}}`),
 		[]byte(`{"x": {"x": {}}, "p": "abc"}`))
+	// A recursion entered twice per level of the value must be refused, not
+	// run. (The audit's chain of $defs that fan out at every level is in
+	// schemacost_test.go: over the limit it takes 500+ bytes, and minimizing
+	// inputs that size stalls a 30 s run.)
+	f.Add([]byte(`{"type": "object", "properties": {"zz": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"anyOf": [{"$ref": "#/$defs/e"}, {"$ref": "#/$defs/e"}]}, "e": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}}}}`),
+		[]byte(`{"zz": `+strings.Repeat(`{"a": `, 20)+"1"+strings.Repeat("}", 20)+"}"))
 	f.Fuzz(func(t *testing.T, schema, params []byte) {
 		data := []byte("skills:\n- name: s\n  description: d\n  side_effect: read\n  params_schema:\n" + indent(schema, 4) +
 			"  examples:\n  - input: x\n    params:\n" + indent(params, 6))

@@ -220,6 +220,15 @@ func compileContract(file string, data []byte, ps *problems) *jsonschema.Schema 
 			"break the chain so one schema checks the value itself", chain)
 		return nil
 	}
+	// A judge answer is validated against the contract on every call.
+	if p := validationCost(c, doc, sch); p != nil {
+		line := 1
+		if len(node.Content) > 0 {
+			line = refNode(node.Content[0], p.ptr).Line
+		}
+		ps.add(Pos{File: file, Line: line}, strings.Join(p.ptr, "."), "%s", p.msg)
+		return nil
+	}
 	if err := sch.Validate(sampleAnswer); err != nil {
 		msgs := []string{}
 		for _, p := range explainSchemaError(err) {

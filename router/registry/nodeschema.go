@@ -42,6 +42,10 @@ func (f *yfile) resultSchema(n *yaml.Node, field string) (map[string]any, *jsons
 			"break the chain so one schema checks the value itself (type, enum, properties)", chain)
 		return nil, nil
 	}
+	if p := validationCost(c, raw, sch); p != nil {
+		f.problem(refNode(n, p.ptr), fieldOf(field, p.ptr), "%s", p.msg)
+		return nil, nil
+	}
 	return raw, sch
 }
 

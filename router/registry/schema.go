@@ -175,6 +175,10 @@ func (f *yfile) paramsSchema(n *yaml.Node, field string) (map[string]any, *jsons
 			"break the chain so one schema checks the value itself (type, enum, properties)", chain)
 		return nil, nil, nil
 	}
+	if p := validationCost(c, raw, sch); p != nil {
+		f.problem(refNode(n, p.ptr), fieldOf(field, p.ptr), "%s", p.msg)
+		return nil, nil, nil
+	}
 	// Each property compiled in place, so its $refs still resolve against the
 	// whole schema.
 	props := map[string]*jsonschema.Schema{}

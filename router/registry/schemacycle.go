@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -92,26 +93,66 @@ func sameValue(s *jsonschema.Schema) []*jsonschema.Schema {
 // partsOfValue lists the subschemas that s applies to parts of its value
 // (properties, items, property names, decoded content).
 func partsOfValue(s *jsonschema.Schema) []*jsonschema.Schema {
-	out := []*jsonschema.Schema{s.PropertyNames, s.UnevaluatedProperties, s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema}
-	out = append(out, sortedValues(s.Properties)...)
+	parts := valueParts(s)
+	out := make([]*jsonschema.Schema, len(parts))
+	for i, p := range parts {
+		out[i] = p.s
+	}
+	return out
+}
+
+// part is a subschema applied to a part of the value, with the step that
+// reaches the part: "o:name" is one property and "a:3" one item; "o*" (any
+// property), "a*" (any item), "n*" (property names) and "c*" (decoded
+// content) may reach any part of their kind.
+type part struct {
+	step string
+	s    *jsonschema.Schema
+}
+
+// valueParts lists the parts s applies subschemas to, in a fixed order.
+func valueParts(s *jsonschema.Schema) []part {
+	var out []part
+	add := func(step string, x *jsonschema.Schema) {
+		if x != nil {
+			out = append(out, part{step, x})
+		}
+	}
+	add("n*", s.PropertyNames)
+	add("o*", s.UnevaluatedProperties)
+	add("a*", s.Contains)
+	add("a*", s.Items2020)
+	add("a*", s.UnevaluatedItems)
+	add("c*", s.ContentSchema)
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+		add("o:"+k, s.Properties[k])
+	}
 	patterns := make([]jsonschema.Regexp, 0, len(s.PatternProperties))
 	for re := range s.PatternProperties {
 		patterns = append(patterns, re)
 	}
 	slices.SortFunc(patterns, func(a, b jsonschema.Regexp) int { return cmp.Compare(a.String(), b.String()) })
 	for _, re := range patterns {
-		out = append(out, s.PatternProperties[re])
+		add("o*", s.PatternProperties[re])
 	}
-	for _, v := range []any{s.AdditionalProperties, s.AdditionalItems, s.Items} {
-		switch x := v.(type) {
-		case *jsonschema.Schema:
-			out = append(out, x)
-		case []*jsonschema.Schema:
-			out = append(out, x...)
+	if x, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+		add("o*", x)
+	}
+	if x, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
+		add("a*", x)
+	}
+	switch x := s.Items.(type) {
+	case *jsonschema.Schema:
+		add("a*", x)
+	case []*jsonschema.Schema: // drafts before 2020-12: one schema per position
+		for j, item := range x {
+			add("a:"+strconv.Itoa(j), item)
 		}
 	}
-	out = append(out, s.PrefixItems...)
-	return slices.DeleteFunc(out, func(x *jsonschema.Schema) bool { return x == nil })
+	for j, item := range s.PrefixItems {
+		add("a:"+strconv.Itoa(j), item)
+	}
+	return out
 }
 
 func sortedValues(m map[string]*jsonschema.Schema) []*jsonschema.Schema {
