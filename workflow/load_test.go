@@ -225,6 +225,16 @@ var _ = Describe("Parse", func() {
 		Expect(w.Node("d2").CaseOrder).To(Equal([]string{"true"}))
 	})
 
+	It("stops one anchor reused from node to node, each within the count alone", func() {
+		ls := append([]string{}, head...)
+		ls = append(ls, "      - {id: n0, tool: get_gauge, params: &big {name: ["+strings.TrimSuffix(strings.Repeat("v, ", 5000), ", ")+"]}}")
+		for i := 1; i < 40; i++ {
+			ls = append(ls, fmt.Sprintf("      - {id: n%d, tool: get_gauge, params: *big}", i))
+		}
+		_, err := workflow.Parse("workflows.yaml", lines(ls...), reg)
+		expectProblem(problemLines(err), "workflows.yaml:27: workflows[0].nodes[20].params:", "*big makes this file's aliases hold more than 100000 values")
+	})
+
 	It("accepts a decision whose cases lead to nodes ordered after it", func() {
 		w := mustParse(reg, withHead(
 			`      - {id: g, tool: get_gauge, params: {name: n}}`,

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -53,6 +54,15 @@ func (r *reader) parse(data []byte) *yaml.Node {
 		}
 		r.list = append(r.list, registry.Problem{Pos: registry.Pos{File: r.file, Line: line}, Message: msg})
 		return nil
+	}
+	// An anchor reused from value to value would multiply past any count
+	// of one value: the file's aliases are counted as a whole.
+	if bytes.IndexByte(data, '*') >= 0 {
+		var aliases yamldoc.Aliases
+		if e := aliases.Check(root, ""); e != nil {
+			r.list = append(r.list, registry.Problem{Pos: registry.Pos{File: r.file, Line: e.Alias.Line}, Field: e.Field, Message: e.Message()})
+			return nil
+		}
 	}
 	return root
 }

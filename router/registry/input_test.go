@@ -305,7 +305,36 @@ var _ = Describe("input built to exhaust the loader", func() {
 			lines = append(lines, fmt.Sprintf("        l%d: &l%d [%s]", i, i, refs))
 		}
 		_, err := registry.ParseSkills("skills.yaml", doc(lines...))
-		expectProblem(problemLines(err), "skills.yaml:8:", "more than 100000 values", "an alias counts each time it is used")
+		expectProblem(problemLines(err), "skills.yaml:12: skills[0].params_schema.$defs.l4[7]:", "*l3 makes this file's aliases hold more than 100000 values", "an alias counts each time it is used")
+	}, SpecTimeout(time.Minute))
+
+	It("stops one anchor reused from skill to skill, each within the count alone", func(ctx SpecContext) {
+		lines := []string{"skills:"}
+		for i := 0; i < 40; i++ {
+			props := "{type: object, properties: {q: {type: string}}}"
+			if i == 0 {
+				// About 5,000 values: a tenth of the count per skill.
+				props = "&big {type: object, properties: {q: {type: string, enum: [" + strings.TrimSuffix(strings.Repeat("v, ", 5000), ", ") + "]}}}"
+			} else {
+				props = "*big"
+			}
+			lines = append(lines, fmt.Sprintf("  - {name: s%d, description: skill %d, side_effect: read, params_schema: %s}", i, i, props))
+		}
+		_, err := registry.ParseSkills("skills.yaml", doc(lines...))
+		expectProblem(problemLines(err), "skills.yaml:22: skills[20].params_schema:", "*big makes this file's aliases hold more than 100000 values")
+	}, SpecTimeout(time.Minute))
+
+	It("says once that a skill holds too many values, not again for each example after", func(ctx SpecContext) {
+		many := strings.TrimSuffix(strings.Repeat("1, ", 100_001), ", ")
+		_, err := registry.ParseSkills("skills.yaml", withHeader(
+			"    params_schema: {type: object, properties: {xs: {type: array}, n: {type: number}}}",
+			"    examples:",
+			"      - {input: a, params: {xs: ["+many+"]}}",
+			"      - {input: b, params: {n: 1}}",
+		))
+		lines := problemLines(err)
+		Expect(lines).To(HaveLen(1), "%v", lines)
+		Expect(lines[0]).To(ContainSubstring("more than 100000 values"))
 	}, SpecTimeout(time.Minute))
 
 	It("stops a rule whose nested loops over a list param would run for hours", func(ctx SpecContext) {

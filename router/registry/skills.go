@@ -392,8 +392,9 @@ func (f *yfile) examples(n *yaml.Node, field string, s *Skill, schemaOK, rulesOK
 // property's schema; required is not applied, as examples are partial.
 func (f *yfile) exampleParams(n *yaml.Node, field string, s *Skill, schemaOK bool) (map[string]any, bool) {
 	before := len(f.ps.list)
-	v, _ := f.jsonValue(n, field)
-	if len(f.ps.list) > before {
+	v, good := f.jsonValue(n, field)
+	if len(f.ps.list) > before || !good {
+		// Said already, here or (past the count of values) once before.
 		return nil, false
 	}
 	params, ok := v.(map[string]any)
