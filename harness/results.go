@@ -87,6 +87,11 @@ func ReadResults(path string) ([]Result, error) {
 		return nil, fmt.Errorf("read results: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.IsDir() {
+		if err := NotResults(path, st.Mode()); err != nil {
+			return nil, err
+		}
+	}
 	return DecodeResults(f, path)
 }
 

@@ -111,10 +111,8 @@ func (s *FileStream) open() (resultsReader, error) {
 			return f, err
 		}
 		defer f.Close()
-		if st.Mode()&fs.ModeNamedPipe == 0 {
-			// Only a pipe is worth copying aside: a device such as
-			// /dev/zero never ends and would fill the disk.
-			return nil, fmt.Errorf("read results %s: it is %s; give a results.jsonl file or a pipe", s.Path, inputfile.DescribeMode(st.Mode()))
+		if err := NotResults(s.Path, st.Mode()); err != nil {
+			return nil, err
 		}
 		spool, err := os.CreateTemp("", "routebench-results-*.jsonl")
 		if err != nil {
@@ -135,6 +133,17 @@ func (s *FileStream) open() (resultsReader, error) {
 }
 
 // NewFileStream streams the results file at path.
+// NotResults says why a path of mode m cannot hold results, or is nil
+// for a regular file or a pipe (copied aside once). A device such as
+// /dev/zero never ends: read, or copied aside, it would fill memory or the
+// disk.
+func NotResults(path string, m fs.FileMode) error {
+	if m.IsRegular() || m&fs.ModeNamedPipe != 0 {
+		return nil
+	}
+	return fmt.Errorf("read results %s: it is %s; give a results.jsonl file or a pipe", path, inputfile.DescribeMode(m))
+}
+
 func NewFileStream(path string) *FileStream { return &FileStream{Path: path} }
 
 // Each implements ResultStream; a bad line is a *ResultsError naming it.

@@ -143,6 +143,7 @@ func TestCompareUsageErrors(t *testing.T) {
 		{[]string{"compare", old, old, "--alpha", "1.5"}, "alpha 1.5: must be between 0 and 1"},
 		{[]string{"compare", old, filepath.Join(t.TempDir(), "missing.jsonl")}, "no such file"},
 		{[]string{"compare", old, torn}, "cut off"},
+		{[]string{"compare", old, "/dev/null"}, "read results /dev/null: it is a character device; give a results.jsonl file or a pipe"},
 	} {
 		code, _, errOut := cli(tc.args...)
 		if code != exitcode.Usage || !strings.Contains(errOut, tc.want) {

@@ -5,13 +5,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/routebench/routebench/harness"
 )
 
-// spoolPipes copies every path that is a pipe or a device (`<(git show
+// spoolPipes copies every path that is a pipe (`<(git show
 // main:out/results.jsonl)`, /dev/stdin) to a regular file in a temporary
 // folder, since a results file is read more than once and a pipe only
-// once. Regular files and folders are returned as they are. done removes
-// the copies.
+// once. Regular files and folders are returned as they are; a device
+// (/dev/zero, which never ends) is refused. done removes the copies.
 func spoolPipes(paths []string) (out []string, done func(), err error) {
 	var dir string
 	done = func() {
@@ -25,6 +27,9 @@ func spoolPipes(paths []string) (out []string, done func(), err error) {
 		st, serr := os.Stat(p)
 		if serr != nil || st.Mode().IsRegular() || st.IsDir() {
 			continue // a missing path is reported by whoever reads it
+		}
+		if err := harness.NotResults(p, st.Mode()); err != nil {
+			return nil, done, err
 		}
 		if dir == "" {
 			if dir, err = os.MkdirTemp("", "routebench-pipes-"); err != nil {
