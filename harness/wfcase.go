@@ -190,6 +190,7 @@ func (y *ynode) workflowExpect(nodes map[string]*yaml.Node, field string, skills
 	if wf == nil {
 		return
 	}
+	nodeOK := y.nodeChecker(e.Skill, skills)
 	for _, key := range workflowExpectFields {
 		v := nodes[key]
 		if v == nil {
@@ -200,7 +201,9 @@ func (y *ynode) workflowExpect(nodes map[string]*yaml.Node, field string, skills
 		case "outcome":
 			e.Outcome = y.oneOf(v, f, outcomes)
 		case "stopped_at":
-			e.StoppedAt = y.str(v, f)
+			if e.StoppedAt = y.str(v, f); e.StoppedAt != "" && e.StoppedAt != stoppedAtParams {
+				nodeOK(v, f, e.StoppedAt)
+			}
 		case "reason":
 			e.Reason = y.oneOf(v, f, reasons)
 		case "error_code":
@@ -214,6 +217,11 @@ func (y *ynode) workflowExpect(nodes map[string]*yaml.Node, field string, skills
 			e.Calls = &calls
 		case "retries":
 			e.Retries = y.retries(v, f)
+			if v.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(v.Content); i += 2 {
+					nodeOK(v.Content[i], f+"."+v.Content[i].Value, v.Content[i].Value)
+				}
+			}
 		case "side_effects":
 			if n, ok := y.count(v, f); ok {
 				e.SideEffects = &n
@@ -226,7 +234,49 @@ func (y *ynode) workflowExpect(nodes map[string]*yaml.Node, field string, skills
 				continue
 			}
 			e.Resume = y.resumeExpect(v, f, skills)
+			if skipped := keyNode(v, "skipped"); skipped != nil && skipped.Kind == yaml.SequenceNode {
+				for i, item := range skipped.Content {
+					nodeOK(item, fmt.Sprintf("%s.skipped[%d]", f, i), item.Value)
+				}
+			}
 		}
+	}
+}
+
+// stoppedAtParams is where a run stops whose params fail the workflow's
+// schema, before any node runs.
+const stoppedAtParams = "params"
+
+// nodeChecker returns a check that a node id an expectation names is a
+// node of the workflow the case expects (skill), in some version: a plan
+// node's id, or "model:<skill>" for a step a model took. When the case
+// names no known skill, nothing is checked. A plain skill runs as one
+// node named after it (or "call", when its name is no node id).
+func (y *ynode) nodeChecker(skill string, skills skillIndex) func(n *yaml.Node, field, id string) {
+	var ids []string
+	add := func(id string) {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, s := range skills[skill] {
+		if len(s.NodeIDs) == 0 {
+			add(s.Name)
+			add("call")
+		}
+		for _, id := range s.NodeIDs {
+			add(id)
+		}
+	}
+	return func(n *yaml.Node, field, id string) {
+		if len(ids) == 0 || slices.Contains(ids, id) || strings.HasPrefix(id, workflow.ModelStepPrefix) {
+			return
+		}
+		hint := ""
+		if sug := suggest(id, ids); sug != "" {
+			hint = fmt.Sprintf("did you mean %q? ", sug)
+		}
+		y.problem(n, field, "%q is not a node of %s; %sits nodes are %s", id, skill, hint, strings.Join(ids, ", "))
 	}
 }
 

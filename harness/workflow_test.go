@@ -142,6 +142,24 @@ var _ = Describe("workflow cases", func() {
 		}))
 	})
 
+	It("name the nodes of the expected workflow, with a did-you-mean", func() {
+		body := "  - id: c1\n    input: " + holdInput + "\n" + happyTools + "    resume: {tools_sim: {hold_book: [{ok: {held: true}}]}}\n" + `    expect:
+      skill: hold_and_mail
+      stopped_at: hodl
+      retries: {find: 1, nonode: 1}
+      resume: {outcome: completed, skipped: [find, membr]}
+`
+		Expect(wfProblems(body)).To(Equal([]string{
+			`wf.yaml:17: cases[0].expect.stopped_at: "hodl" is not a node of hold_and_mail; did you mean "hold"? its nodes are find, member, hold, mail`,
+			`wf.yaml:18: cases[0].expect.retries.nonode: "nonode" is not a node of hold_and_mail; its nodes are find, member, hold, mail`,
+			`wf.yaml:19: cases[0].expect.resume.skipped[1]: "membr" is not a node of hold_and_mail; did you mean "member"? its nodes are find, member, hold, mail`,
+		}))
+		// A model's own step, a stop at the params, and a plain skill's one node are names too.
+		Expect(wfCases(wfCase(holdInput, happyTools, `{skill: hold_and_mail, stopped_at: "model:hold_book", retries: {"model:find_book": 1}}`))).To(HaveLen(1))
+		Expect(wfCases(wfCase(holdInput, happyTools, `{skill: hold_and_mail, stopped_at: params}`))).To(HaveLen(1))
+		Expect(wfCases(wfCase("find Dune", happyTools, `{skill: find_book, stopped_at: find_book, retries: {find_book: 1}}`))).To(HaveLen(1))
+	})
+
 	It("refuse gate, params and candidates without an action", func() {
 		Expect(wfProblems(wfCase(holdInput, happyTools, "{skill: hold_and_mail, gate: normal}"))).To(ConsistOf(
 			ContainSubstring("cases[0].expect.gate: needs action")))

@@ -79,6 +79,10 @@ type Outcome struct {
 	Events  []Event         `json:"events"`
 }
 
+// ModelStepPrefix starts where a run stopped (and a retry was counted) at
+// a step a model took rather than a plan node: "model:<skill>".
+const ModelStepPrefix = "model:"
+
 // Call is one call sent to a tool. Start and End are the engine's sequence
 // numbers: two calls overlapped when each started before the other ended.
 type Call struct {

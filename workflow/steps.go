@@ -30,7 +30,7 @@ func (r *run) blocked(at, skill, code, msg string) {
 // params checks as a plan node; a side effect never runs this way (only as
 // a plan node behind its gate), and a read runs with the usual retry rule.
 func (r *run) modelCall(st Step) {
-	at := "model:" + st.Skill
+	at := ModelStepPrefix + st.Skill
 	if r.ended {
 		r.blocked(at, st.Skill, "run_ended", "the run has ended; nothing runs after its outcome")
 		return

@@ -177,6 +177,9 @@ func (w *Workflow) AsSkill() *registry.Skill {
 		s.Confirm = registry.GateNormal
 	}
 	s.Steps = w.steps()
+	for _, n := range w.Nodes {
+		s.NodeIDs = append(s.NodeIDs, n.ID)
+	}
 	return s
 }
 

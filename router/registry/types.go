@@ -83,7 +83,11 @@ type Skill struct {
 	// a trigger on one of those skills brings the workflow along instead of
 	// shutting it out.
 	Steps []string
-	Pos   Pos
+	// NodeIDs is, for a workflow's skill view, the ids of its nodes, so a
+	// case's expectations naming nodes (retries, stopped_at, skipped) can
+	// be checked when the case is loaded; empty for a plain skill.
+	NodeIDs []string
+	Pos     Pos
 }
 
 // Required lists the params the schema requires, in schema order.
