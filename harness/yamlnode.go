@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -61,13 +60,9 @@ func parseYAMLCounting(file string, data []byte, empty string, aliases *yamldoc.
 	var de *yamldoc.Error
 	switch {
 	case err == nil:
-		// Without a '*' the text holds no alias, and there is nothing to
-		// count (the usual file).
-		if bytes.IndexByte(data, '*') >= 0 {
-			if e := aliases.Check(root, ""); e != nil {
-				p := aliasProblem(file, e)
-				return nil, &p
-			}
+		if e := aliases.CheckDoc(data, root); e != nil {
+			p := aliasProblem(file, e)
+			return nil, &p
 		}
 		return root, nil
 	case !errors.As(err, &de):

@@ -372,10 +372,12 @@ func DecodeDecision(data []byte) (Decision, error) {
 // ("decision", "turns[1].decision"). A decision left out (no action) is
 // read as none, and only its other values are checked.
 func CheckRecordedDecision(d Decision, at string) error {
-	if d.Action == "" {
-		d.Action = Refuse // any known action: the check is of the rest
+	if d.Action != "" {
+		if err := checkAction(d.Action, fieldAt(at, "action")); err != nil {
+			return err
+		}
 	}
-	return checkDecision(d, at, true)
+	return checkValues(d, at)
 }
 
 // checkDecision holds a decoded decision to the format; at prefixes the
@@ -383,32 +385,12 @@ func CheckRecordedDecision(d Decision, at string) error {
 // turn may hold a decision of any action the harness recorded, so only
 // the shape of its values is checked there (lenient).
 func checkDecision(d Decision, at string, lenient bool) error {
-	field := func(name string) string {
-		if at == "" {
-			return name
-		}
-		return at + "." + name
+	field := func(name string) string { return fieldAt(at, name) }
+	if err := checkAction(d.Action, field("action")); err != nil {
+		return err
 	}
-	switch d.Action {
-	case Execute, Confirm, Clarify, Refuse, Fail:
-	default:
-		return wireErrorf(field("action"), "%q is not an action; use execute, confirm, clarify, refuse or error", d.Action)
-	}
-	if math.IsNaN(d.Confidence) || d.Confidence < 0 || d.Confidence > 1 {
-		return wireErrorf(field("confidence"), "%v is outside [0, 1]", d.Confidence)
-	}
-	switch d.Gate {
-	case "", registry.GateNormal, registry.GateBatch, registry.GateIrreversible:
-	default:
-		return wireErrorf(field("gate"), "%q is not a gate; use normal, batch, irreversible or \"\"", d.Gate)
-	}
-	for i, c := range d.Candidates {
-		if strings.TrimSpace(c.Skill) == "" {
-			return wireErrorf(field(fmt.Sprintf("candidates[%d].skill", i)), "is empty; a candidate names a skill")
-		}
-	}
-	if lenient {
-		return nil
+	if err := checkValues(d, at); err != nil || lenient {
+		return err
 	}
 	if d.Action.Acts() && strings.TrimSpace(d.Skill) == "" {
 		return wireErrorf(field("skill"), "is missing; an %s decision names the skill it acts on", d.Action)
@@ -420,6 +402,41 @@ func checkDecision(d Decision, at string, lenient bool) error {
 	}
 	if d.Action == Fail && len(d.Errors) == 0 {
 		return wireErrorf(field("errors"), "is empty; an error decision says what failed, e.g. [{\"category\": %q, \"message\": \"...\"}]", CatProviderError)
+	}
+	return nil
+}
+
+// fieldAt prefixes a field's name with at, where the decision sits.
+func fieldAt(at, name string) string {
+	if at == "" {
+		return name
+	}
+	return at + "." + name
+}
+
+func checkAction(a Action, field string) error {
+	switch a {
+	case Execute, Confirm, Clarify, Refuse, Fail:
+		return nil
+	}
+	return wireErrorf(field, "%q is not an action; use execute, confirm, clarify, refuse or error", a)
+}
+
+// checkValues holds the shape of a decision's values to the format: a
+// confidence in [0, 1], a known gate, candidates naming skills.
+func checkValues(d Decision, at string) error {
+	if math.IsNaN(d.Confidence) || d.Confidence < 0 || d.Confidence > 1 {
+		return wireErrorf(fieldAt(at, "confidence"), "%v is outside [0, 1]", d.Confidence)
+	}
+	switch d.Gate {
+	case "", registry.GateNormal, registry.GateBatch, registry.GateIrreversible:
+	default:
+		return wireErrorf(fieldAt(at, "gate"), "%q is not a gate; use normal, batch, irreversible or \"\"", d.Gate)
+	}
+	for i, c := range d.Candidates {
+		if strings.TrimSpace(c.Skill) == "" {
+			return wireErrorf(fieldAt(at, fmt.Sprintf("candidates[%d].skill", i)), "is empty; a candidate names a skill")
+		}
 	}
 	return nil
 }

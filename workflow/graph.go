@@ -100,12 +100,12 @@ func (r *reader) graph(w *Workflow, lines map[*Node]*nodeLines) {
 
 // checkRef checks one {{reference}}: its root exists and comes earlier, its
 // path stays inside what outputs pass on and what their schemas declare.
-// It returns the schema of the value read, when known.
-func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field string, ids []string) refSchema {
+// It returns the schema of the value read, or nil when not known.
+func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field string, ids []string) map[string]any {
 	if ref.Root == "params" {
 		if len(ref.Path) == 0 || ref.Path[0].IsIndex {
 			r.problem(at, field, "{{%s}} names no param; write {{params.name}}", ref)
-			return refSchema{}
+			return nil
 		}
 		name := ref.Path[0].Key
 		if _, ok := w.PropSchemas[name]; !ok && w.Schema != nil {
@@ -114,7 +114,7 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 				hint = "did you mean params." + s + "?"
 			}
 			r.problem(at, field, "{{%s}}: %q is not a workflow param; %s", ref, name, hint)
-			return refSchema{}
+			return nil
 		}
 		return r.schemaOfRef(w, ref, at, field)
 	}
@@ -125,25 +125,25 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 			hint = "did you mean " + s + "?"
 		}
 		r.problem(at, field, "{{%s}}: %q is neither params nor a node of workflow %s; %s", ref, ref.Root, w.Name, hint)
-		return refSchema{}
+		return nil
 	}
 	if src == n {
 		r.problem(at, field, "{{%s}} reads the node's own output; read an earlier node", ref)
-		return refSchema{}
+		return nil
 	}
 	n.reads = appendNew(n.reads, src.ID)
 	if len(ref.Path) == 0 {
-		return refSchema{}
+		return nil
 	}
 	first := ref.Path[0]
 	if first.IsIndex {
 		r.problem(at, field, "{{%s}}: index a node's items, e.g. {{%s.items[0]}}", ref, ref.Root)
-		return refSchema{}
+		return nil
 	}
 	if first.Key == "items" && len(ref.Path) > 1 && ref.Path[1].IsIndex && ref.Path[1].Index >= SampleSize {
 		r.problem(at, field, "{{%s}}: only the first %d items pass on to later steps (context budget); use items[0..%d], {{%s.count}} or an aggregate",
 			ref, SampleSize, SampleSize-1, ref.Root)
-		return refSchema{}
+		return nil
 	}
 	known := outputFields(src)
 	if known != nil && !slices.Contains(known, first.Key) {
@@ -152,7 +152,7 @@ func (r *reader) checkRef(w *Workflow, n *Node, ref *Ref, at *yaml.Node, field s
 			hint = "did you mean " + s + "? "
 		}
 		r.problem(at, field, "{{%s}}: %s has no output %q; %sits outputs are %s", ref, ref.Root, first.Key, hint, strings.Join(known, ", "))
-		return refSchema{}
+		return nil
 	}
 	return r.schemaOfRef(w, ref, at, field)
 }

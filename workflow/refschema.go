@@ -11,22 +11,15 @@ import (
 	"github.com/routebench/routebench/router/registry"
 )
 
-// refSchema is what a reference's schema says of the value it reads: the
-// JSON Schema (decoded JSON values) at the end of its path, or known false
-// when the path leaves what any schema describes (a tool without a
-// result_schema, an aggregate, a schema built with $ref or anyOf).
-type refSchema struct {
-	schema map[string]any
-	known  bool
-}
-
 // schemaOfRef follows ref through the schema of what it reads: the
 // workflow's params_schema for {{params...}}, else the source node's
 // result_schema as summarize passes it on (the result's own fields, with
 // items the result's items list, or the result itself when it is a list).
-// It reports a path step no declared property allows as a problem and
-// returns known false for it.
-func (r *reader) schemaOfRef(w *Workflow, ref *Ref, at *yaml.Node, field string) refSchema {
+// It returns the JSON Schema (decoded JSON values) at the end of the path,
+// or nil when the path leaves what any schema describes (a tool without a
+// result_schema, an aggregate, a schema built with $ref or anyOf). A path
+// step no declared property allows is reported as a problem (nil too).
+func (r *reader) schemaOfRef(w *Workflow, ref *Ref, at *yaml.Node, field string) map[string]any {
 	var root map[string]any
 	path := ref.Path
 	if ref.Root == "params" {
@@ -35,16 +28,16 @@ func (r *reader) schemaOfRef(w *Workflow, ref *Ref, at *yaml.Node, field string)
 		root = src.Skill.ResultSchemaRaw
 		if len(path) > 0 && !path[0].IsIndex && slices.Contains(summaryFields, path[0].Key) {
 			if path[0].Key != "items" {
-				return refSchema{} // ref, count, empty, skill_used: the engine's own
+				return nil // ref, count, empty, skill_used: the engine's own
 			}
 			if _, own := properties(root)["items"]; !own {
 				// A list result passes its elements on as items.
 				if typeOf(root) != "array" {
-					return refSchema{}
+					return nil
 				}
 				path = path[1:]
 				if len(path) == 0 || !path[0].IsIndex {
-					return refSchema{}
+					return nil
 				}
 			}
 		}
@@ -52,26 +45,26 @@ func (r *reader) schemaOfRef(w *Workflow, ref *Ref, at *yaml.Node, field string)
 	s := root
 	for i, seg := range path {
 		if s == nil {
-			return refSchema{}
+			return nil
 		}
 		if seg.IsIndex {
 			next, ok := s["items"].(map[string]any)
 			if !ok {
-				return refSchema{}
+				return nil
 			}
 			s = next
 			continue
 		}
 		props := properties(s)
 		if props == nil {
-			return refSchema{}
+			return nil
 		}
 		next, ok := props[seg.Key].(map[string]any)
 		if !ok {
 			if i == 0 || openObject(s) {
 				// The first step is checked by checkRef; an object that
 				// admits other properties may hold this one.
-				return refSchema{}
+				return nil
 			}
 			known := slices.Sorted(maps.Keys(props))
 			hint := ""
@@ -80,11 +73,11 @@ func (r *reader) schemaOfRef(w *Workflow, ref *Ref, at *yaml.Node, field string)
 			}
 			r.problem(at, field, "{{%s}}: %q is not a property at %s; %sits schema declares %s",
 				ref, seg.Key, refPrefix(ref, path, i), hint, strings.Join(known, ", "))
-			return refSchema{}
+			return nil
 		}
 		s = next
 	}
-	return refSchema{schema: s, known: s != nil}
+	return s
 }
 
 // refPrefix writes the part of ref before path[i], for messages.
@@ -148,12 +141,12 @@ func branchValues(s map[string]any) (values []string, ok bool) {
 // checkBranches holds a decision to DESIGN §11's finite enum where the
 // schema of what it branches on is known: that value must be limited to
 // an enum (or const, or a boolean), and every case must be one of them.
-func (r *reader) checkBranches(n *Node, nl *nodeLines, rs refSchema) {
+func (r *reader) checkBranches(n *Node, nl *nodeLines, schema map[string]any) {
 	field := join(nl.field, "decision.on")
-	if !rs.known {
+	if schema == nil {
 		return
 	}
-	values, ok := branchValues(rs.schema)
+	values, ok := branchValues(schema)
 	if !ok {
 		r.problem(nl.on, field, "{{%s}} is not limited to an enum by its schema, so the cases cannot cover it; branch on a field whose schema has enum (or const, or type boolean), or add enum to this one", n.On)
 		return

@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -57,12 +56,9 @@ func (r *reader) parse(data []byte) *yaml.Node {
 	}
 	// An anchor reused from value to value would multiply past any count
 	// of one value: the file's aliases are counted as a whole.
-	if bytes.IndexByte(data, '*') >= 0 {
-		var aliases yamldoc.Aliases
-		if e := aliases.Check(root, ""); e != nil {
-			r.list = append(r.list, registry.Problem{Pos: registry.Pos{File: r.file, Line: e.Alias.Line}, Field: e.Field, Message: e.Message()})
-			return nil
-		}
+	if e := new(yamldoc.Aliases).CheckDoc(data, root); e != nil {
+		r.list = append(r.list, registry.Problem{Pos: registry.Pos{File: r.file, Line: e.Alias.Line}, Field: e.Field, Message: e.Message()})
+		return nil
 	}
 	return root
 }

@@ -1,6 +1,7 @@
 package yamldoc
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 
@@ -57,6 +58,15 @@ func (e *AliasExcess) Message() string {
 func (a *Aliases) Check(n *yaml.Node, field string) *AliasExcess {
 	var path []pathStep
 	return a.check(n, &path, field)
+}
+
+// CheckDoc is Check of a whole document parsed from data: text without a
+// '*' holds no alias, and the usual file is not walked at all.
+func (a *Aliases) CheckDoc(data []byte, root *yaml.Node) *AliasExcess {
+	if bytes.IndexByte(data, '*') < 0 {
+		return nil
+	}
+	return a.Check(root, "")
 }
 
 // pathStep is one step from the checked node down to a node: a mapping key

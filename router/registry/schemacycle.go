@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -168,15 +167,5 @@ func sortedValues(m map[string]*jsonschema.Schema) []*jsonschema.Schema {
 // schemaURL, nil when it lies in another resource) and the chain as
 // pointers.
 func cycleProblem(cycle []*jsonschema.Schema) (ptr []string, chain string) {
-	steps := make([]string, len(cycle))
-	for i, s := range cycle {
-		steps[i] = strings.TrimPrefix(s.Location, schemaURL)
-		if steps[i] == "#" || steps[i] == "" {
-			steps[i] = "#"
-		}
-	}
-	if strings.HasPrefix(cycle[0].Location, schemaURL+"#") {
-		ptr = pointerOf(cycle[0].Location)
-	}
-	return ptr, strings.Join(steps, " -> ")
+	return locationPointer(cycle[0]), wayString(cycle)
 }

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -60,12 +59,9 @@ func (f *yfile) parse(data []byte) *yaml.Node {
 	// Each skill's values are counted as they are built, but an anchor
 	// reused from skill to skill would multiply past any per-skill count:
 	// the file's aliases are counted as a whole, as suites' are.
-	if bytes.IndexByte(data, '*') >= 0 {
-		var aliases yamldoc.Aliases
-		if e := aliases.Check(root, ""); e != nil {
-			f.ps.add(Pos{File: f.name, Line: e.Alias.Line}, e.Field, "%s", e.Message())
-			return nil
-		}
+	if e := new(yamldoc.Aliases).CheckDoc(data, root); e != nil {
+		f.ps.add(Pos{File: f.name, Line: e.Alias.Line}, e.Field, "%s", e.Message())
+		return nil
 	}
 	return root
 }
