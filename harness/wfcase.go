@@ -201,7 +201,7 @@ func (y *ynode) workflowExpect(nodes map[string]*yaml.Node, field string, skills
 		case "outcome":
 			e.Outcome = y.oneOf(v, f, outcomes)
 		case "stopped_at":
-			if e.StoppedAt = y.str(v, f); e.StoppedAt != "" && e.StoppedAt != stoppedAtParams {
+			if e.StoppedAt = y.str(v, f); e.StoppedAt != "" && e.StoppedAt != workflow.StoppedAtParams {
 				nodeOK(v, f, e.StoppedAt)
 			}
 		case "reason":
@@ -242,10 +242,6 @@ func (y *ynode) workflowExpect(nodes map[string]*yaml.Node, field string, skills
 		}
 	}
 }
-
-// stoppedAtParams is where a run stops whose params fail the workflow's
-// schema, before any node runs.
-const stoppedAtParams = "params"
 
 // nodeChecker returns a check that a node id an expectation names is a
 // node of the workflow the case expects (skill), in some version: a plan

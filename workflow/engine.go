@@ -209,7 +209,7 @@ func (r *run) start() {
 		v, err := normalize(r.in.Params)
 		m, ok := v.(map[string]any)
 		if err != nil || !ok {
-			r.end(Failed, "params", ReasonParamsInvalid, ReasonParamsInvalid, fmt.Sprintf("params are not a JSON object: %v", err), "")
+			r.end(Failed, StoppedAtParams, ReasonParamsInvalid, ReasonParamsInvalid, fmt.Sprintf("params are not a JSON object: %v", err), "")
 			return
 		}
 		params = m
@@ -217,7 +217,7 @@ func (r *run) start() {
 	r.roots["params"] = params
 	if r.w.Schema != nil {
 		if err := r.w.Schema.Validate(params); err != nil {
-			r.end(Failed, "params", ReasonParamsInvalid, ReasonParamsInvalid, "workflow params fail params_schema: "+schemaMessage(err), "")
+			r.end(Failed, StoppedAtParams, ReasonParamsInvalid, ReasonParamsInvalid, "workflow params fail params_schema: "+schemaMessage(err), "")
 			return
 		}
 	}

@@ -79,6 +79,10 @@ type Outcome struct {
 	Events  []Event         `json:"events"`
 }
 
+// StoppedAtParams is where a run stops whose params fail the workflow's
+// schema, before any node runs.
+const StoppedAtParams = "params"
+
 // ModelStepPrefix starts where a run stopped (and a retry was counted) at
 // a step a model took rather than a plan node: "model:<skill>".
 const ModelStepPrefix = "model:"
