@@ -247,7 +247,7 @@ func (y *ynode) workflowExpect(nodes map[string]*yaml.Node, field string, skills
 // node of the workflow the case expects (skill), in some version: a plan
 // node's id, or "model:<skill>" for a step a model took. When the case
 // names no known skill, nothing is checked. A plain skill runs as one
-// node named after it (or "call", when its name is no node id).
+// node (workflow.SingleSkillNodeID).
 func (y *ynode) nodeChecker(skill string, skills skillIndex) func(n *yaml.Node, field, id string) {
 	var ids []string
 	add := func(id string) {
@@ -257,8 +257,7 @@ func (y *ynode) nodeChecker(skill string, skills skillIndex) func(n *yaml.Node, 
 	}
 	for _, s := range skills[skill] {
 		if len(s.NodeIDs) == 0 {
-			add(s.Name)
-			add("call")
+			add(workflow.SingleSkillNodeID(s.Name))
 		}
 		for _, id := range s.NodeIDs {
 			add(id)

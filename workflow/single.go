@@ -12,6 +12,16 @@ import (
 // paramKeyRe is a param name a {{params.name}} reference can spell.
 var paramKeyRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
+// SingleSkillNodeID is the id of the one node SingleSkill makes of the
+// skill named name: the name itself when that is a valid node id, else
+// "call".
+func SingleSkillNodeID(name string) string {
+	if !idRe.MatchString(name) || name == "params" { // {{params.x}} names the run's params
+		return "call"
+	}
+	return name
+}
+
 // SingleSkill is one call of a plain skill as a one-node workflow, so a
 // request routed to a skill runs through the same engine and guards as a
 // workflow (params, permissions, gate, retry, receipts). The node's id is
@@ -21,10 +31,7 @@ var paramKeyRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 // named after the skill and has no params schema of its own: the node
 // checks the params against the skill's.
 func SingleSkill(s *registry.Skill, params map[string]any) *Workflow {
-	id := s.Name
-	if !idRe.MatchString(id) || id == "params" {
-		id = "call"
-	}
+	id := SingleSkillNodeID(s.Name)
 	node := &Node{ID: id, Kind: KindTool, Tool: s.Name, Skill: s, Params: map[string]any{}, Pos: s.Pos}
 	keys := make([]string, 0, len(params))
 	for k := range params {
